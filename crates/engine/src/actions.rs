@@ -1,0 +1,583 @@
+//! The twelve standard actions (seed 000 §2.1) and movement commands (§3.3): validation first,
+//! then effects; anything that can be reacted to is queued as steps.
+
+use crate::action_economy::Resource;
+use crate::combat::Combat;
+use crate::combatant::{CombatantId, Side};
+use crate::command::{Command, ShoveMode};
+use crate::content::items::ItemEffect;
+use crate::content::{Item, Skill};
+use crate::dice::RollMode;
+use crate::event::Event;
+use crate::movement::{self, Band, MoveIntent};
+use crate::reactions::ReactionTrigger;
+use crate::readied::{self, Observed, ReadiedAction};
+use crate::resolve::{Ctx, PendingDamage, Step, Strike};
+use crate::violation::RuleViolation;
+use crate::{attack, casting, multiattack, timing};
+
+/// Refuses a target that is not an enemy still in the fight.
+pub fn enemy(combat: &Combat, id: CombatantId, target: CombatantId) -> Result<(), RuleViolation> {
+    let t = combat.find(target)?;
+    if t.side == combat.get(id).side {
+        return Err(RuleViolation::InvalidTarget {
+            reason: format!("{} is on your side.", t.name),
+        });
+    }
+    if t.is_dead() {
+        return Err(RuleViolation::InvalidTarget {
+            reason: format!("{} is already dead.", t.name),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a target that is not a living ally (or, when `self_ok`, yourself).
+pub fn ally(combat: &Combat, id: CombatantId, target: CombatantId, self_ok: bool) -> Result<(), RuleViolation> {
+    let t = combat.find(target)?;
+    if target == id && !self_ok {
+        return Err(RuleViolation::InvalidTarget {
+            reason: "Choose an ally, not yourself.".into(),
+        });
+    }
+    if t.side != combat.get(id).side {
+        return Err(RuleViolation::InvalidTarget {
+            reason: format!("{} is not on your side.", t.name),
+        });
+    }
+    if t.is_dead() {
+        return Err(RuleViolation::InvalidTarget {
+            reason: format!("{} is beyond help.", t.name),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a target out of melee reach.
+pub fn in_melee(combat: &Combat, id: CombatantId, target: CombatantId) -> Result<(), RuleViolation> {
+    if combat.band(id, target) == Band::Melee {
+        Ok(())
+    } else {
+        Err(RuleViolation::OutOfReach {
+            target: combat.get(target).name.clone(),
+        })
+    }
+}
+
+/// The target of an attack: the one named, or the nearest standing enemy within reach.
+pub fn attack_target(
+    combat: &Combat,
+    id: CombatantId,
+    target: Option<CombatantId>,
+    strike: Strike,
+) -> Result<CombatantId, RuleViolation> {
+    let me = combat.get(id);
+    if let Some(target) = target {
+        enemy(combat, id, target)?;
+        if !multiattack::reaches(combat, me, target, strike) && multiattack::strike_for(combat, me, target, 1).is_none()
+        {
+            return Err(RuleViolation::OutOfReach {
+                target: combat.get(target).name.clone(),
+            });
+        }
+        if (strike == Strike::OffHand || me.monster_kind().is_none())
+            && !multiattack::reaches(combat, me, target, strike)
+        {
+            return Err(RuleViolation::OutOfReach {
+                target: combat.get(target).name.clone(),
+            });
+        }
+        return Ok(target);
+    }
+    let mut reachable: Vec<(Band, CombatantId)> = combat
+        .bands_of(id)
+        .into_iter()
+        .filter(|(t, _)| combat.get(*t).is_standing() && multiattack::reaches(combat, me, *t, strike))
+        .map(|(t, b)| (b, t))
+        .collect();
+    reachable.sort();
+    reachable
+        .first()
+        .map(|(_, t)| *t)
+        .ok_or_else(|| RuleViolation::InvalidTarget {
+            reason: "No enemy is within reach — name a target, or /move melee first.".into(),
+        })
+}
+
+fn spend(ctx: &mut Ctx, id: CombatantId, resource: Resource) -> Result<(), RuleViolation> {
+    ctx.combat.get(id).resources.check(resource)?;
+    ctx.combat.get_mut(id).resources.spend(resource);
+    Ok(())
+}
+
+/// A d20 ability check with the Help advantage, which it consumes.
+pub fn check(ctx: &mut Ctx, id: CombatantId, skill: Skill, extra_advantage: bool) -> i32 {
+    let c = ctx.combat.get(id);
+    let mode = RollMode::from_sources(c.conditions.helped || extra_advantage, c.conditions.poisoned);
+    let bonus = c.skill_bonus(skill);
+    ctx.combat.get_mut(id).conditions.helped = false;
+    ctx.dice.d20(mode).natural as i32 + bonus
+}
+
+/// The standard actions other than Cast Spell and movement.
+pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<Step>, RuleViolation> {
+    ctx.combat.get(id).resources.check(Resource::Action)?;
+    match command {
+        Command::Attack { target } => {
+            let target = attack_target(ctx.combat, id, *target, Strike::MainHand)?;
+            spend(ctx, id, Resource::Action)?;
+            ctx.combat.get_mut(id).conditions.attacked_this_turn = true;
+            Ok(multiattack::sequence(ctx.combat, ctx.combat.get(id), target))
+        }
+        Command::Dash => {
+            spend(ctx, id, Resource::Action)?;
+            Ok(dash(ctx, id))
+        }
+        Command::Disengage => {
+            spend(ctx, id, Resource::Action)?;
+            ctx.combat.get_mut(id).conditions.disengaged = true;
+            ctx.emit(Event::Disengaged { id });
+            Ok(vec![])
+        }
+        Command::Dodge => {
+            spend(ctx, id, Resource::Action)?;
+            ctx.combat.get_mut(id).conditions.dodging = true;
+            ctx.emit(Event::Dodging { id });
+            Ok(vec![])
+        }
+        Command::Help { ally: target } => {
+            ally(ctx.combat, id, *target, false)?;
+            if !ctx.combat.get(*target).is_standing() {
+                return Err(RuleViolation::InvalidTarget {
+                    reason: "They're unconscious — stabilise them or give them a potion.".into(),
+                });
+            }
+            spend(ctx, id, Resource::Action)?;
+            ctx.combat.get_mut(*target).conditions.helped = true;
+            ctx.emit(Event::Helped { id, ally: *target });
+            Ok(vec![])
+        }
+        Command::Hide => {
+            hide_allowed(ctx.combat, id)?;
+            spend(ctx, id, Resource::Action)?;
+            hide(ctx, id);
+            Ok(vec![])
+        }
+        Command::Ready { text } => ready(ctx, id, text),
+        Command::UseItem { item, target } => use_item(ctx, id, *item, *target),
+        Command::Search => {
+            spend(ctx, id, Resource::Action)?;
+            search(ctx, id);
+            Ok(vec![])
+        }
+        Command::Grapple { target } => {
+            enemy(ctx.combat, id, *target)?;
+            in_melee(ctx.combat, id, *target)?;
+            if ctx.combat.get(*target).conditions.grappled_by == Some(id) {
+                return Err(RuleViolation::Pointless {
+                    reason: "You are already grappling them.".into(),
+                });
+            }
+            spend(ctx, id, Resource::Action)?;
+            if contest(ctx, id, *target) {
+                ctx.combat.get_mut(*target).conditions.grappled_by = Some(id);
+                ctx.emit(Event::Grappled { id, target: *target });
+            }
+            Ok(vec![])
+        }
+        Command::Shove { target, mode } => {
+            enemy(ctx.combat, id, *target)?;
+            in_melee(ctx.combat, id, *target)?;
+            spend(ctx, id, Resource::Action)?;
+            if contest(ctx, id, *target) {
+                match mode {
+                    ShoveMode::Prone => ctx.combat.get_mut(*target).conditions.prone = true,
+                    ShoveMode::Push => {
+                        ctx.combat.set_band(id, *target, Band::Near);
+                        if ctx.combat.get(*target).conditions.grappled_by == Some(id) {
+                            ctx.combat.get_mut(*target).conditions.grappled_by = None;
+                        }
+                    }
+                }
+                ctx.emit(Event::Shoved {
+                    id,
+                    target: *target,
+                    mode: *mode,
+                });
+            }
+            Ok(vec![])
+        }
+        Command::Stabilize { ally: target } => {
+            ally(ctx.combat, id, *target, false)?;
+            if !ctx.combat.get(*target).death.dying() {
+                return Err(RuleViolation::InvalidTarget {
+                    reason: format!("{} is not dying.", ctx.combat.get(*target).name),
+                });
+            }
+            spend(ctx, id, Resource::Action)?;
+            let roll = check(ctx, id, Skill::Medicine, false);
+            let success = roll >= 10;
+            ctx.emit(Event::MedicineCheck {
+                id,
+                target: *target,
+                roll,
+                success,
+            });
+            if success {
+                let wakes_in = ctx.dice.die(4) as u8;
+                let now = ctx.now;
+                ctx.combat.get_mut(*target).death.stabilize(wakes_in, now);
+                ctx.emit(Event::Stabilized { id: *target, wakes_in });
+                timing::gogobee::check_outcome(ctx);
+            }
+            Ok(vec![])
+        }
+        other => Err(RuleViolation::Pointless {
+            reason: format!("{other:?} is not an action."),
+        }),
+    }
+}
+
+/// Dash: movement grows by the combatant's speed this turn.
+pub fn dash(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
+    let speed = ctx.combat.get(id).speed();
+    let r = &mut ctx.combat.get_mut(id).resources;
+    r.movement_total += speed;
+    let movement = r.movement_left();
+    ctx.emit(Event::Dashed { id, movement });
+    vec![]
+}
+
+/// Hide is refused in melee with a standing enemy, or when already hidden.
+pub fn hide_allowed(combat: &Combat, id: CombatantId) -> Result<(), RuleViolation> {
+    if combat.get(id).conditions.hidden.is_some() {
+        return Err(RuleViolation::CannotHide {
+            reason: "You are already hidden.".into(),
+        });
+    }
+    if !combat.standing_engaged_with(id).is_empty() {
+        return Err(RuleViolation::CannotHide {
+            reason: "You can't hide while an enemy is in melee with you — move away first.".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Hide: Stealth against the highest passive Perception among standing enemies.
+pub fn hide(ctx: &mut Ctx, id: CombatantId) {
+    let side = ctx.combat.get(id).side;
+    let against = ctx
+        .combat
+        .combatants
+        .iter()
+        .filter(|c| c.side != side && c.is_standing())
+        .map(crate::combatant::Combatant::passive_perception)
+        .max()
+        .unwrap_or(10);
+    let armor_penalty = ctx.combat.get(id).armor.stats().heavy;
+    let roll = {
+        let c = ctx.combat.get(id);
+        let mode = RollMode::from_sources(c.conditions.helped, armor_penalty || c.conditions.poisoned);
+        let bonus = c.skill_bonus(Skill::Stealth);
+        ctx.combat.get_mut(id).conditions.helped = false;
+        ctx.dice.d20(mode).natural as i32 + bonus
+    };
+    let hidden = roll >= against;
+    if hidden {
+        ctx.combat.get_mut(id).conditions.hidden = Some(roll);
+    }
+    ctx.emit(Event::HideAttempted {
+        id,
+        roll,
+        against,
+        hidden,
+    });
+}
+
+/// Search: the better of Perception and Investigation against hidden enemies and hidden things.
+fn search(ctx: &mut Ctx, id: CombatantId) {
+    let c = ctx.combat.get(id);
+    let skill = if c.skill_bonus(Skill::Investigation) > c.skill_bonus(Skill::Perception) {
+        Skill::Investigation
+    } else {
+        Skill::Perception
+    };
+    let roll = check(ctx, id, skill, false);
+    let side = ctx.combat.get(id).side;
+    let mut found = Vec::new();
+    for i in 0..ctx.combat.combatants.len() {
+        let other = &ctx.combat.combatants[i];
+        if other.side != side && other.conditions.hidden.is_some_and(|stealth| stealth <= roll) {
+            let other_id = other.id;
+            found.push(other.name.clone());
+            ctx.combat.combatants[i].conditions.hidden = None;
+            ctx.emit(Event::Revealed { id: other_id });
+        }
+    }
+    let (seen, unseen): (Vec<_>, Vec<_>) = ctx
+        .combat
+        .terrain
+        .hidden_things
+        .drain(..)
+        .partition(|(_, dc)| *dc <= roll);
+    ctx.combat.terrain.hidden_things = unseen;
+    found.extend(seen.into_iter().map(|(what, _)| what));
+    ctx.emit(Event::Searched { id, skill, roll, found });
+}
+
+/// Grapple and Shove: STR (Athletics) against the better of the target's Athletics and Acrobatics.
+/// Ties go to the defender. Rage gives advantage on STR checks.
+fn contest(ctx: &mut Ctx, id: CombatantId, target: CombatantId) -> bool {
+    let raging = ctx.combat.get(id).conditions.raging;
+    let roll = check(ctx, id, Skill::Athletics, raging);
+    let t = ctx.combat.get(target);
+    let defence = if t.skill_bonus(Skill::Acrobatics) > t.skill_bonus(Skill::Athletics) {
+        Skill::Acrobatics
+    } else {
+        Skill::Athletics
+    };
+    let against = check(ctx, target, defence, false);
+    let won = roll > against;
+    ctx.emit(Event::Contest {
+        id,
+        target,
+        roll,
+        against,
+        won,
+    });
+    won
+}
+
+/// Ready (§5): spends the action now and reserves the reaction for the trigger.
+fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleViolation> {
+    let c = &*ctx.combat;
+    let me = c.get(id);
+    me.resources.check(Resource::Reaction)?;
+    let others: Vec<&crate::combatant::Combatant> =
+        c.combatants.iter().filter(|o| o.id != id && !o.is_dead()).collect();
+    let (action, trigger, trigger_desc) = readied::parse(text, me, &others)?;
+    if let readied::HeldAction::Cast { spell, .. } = action {
+        casting::check_castable(me, spell, true)?;
+    }
+    let expires_at = c.round + 1;
+    let r = &mut ctx.combat.get_mut(id).resources;
+    r.spend(Resource::Action);
+    r.spend(Resource::Reaction);
+    ctx.combat.get_mut(id).readied = Some(ReadiedAction {
+        action,
+        trigger,
+        trigger_desc: trigger_desc.clone(),
+        expires_at,
+        fired: false,
+    });
+    ctx.emit(Event::ReadiedActionSet {
+        id,
+        action: action.describe(),
+        trigger: trigger_desc,
+    });
+    Ok(vec![])
+}
+
+/// Use Item: drink or administer a consumable.
+fn use_item(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    item: Item,
+    target: Option<CombatantId>,
+) -> Result<Vec<Step>, RuleViolation> {
+    let target = target.unwrap_or(id);
+    if ctx.combat.get(id).items.get(&item).copied().unwrap_or(0) == 0 {
+        return Err(RuleViolation::ItemNotCarried {
+            item: item.name().into(),
+        });
+    }
+    let effect = item.stats().effect;
+    if let ItemEffect::Scroll(spell) = effect {
+        let steps = casting::cast_scroll(ctx, id, spell, Some(target).filter(|t| *t != id))?;
+        consume(ctx, id, item);
+        ctx.emit(Event::ItemUsed { id, item, target });
+        return Ok(steps);
+    }
+    if target != id {
+        ally(ctx.combat, id, target, true)?;
+        if !item.can_administer() {
+            return Err(RuleViolation::InvalidTarget {
+                reason: format!("A {} can only be used on yourself.", item.name()),
+            });
+        }
+        if ctx.combat.band(id, target) != Band::Melee {
+            return Err(RuleViolation::OutOfReach {
+                target: ctx.combat.get(target).name.clone(),
+            });
+        }
+    }
+    spend(ctx, id, Resource::Action)?;
+    consume(ctx, id, item);
+    ctx.emit(Event::ItemUsed { id, item, target });
+    match effect {
+        ItemEffect::Heal(dice) => {
+            let amount = dice.roll(ctx.dice, false);
+            attack::heal(ctx, id, target, amount);
+        }
+        ItemEffect::Haste => haste(ctx, target),
+        ItemEffect::CurePoison => {
+            ctx.combat.get_mut(target).conditions.poisoned = false;
+            ctx.emit(Event::ConditionEnded {
+                id: target,
+                condition: "poisoned".into(),
+            });
+        }
+        ItemEffect::Scroll(_) => {}
+    }
+    Ok(vec![])
+}
+
+fn consume(ctx: &mut Ctx, id: CombatantId, item: Item) {
+    let items = &mut ctx.combat.get_mut(id).items;
+    if let Some(n) = items.get_mut(&item) {
+        *n -= 1;
+        if *n == 0 {
+            items.remove(&item);
+        }
+    }
+}
+
+/// Haste: +30 ft for the rest of the fight (at once, if it is the target's turn).
+pub fn haste(ctx: &mut Ctx, target: CombatantId) {
+    let current = ctx.combat.current() == Some(target);
+    let c = ctx.combat.get_mut(target);
+    if !c.conditions.hasted {
+        c.conditions.hasted = true;
+        if current {
+            c.resources.movement_total += 30;
+        }
+    }
+    ctx.emit(Event::ConditionApplied {
+        id: target,
+        condition: "hasted".into(),
+    });
+}
+
+/// `move` (§3.3): spends feet (standing from prone costs half speed; difficult terrain doubles the
+/// cost), offers opportunity attacks to the enemies whose reach it leaves (§4), then arrives.
+pub fn move_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Vec<Step>, RuleViolation> {
+    let c = &*ctx.combat;
+    let me = c.get(id);
+    if me.speed() == 0 {
+        let reason = if me.conditions.restrained {
+            "restrained"
+        } else if me.conditions.grappled_by.is_some() {
+            "grappled"
+        } else {
+            "weighed down"
+        };
+        return Err(RuleViolation::CannotMove { reason: reason.into() });
+    }
+    if let MoveIntent::Melee(target) = intent {
+        enemy(c, id, target)?;
+    }
+    let plan = movement::plan(intent, &c.bands_of(id), c.terrain.difficult)?;
+    let stand = if me.conditions.prone { me.speed() / 2 } else { 0 };
+    me.resources.check_movement(plan.feet + stand)?;
+    if stand > 0 {
+        let c = ctx.combat.get_mut(id);
+        c.conditions.prone = false;
+        c.resources.spend_movement(stand);
+        ctx.emit(Event::StoodUp { id, feet: stand });
+    }
+    ctx.combat.get_mut(id).resources.spend_movement(plan.feet);
+    Ok(departure(ctx, id, plan))
+}
+
+/// The steps of leaving: opportunity attacks (unless suppressed), readied triggers, then arrival.
+pub fn departure(ctx: &mut Ctx, id: CombatantId, plan: movement::MovePlan) -> Vec<Step> {
+    let mut steps = Vec::new();
+    if !crate::opportunity::suppressed(ctx.combat, id, &plan) {
+        for reactor in ctx.combat.initiative_from_current() {
+            if plan.leaving.contains(&reactor) {
+                steps.push(Step::Offer {
+                    reactor,
+                    trigger: ReactionTrigger::LeavesMelee { mover: id },
+                });
+            }
+        }
+    }
+    for &from in &plan.leaving {
+        steps.extend(ctx.readied_offers(&Observed::LeavesMelee { mover: id, from }));
+    }
+    steps.extend(ctx.readied_offers(&Observed::Moves { mover: id }));
+    steps.push(Step::Arrive { mover: id, plan });
+    steps
+}
+
+/// The mover arrives, unless it dropped on the way; entering melee may set off readied actions.
+pub fn arrive(ctx: &mut Ctx, mover: CombatantId, plan: &movement::MovePlan) {
+    if !ctx.combat.get(mover).is_standing() {
+        ctx.emit(Event::MoveAborted { id: mover });
+        return;
+    }
+    for &(other, band) in &plan.changes {
+        ctx.combat.set_band(mover, other, band);
+        if band != Band::Melee && ctx.combat.get(other).conditions.grappled_by == Some(mover) {
+            ctx.combat.get_mut(other).conditions.grappled_by = None;
+            ctx.emit(Event::ConditionEnded {
+                id: other,
+                condition: "grappled".into(),
+            });
+        }
+    }
+    if plan.teleport {
+        ctx.emit(Event::Teleported {
+            id: mover,
+            to: plan.changes.clone(),
+        });
+    } else {
+        let difficult_terrain = ctx.combat.terrain.difficult;
+        ctx.emit(Event::Moved {
+            id: mover,
+            feet: plan.feet,
+            to: plan.changes.clone(),
+            difficult_terrain,
+        });
+    }
+    let mut steps = Vec::new();
+    for &with in &plan.entering {
+        steps.extend(ctx.readied_offers(&Observed::EntersMelee { mover, with }));
+    }
+    ctx.push_front(steps);
+}
+
+/// GM tool: damage (negative) or heal (positive) a combatant.
+pub fn adjust_hp(ctx: &mut Ctx, target: CombatantId, delta: i32) -> Result<(), RuleViolation> {
+    let t = ctx.combat.find(target)?;
+    if t.is_dead() {
+        return Err(RuleViolation::InvalidTarget {
+            reason: format!("{} is dead.", t.name),
+        });
+    }
+    if delta == 0 {
+        return Err(RuleViolation::Pointless {
+            reason: "A change of 0 HP changes nothing.".into(),
+        });
+    }
+    if delta < 0 {
+        let pending = PendingDamage {
+            source: None,
+            target,
+            amount: -delta,
+            damage_type: crate::content::DamageType::Force,
+            critical: false,
+        };
+        attack::land(ctx, pending);
+    } else {
+        attack::heal(ctx, target, target, delta);
+    }
+    let hp = ctx.combat.get(target).hp;
+    ctx.emit(Event::HpAdjusted { id: target, delta, hp });
+    Ok(())
+}
+
+/// Whether a side still has someone standing.
+pub fn side_standing(combat: &Combat, side: Side) -> bool {
+    combat.combatants.iter().any(|c| c.side == side && c.is_standing())
+}

@@ -1,0 +1,421 @@
+//! The Attack action's rolls (seed 000 §2.1): d20 + modifiers against AC, natural 20 a critical
+//! that doubles the dice, advantage and disadvantage; damage with its riders (Rage, Hunter's Mark,
+//! Sneak Attack, Cunning Strike); damage landing, dropping characters to Downed (§7) and adding
+//! failure marks to the downed (§7.3).
+
+use crate::combat::Combat;
+use crate::combatant::{Combatant, CombatantId, CunningStrike, Kind, Side};
+use crate::content::classes::rage_damage;
+use crate::content::spells::{SpellEffect, cantrip_multiplier};
+use crate::content::{Ability, Class, DamageType};
+use crate::dice::{DiceExpr, RollMode};
+use crate::event::{AttackKind, Event};
+use crate::movement::Band;
+use crate::multiattack;
+use crate::reactions::ReactionTrigger;
+use crate::readied::Observed;
+use crate::resolve::{Ctx, PendingDamage, Step, Strike, Swing};
+use crate::timing::gogobee::{after_death_mark, check_outcome, release_grapples};
+
+/// What a strike rolls: to-hit bonus, damage dice, ability modifier to damage, type, name.
+struct StrikeProfile {
+    to_hit: i32,
+    damage: DiceExpr,
+    damage_mod: i32,
+    damage_type: DamageType,
+    name: String,
+    weapon_attack: bool,
+    finesse_or_ranged: bool,
+}
+
+fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
+    let weapon_profile = |weapon: crate::content::Weapon, off_hand: bool| {
+        let stats = weapon.stats();
+        let str_mod = attacker.modifier(Ability::Str);
+        let dex_mod = attacker.modifier(Ability::Dex);
+        let modifier = if stats.ranged {
+            dex_mod
+        } else if stats.finesse {
+            str_mod.max(dex_mod)
+        } else {
+            str_mod
+        };
+        StrikeProfile {
+            to_hit: modifier + attacker.proficiency(),
+            damage: stats.damage,
+            // The off-hand attack adds no ability modifier to damage (§2.2), unless it is negative.
+            damage_mod: if off_hand { modifier.min(0) } else { modifier },
+            damage_type: stats.damage_type,
+            name: stats.name.to_owned(),
+            weapon_attack: true,
+            finesse_or_ranged: stats.finesse || stats.ranged,
+        }
+    };
+    match strike {
+        Strike::MainHand => weapon_profile(attacker.weapon, false),
+        Strike::OffHand => weapon_profile(attacker.off_hand.unwrap_or(crate::content::Weapon::Unarmed), true),
+        Strike::Natural(i) => {
+            let a = attacker
+                .monster_kind()
+                .map(|m| m.stats().attacks[i])
+                .expect("natural strikes belong to monsters");
+            StrikeProfile {
+                to_hit: a.to_hit,
+                damage: a.damage,
+                damage_mod: 0,
+                damage_type: a.damage_type,
+                name: a.name.to_owned(),
+                weapon_attack: true,
+                finesse_or_ranged: false,
+            }
+        }
+        Strike::Spell(spell) => {
+            let (damage, damage_type) = match spell.stats().effect {
+                SpellEffect::Attack { damage, damage_type } | SpellEffect::Beams { damage, damage_type } => {
+                    (damage, damage_type)
+                }
+                _ => (DiceExpr::new(1, 4, 0), DamageType::Force),
+            };
+            let multiplier = if spell.level() == 0 && matches!(spell.stats().effect, SpellEffect::Attack { .. }) {
+                cantrip_multiplier(attacker.level())
+            } else {
+                1
+            };
+            StrikeProfile {
+                to_hit: attacker.proficiency() + attacker.casting_modifier(),
+                damage: DiceExpr::new(damage.count * multiplier, damage.sides, damage.bonus),
+                damage_mod: 0,
+                damage_type,
+                name: spell.name().to_owned(),
+                weapon_attack: false,
+                finesse_or_ranged: false,
+            }
+        }
+    }
+}
+
+/// Advantage and disadvantage on an attack roll.
+pub fn attack_mode(combat: &Combat, attacker: &Combatant, target: &Combatant, ranged: bool) -> RollMode {
+    let tc = &target.conditions;
+    let ac = &attacker.conditions;
+    let melee_range = combat.band(attacker.id, target.id) == Band::Melee;
+    let advantage =
+        ac.helped || ac.hidden.is_some() || (tc.prone && melee_range && !ranged) || target.is_downed() || tc.restrained;
+    let engaged = !combat.standing_engaged_with(attacker.id).is_empty();
+    let disadvantage = (tc.dodging && ac.hidden.is_none())
+        || ac.prone
+        || ac.poisoned
+        || ac.restrained
+        || (ranged && engaged)
+        || (ranged && tc.prone);
+    RollMode::from_sources(advantage, disadvantage)
+}
+
+/// Resolves one swing: readied "attacks" triggers first, then the roll, then the hit's reactions.
+pub fn swing(ctx: &mut Ctx, mut s: Swing) {
+    let c = &*ctx.combat;
+    let attacker = c.get(s.attacker);
+    if !attacker.is_standing() {
+        return;
+    }
+    let target_ok = {
+        let t = c.get(s.target);
+        !t.is_dead()
+            && multiattack::reaches(c, attacker, s.target, s.strike)
+            && !(t.is_downed() && s.kind == AttackKind::Action && s.swing > 1)
+    };
+    if !target_ok {
+        let retarget = if matches!(s.kind, AttackKind::Action | AttackKind::OffHand) {
+            multiattack::retarget(c, &s)
+        } else {
+            None
+        };
+        if let Some(t) = retarget {
+            s.target = t;
+            if let Some(strike) = multiattack::strike_for(c, attacker, t, s.swing) {
+                s.strike = strike;
+            }
+        } else {
+            ctx.emit(Event::SwingLost {
+                attacker: s.attacker,
+                swing: s.swing,
+            });
+            return;
+        }
+    }
+    if !s.declared {
+        let offers = ctx.readied_offers(&Observed::Attacks {
+            attacker: s.attacker,
+            target: s.target,
+        });
+        if !offers.is_empty() {
+            let mut steps = offers;
+            steps.push(Step::Swing(Swing { declared: true, ..s }));
+            ctx.push_front(steps);
+            return;
+        }
+    }
+    roll_swing(ctx, s);
+}
+
+fn roll_swing(ctx: &mut Ctx, s: Swing) {
+    let c = &*ctx.combat;
+    let attacker = c.get(s.attacker);
+    let target = c.get(s.target);
+    let is_ranged = multiattack::ranged(attacker, s.strike);
+    let mode = attack_mode(c, attacker, target, is_ranged);
+    let p = profile(attacker, s.strike);
+    let armor_class = target.armor_class();
+    let d20 = ctx.dice.d20(mode);
+    let total = d20.natural as i32 + p.to_hit;
+    let critical = d20.natural == 20;
+    let hit = critical || (d20.natural != 1 && total >= armor_class);
+    ctx.emit(Event::AttackRolled {
+        attacker: s.attacker,
+        target: s.target,
+        weapon: p.name.clone(),
+        kind: s.kind,
+        swing: s.swing,
+        of: s.of,
+        d20,
+        total,
+        armor_class,
+        hit,
+        critical,
+    });
+    {
+        let a = ctx.combat.get_mut(s.attacker);
+        a.conditions.helped = false;
+        if a.conditions.hidden.take().is_some() {
+            ctx.emit(Event::Revealed { id: s.attacker });
+        }
+    }
+    if !hit {
+        return;
+    }
+    let amount = damage(ctx, &s, &p, mode, critical);
+    let pending = PendingDamage {
+        source: Some(s.attacker),
+        target: s.target,
+        amount,
+        damage_type: p.damage_type,
+        critical,
+    };
+    let trigger = ReactionTrigger::Hit {
+        attacker: s.attacker,
+        target: s.target,
+        melee: !is_ranged,
+        damage: amount,
+    };
+    let mut steps = ctx.offers_to_all(&trigger);
+    steps.push(Step::Damage(pending));
+    ctx.push_front(steps);
+}
+
+/// Rolls a hit's damage with its riders.
+fn damage(ctx: &mut Ctx, s: &Swing, p: &StrikeProfile, mode: RollMode, critical: bool) -> i32 {
+    let mut amount = p.damage.roll(ctx.dice, critical) + p.damage_mod;
+    let c = &*ctx.combat;
+    let attacker = c.get(s.attacker);
+    let melee = !multiattack::ranged(attacker, s.strike);
+    if attacker.conditions.raging && melee && p.weapon_attack {
+        amount += if attacker.class() == Some(Class::Berserker) {
+            rage_damage(attacker.level())
+        } else {
+            2
+        };
+    }
+    if p.weapon_attack && attacker.conditions.hunters_mark == Some(s.target) {
+        amount += DiceExpr::new(1, 6, 0).roll(ctx.dice, critical);
+    }
+    let c = &*ctx.combat;
+    let attacker = c.get(s.attacker);
+    let ally_adjacent = c.combatants.iter().any(|a| {
+        a.side == attacker.side && a.id != attacker.id && a.is_standing() && c.band(a.id, s.target) == Band::Melee
+    });
+    let sneak = attacker.class() == Some(Class::Rogue)
+        && !attacker.conditions.sneak_attack_used
+        && p.finesse_or_ranged
+        && mode != RollMode::Disadvantage
+        && (mode == RollMode::Advantage || ally_adjacent);
+    if sneak {
+        let mut dice_count = Class::Rogue.sneak_attack_dice(attacker.level());
+        let rider = attacker.conditions.cunning_strike;
+        if rider.is_some() {
+            dice_count = dice_count.saturating_sub(1);
+        }
+        ctx.combat.get_mut(s.attacker).conditions.sneak_attack_used = true;
+        ctx.emit(Event::SneakAttack {
+            attacker: s.attacker,
+            dice: dice_count,
+        });
+        amount += DiceExpr::new(dice_count, 6, 0).roll(ctx.dice, critical);
+        if let Some(rider) = rider {
+            cunning_strike(ctx, s.attacker, s.target, rider);
+        }
+    }
+    amount.max(0)
+}
+
+/// Applies a Cunning Strike rider (§2.2): the target saves against 8 + DEX + proficiency.
+fn cunning_strike(ctx: &mut Ctx, rogue: CombatantId, target: CombatantId, rider: CunningStrike) {
+    ctx.combat.get_mut(rogue).conditions.cunning_strike = None;
+    let r = ctx.combat.get(rogue);
+    let dc = 8 + r.modifier(Ability::Dex) + r.proficiency();
+    match rider {
+        CunningStrike::Withdraw => {
+            ctx.combat.get_mut(rogue).conditions.disengaged = true;
+            ctx.emit(Event::ConditionApplied {
+                id: rogue,
+                condition: "withdrawing".into(),
+            });
+        }
+        CunningStrike::Trip | CunningStrike::Poison => {
+            let ability = if rider == CunningStrike::Trip {
+                Ability::Dex
+            } else {
+                Ability::Con
+            };
+            if !saving_throw(ctx, target, ability, dc) {
+                let t = &mut ctx.combat.get_mut(target).conditions;
+                let condition = if rider == CunningStrike::Trip {
+                    t.prone = true;
+                    "prone"
+                } else {
+                    t.poisoned = true;
+                    "poisoned"
+                };
+                ctx.emit(Event::ConditionApplied {
+                    id: target,
+                    condition: condition.into(),
+                });
+            }
+        }
+    }
+}
+
+/// Rolls a saving throw (Dodge gives DEX saves advantage) and reports it.
+pub fn saving_throw(ctx: &mut Ctx, id: CombatantId, ability: Ability, dc: i32) -> bool {
+    let c = ctx.combat.get(id);
+    let advantage = ability == Ability::Dex && c.conditions.dodging;
+    let bonus = c.save_bonus(ability);
+    let d20 = ctx.dice.d20(RollMode::from_sources(advantage, false));
+    let total = d20.natural as i32 + bonus;
+    let success = total >= dc;
+    ctx.emit(Event::SavingThrow {
+        id,
+        ability,
+        d20,
+        total,
+        dc,
+        success,
+    });
+    success
+}
+
+/// Damage lands: Rage resists physical damage; a downed character takes failure marks instead
+/// (§7.3); a character at 0 HP is Downed (§7), a monster slain.
+pub fn land(ctx: &mut Ctx, p: PendingDamage) {
+    let t = ctx.combat.get(p.target);
+    if t.is_dead() {
+        return;
+    }
+    let mut amount = p.amount.max(0);
+    let downed = t.is_downed();
+    if t.conditions.raging && p.damage_type.is_physical() && amount > 0 {
+        let kept = amount / 2;
+        ctx.emit(Event::Resisted {
+            target: p.target,
+            amount: amount - kept,
+        });
+        amount = kept;
+    }
+    if downed {
+        if amount == 0 {
+            return;
+        }
+        let marks = if p.critical { 2 } else { 1 };
+        let c = ctx.combat.get_mut(p.target);
+        let result = c.death.add_failures(marks);
+        let failures = c.death.failures;
+        ctx.emit(Event::DamagedWhileDowned {
+            id: p.target,
+            marks,
+            failures,
+        });
+        after_death_mark(ctx, p.target, result);
+        return;
+    }
+    let now = ctx.now;
+    let c = ctx.combat.get_mut(p.target);
+    c.hp = (c.hp - amount).max(0);
+    let hp = c.hp;
+    ctx.emit(Event::DamageDealt {
+        source: p.source,
+        target: p.target,
+        amount,
+        damage_type: p.damage_type,
+        critical: p.critical,
+        hp,
+    });
+    if hp > 0 {
+        return;
+    }
+    let c = ctx.combat.get_mut(p.target);
+    match c.kind {
+        Kind::Character { .. } => {
+            c.death.down(now);
+            c.conditions.prone = true;
+            c.conditions.dodging = false;
+            c.conditions.hidden = None;
+            c.conditions.raging = false;
+            c.readied = None;
+            ctx.emit(Event::Downed { id: p.target });
+            release_grapples(ctx, p.target);
+            let offers = ctx.offers_to_all(&ReactionTrigger::DroppedToZero { ally: p.target });
+            ctx.push_front(offers);
+        }
+        Kind::Monster(_) => {
+            ctx.emit(Event::MonsterSlain {
+                id: p.target,
+                by: p.source,
+            });
+            release_grapples(ctx, p.target);
+        }
+    }
+    check_outcome(ctx);
+}
+
+/// Heals `target` by `amount`: a downed character regains consciousness (a potion also stabilises, §7.2).
+pub fn heal(ctx: &mut Ctx, by: CombatantId, target: CombatantId, amount: i32) {
+    let now = ctx.now;
+    let c = ctx.combat.get_mut(target);
+    if c.is_dead() {
+        return;
+    }
+    let was_downed = c.is_downed();
+    c.hp = (c.hp + amount.max(0)).min(c.max_hp);
+    let hp = c.hp;
+    if was_downed && hp > 0 {
+        c.death.revive(now);
+    }
+    ctx.emit(Event::Healed { target, by, amount, hp });
+    if was_downed && hp > 0 {
+        ctx.emit(Event::Revived { id: target, hp });
+    }
+}
+
+/// Whether two combatants are on opposite sides.
+pub fn opponents(combat: &Combat, a: CombatantId, b: CombatantId) -> bool {
+    combat.get(a).side != combat.get(b).side
+}
+
+/// The side's standing members.
+pub fn standing(combat: &Combat, side: Side) -> Vec<CombatantId> {
+    combat
+        .combatants
+        .iter()
+        .filter(|c| c.side == side && c.is_standing())
+        .map(|c| c.id)
+        .collect()
+}

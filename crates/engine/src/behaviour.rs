@@ -1,0 +1,197 @@
+//! Behaviour profiles: how the game plays monsters (and AI-controlled characters in
+//! simulations) — the next command of a turn, and which offered reaction to take, chosen at once.
+
+use crate::combat::Combat;
+use crate::combatant::{Combatant, CombatantId};
+use crate::command::{BonusAction, Command};
+use crate::content::{Behaviour, Class, Race, Spell};
+use crate::movement::{self, Band, MoveIntent};
+use crate::multiattack;
+use crate::reactions::{ReactionKind, ReactionTrigger};
+
+/// What an AI-controlled combatant does next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    Do(Command),
+    /// Use its breath weapon.
+    Breath,
+}
+
+/// Picks the enemy to go after: standing and visible ones; Brutes finish off the downed when
+/// nobody stands.
+pub fn choose_target(c: &Combat, me: &Combatant, profile: Behaviour) -> Option<CombatantId> {
+    let mut standing: Vec<(&Combatant, Band)> = c
+        .combatants
+        .iter()
+        .filter(|o| o.side != me.side && o.is_standing() && o.conditions.hidden.is_none())
+        .map(|o| (o, c.band(me.id, o.id)))
+        .collect();
+    if standing.is_empty() && profile == Behaviour::Brute {
+        standing = c
+            .combatants
+            .iter()
+            .filter(|o| o.side != me.side && o.death.dying())
+            .map(|o| (o, c.band(me.id, o.id)))
+            .collect();
+    }
+    match profile {
+        Behaviour::Brute => standing.iter().min_by_key(|(o, band)| (o.hp, *band, o.id)),
+        _ => standing.iter().min_by_key(|(o, band)| (*band, o.hp, o.id)),
+    }
+    .map(|(o, _)| o.id)
+}
+
+fn feet_to_melee(c: &Combat, me: &Combatant, target: CombatantId) -> Option<i32> {
+    let plan = movement::plan(MoveIntent::Melee(target), &c.bands_of(me.id), c.terrain.difficult).ok()?;
+    let stand = if me.conditions.prone { me.speed() / 2 } else { 0 };
+    Some(plan.feet + stand)
+}
+
+fn bonus_choice(c: &Combat, me: &Combatant) -> Option<Command> {
+    if me.resources.bonus_used || !me.is_character() {
+        return None;
+    }
+    let class = me.class()?;
+    let can_rage =
+        (class == Class::Berserker && me.pools.rage > 0) || (me.race() == Some(Race::Orc) && me.pools.racial_rage);
+    if can_rage && !me.conditions.raging {
+        return Some(Command::Bonus(BonusAction::Rage));
+    }
+    if class == Class::Fighter && me.pools.second_wind > 0 && me.hp * 2 <= me.max_hp {
+        return Some(Command::Bonus(BonusAction::SecondWind));
+    }
+    if class == Class::Cleric
+        && me.knows(Spell::HealingWord)
+        && me.lowest_slot(1).is_some()
+        && let Some(ally) = c.combatants.iter().find(|a| a.side == me.side && a.death.dying())
+    {
+        return Some(Command::Bonus(BonusAction::HealingWord { target: ally.id }));
+    }
+    if class == Class::Ranger
+        && me.conditions.hunters_mark.is_none_or(|t| c.get(t).is_dead())
+        && me.lowest_slot(1).is_some()
+        && let Some(t) = choose_target(c, me, Behaviour::Aggressive)
+    {
+        return Some(Command::Bonus(BonusAction::HuntersMark { target: t }));
+    }
+    if me.conditions.attacked_this_turn && me.off_hand.is_some_and(|w| w.stats().light) {
+        let target = c.standing_engaged_with(me.id).into_iter().next()?;
+        return Some(Command::Bonus(BonusAction::OffHandAttack { target: Some(target) }));
+    }
+    None
+}
+
+fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Command> {
+    let enemies = c
+        .combatants
+        .iter()
+        .filter(|o| o.side != me.side && o.is_standing())
+        .count();
+    let cast = |spell: Spell| {
+        Some(Command::Cast {
+            spell,
+            target: Some(target),
+        })
+    };
+    let castable = |spell: Spell| me.knows(spell) && (spell.level() == 0 || me.lowest_slot(spell.level()).is_some());
+    if castable(Spell::Fireball) && enemies >= 2 {
+        return cast(Spell::Fireball);
+    }
+    if castable(Spell::MagicMissile) {
+        return cast(Spell::MagicMissile);
+    }
+    if castable(Spell::EldritchBlast) && me.level() >= 5 {
+        return cast(Spell::EldritchBlast);
+    }
+    if castable(Spell::FireBolt) {
+        return cast(Spell::FireBolt);
+    }
+    if castable(Spell::SacredFlame) && c.band(me.id, target) != Band::Melee {
+        return cast(Spell::SacredFlame);
+    }
+    None
+}
+
+/// The next command of an AI-controlled combatant's turn.
+pub fn decide(c: &Combat, id: CombatantId) -> Choice {
+    let me = c.get(id);
+    let profile = me.behaviour().unwrap_or(Behaviour::Aggressive);
+    let end = Choice::Do(Command::EndTurn);
+    if let Some(bonus) = bonus_choice(c, me)
+        && !matches!(bonus, Command::Bonus(BonusAction::OffHandAttack { .. }))
+    {
+        return Choice::Do(bonus);
+    }
+    let Some(target) = choose_target(c, me, profile) else {
+        return end;
+    };
+    if !me.resources.action_used {
+        let breath_in_range = c
+            .bands_of(id)
+            .iter()
+            .any(|(o, band)| *band != Band::Far && c.get(*o).is_standing());
+        if me.pools.breath_ready && breath_in_range {
+            return Choice::Breath;
+        }
+        let caster = profile == Behaviour::Caster || matches!(me.class(), Some(Class::Mage | Class::Cleric));
+        if caster && let Some(cast) = spell_choice(c, me, target) {
+            return Choice::Do(cast);
+        }
+        let reaches = multiattack::strike_for(c, me, target, 1).is_some_and(|s| multiattack::reaches(c, me, target, s));
+        if reaches {
+            return Choice::Do(Command::Attack { target: Some(target) });
+        }
+        return match feet_to_melee(c, me, target) {
+            Some(feet) if feet <= me.resources.movement_left() => Choice::Do(Command::Move(MoveIntent::Melee(target))),
+            Some(_) if me.speed() > 0 => Choice::Do(Command::Dash),
+            _ => end,
+        };
+    }
+    if let Some(bonus) = bonus_choice(c, me) {
+        return Choice::Do(bonus);
+    }
+    let engaged = !c.standing_engaged_with(id).is_empty();
+    if profile == Behaviour::Skirmisher
+        && engaged
+        && let Ok(plan) = movement::plan(MoveIntent::Ranged, &c.bands_of(id), c.terrain.difficult)
+        && plan.feet <= me.resources.movement_left()
+    {
+        return Choice::Do(Command::Move(MoveIntent::Ranged));
+    }
+    if !engaged
+        && matches!(profile, Behaviour::Aggressive | Behaviour::Brute | Behaviour::Breather)
+        && !me.has_ranged_attack()
+        && let Some(feet) = feet_to_melee(c, me, target)
+        && feet <= me.resources.movement_left()
+    {
+        return Choice::Do(Command::Move(MoveIntent::Melee(target)));
+    }
+    end
+}
+
+/// Which offered reaction an AI-controlled reactor takes: counterspells against real spells,
+/// readied actions, damage reductions, then opportunity attacks — always something if offered.
+pub fn choose_reaction(
+    _c: &Combat,
+    _reactor: CombatantId,
+    trigger: &ReactionTrigger,
+    options: &[ReactionKind],
+) -> Option<ReactionKind> {
+    const PRIORITY: [ReactionKind; 8] = [
+        ReactionKind::Counterspell,
+        ReactionKind::Readied,
+        ReactionKind::ShieldOfFaith,
+        ReactionKind::Parry,
+        ReactionKind::UncannyDodge,
+        ReactionKind::Interception,
+        ReactionKind::Evasion,
+        ReactionKind::OpportunityAttack,
+    ];
+    PRIORITY
+        .into_iter()
+        .filter(|k| options.contains(k))
+        .find(|k| match (k, trigger) {
+            (ReactionKind::Counterspell, ReactionTrigger::CastsSpell { spell, .. }) => spell.level() > 0,
+            _ => true,
+        })
+}

@@ -1,0 +1,209 @@
+//! Bonus actions (seed 000 §2.2): only when a class ability, spell, race or item grants one —
+//! the off-hand attack, Second Wind, Cunning Action, Healing Word, Hunter's Mark, Rage, Misty Step
+//! and Cunning Strike, each with its gate.
+
+use crate::action_economy::Resource;
+use crate::combatant::CombatantId;
+use crate::command::{BonusAction, CunningMove};
+use crate::content::{Class, Race, Spell};
+use crate::dice::DiceExpr;
+use crate::event::{AttackKind, Event};
+use crate::readied::Observed;
+use crate::resolve::{Ctx, Step, Strike, Swing};
+use crate::violation::RuleViolation;
+use crate::{actions, attack, casting};
+
+fn not_granted(ability: &str, why: &str) -> RuleViolation {
+    RuleViolation::NoBonusActionGranted {
+        ability: ability.into(),
+        why: why.into(),
+    }
+}
+
+/// Refuses `ability` unless the combatant is `class` at `level`+.
+fn gate(ctx: &Ctx, id: CombatantId, class: Class, level: u32, ability: &str) -> Result<(), RuleViolation> {
+    let c = ctx.combat.get(id);
+    if c.class() != Some(class) {
+        return Err(not_granted(ability, &format!("it is a {} ability", class.name())));
+    }
+    if c.level() < level {
+        return Err(RuleViolation::NotEligible {
+            ability: ability.into(),
+            requirement: format!("{} level {level}", class.name()),
+        });
+    }
+    Ok(())
+}
+
+/// Validates the gate, then spends the bonus action and applies the effect.
+pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec<Step>, RuleViolation> {
+    match bonus {
+        BonusAction::OffHandAttack { target } => {
+            let off_hand = ctx.combat.get(id).off_hand;
+            if !off_hand.is_some_and(|w| w.stats().light) {
+                return Err(not_granted(
+                    "an off-hand attack",
+                    "it needs a Light weapon in your off hand",
+                ));
+            }
+            ctx.combat.get(id).resources.check(Resource::BonusAction)?;
+            let target = actions::attack_target(ctx.combat, id, target, Strike::OffHand)?;
+            ctx.combat.get_mut(id).resources.spend(Resource::BonusAction);
+            Ok(vec![Step::Swing(Swing {
+                attacker: id,
+                target,
+                strike: Strike::OffHand,
+                kind: AttackKind::OffHand,
+                swing: 1,
+                of: 1,
+                declared: false,
+            })])
+        }
+        BonusAction::SecondWind => {
+            gate(ctx, id, Class::Fighter, 1, "Second Wind")?;
+            ctx.combat.get(id).resources.check(Resource::BonusAction)?;
+            if ctx.combat.get(id).pools.second_wind == 0 {
+                return Err(RuleViolation::PoolEmpty {
+                    pool: "Second Wind".into(),
+                });
+            }
+            let c = ctx.combat.get_mut(id);
+            c.resources.spend(Resource::BonusAction);
+            c.pools.second_wind -= 1;
+            let level = c.level() as i32;
+            ctx.emit(Event::AbilityUsed {
+                id,
+                ability: "Second Wind".into(),
+            });
+            let amount = DiceExpr::new(1, 10, level).roll(ctx.dice, false);
+            attack::heal(ctx, id, id, amount);
+            Ok(ctx.readied_offers(&Observed::UsesAbility {
+                user: id,
+                ability: "second wind".into(),
+            }))
+        }
+        BonusAction::CunningAction(movement) => {
+            gate(ctx, id, Class::Rogue, 2, "Cunning Action")?;
+            ctx.combat.get(id).resources.check(Resource::BonusAction)?;
+            if movement == CunningMove::Hide {
+                actions::hide_allowed(ctx.combat, id)?;
+            }
+            ctx.combat.get_mut(id).resources.spend(Resource::BonusAction);
+            match movement {
+                CunningMove::Dash => {
+                    actions::dash(ctx, id);
+                }
+                CunningMove::Disengage => {
+                    ctx.combat.get_mut(id).conditions.disengaged = true;
+                    ctx.emit(Event::Disengaged { id });
+                }
+                CunningMove::Hide => actions::hide(ctx, id),
+            }
+            Ok(vec![])
+        }
+        BonusAction::HealingWord { target } => {
+            if ctx.combat.get(id).class() != Some(Class::Cleric) {
+                return Err(not_granted("Healing Word", "it is a Cleric spell"));
+            }
+            casting::cast(ctx, id, Spell::HealingWord, Some(target))
+        }
+        BonusAction::HuntersMark { target } => {
+            if ctx.combat.get(id).class() != Some(Class::Ranger) {
+                return Err(not_granted("Hunter's Mark", "it is a Ranger spell"));
+            }
+            casting::cast(ctx, id, Spell::HuntersMark, Some(target))
+        }
+        BonusAction::Rage => {
+            let c = ctx.combat.get(id);
+            let berserker = c.class() == Some(Class::Berserker);
+            let orc = c.race() == Some(Race::Orc);
+            if !berserker && !orc {
+                return Err(not_granted("Rage", "it needs the Orc heritage or the Berserker class"));
+            }
+            if c.conditions.raging {
+                return Err(RuleViolation::Pointless {
+                    reason: "You are already raging.".into(),
+                });
+            }
+            c.resources.check(Resource::BonusAction)?;
+            let c = ctx.combat.get_mut(id);
+            if berserker && c.pools.rage > 0 {
+                c.pools.rage -= 1;
+            } else if orc && c.pools.racial_rage {
+                c.pools.racial_rage = false;
+            } else {
+                return Err(RuleViolation::PoolEmpty { pool: "Rage".into() });
+            }
+            c.resources.spend(Resource::BonusAction);
+            c.conditions.raging = true;
+            ctx.emit(Event::AbilityUsed {
+                id,
+                ability: "Rage".into(),
+            });
+            ctx.emit(Event::ConditionApplied {
+                id,
+                condition: "raging".into(),
+            });
+            Ok(ctx.readied_offers(&Observed::UsesAbility {
+                user: id,
+                ability: "rage".into(),
+            }))
+        }
+        BonusAction::MistyStep { target } => {
+            let c = ctx.combat.get(id);
+            if c.race() == Some(Race::Tiefling) && c.pools.racial_misty_step {
+                c.resources.check(Resource::BonusAction)?;
+                let plan = {
+                    let intent = match target {
+                        Some(t) if t != id => {
+                            actions::enemy(ctx.combat, id, t)?;
+                            crate::movement::MoveIntent::Melee(t)
+                        }
+                        _ => crate::movement::MoveIntent::Ranged,
+                    };
+                    let mut plan = crate::movement::plan(intent, &ctx.combat.bands_of(id), false)?;
+                    plan.feet = 0;
+                    plan.teleport = true;
+                    plan
+                };
+                let c = ctx.combat.get_mut(id);
+                c.resources.spend(Resource::BonusAction);
+                c.pools.racial_misty_step = false;
+                ctx.emit(Event::AbilityUsed {
+                    id,
+                    ability: "Misty Step".into(),
+                });
+                let mut steps = ctx.readied_offers(&Observed::UsesAbility {
+                    user: id,
+                    ability: "misty step".into(),
+                });
+                steps.push(Step::Arrive { mover: id, plan });
+                return Ok(steps);
+            }
+            if !c.knows(Spell::MistyStep) {
+                let why = if c.race() == Some(Race::Tiefling) {
+                    "your Tiefling Misty Step is spent this fight"
+                } else {
+                    "it needs the Tiefling heritage or the spell"
+                };
+                return Err(not_granted("Misty Step", why));
+            }
+            casting::cast(ctx, id, Spell::MistyStep, target)
+        }
+        BonusAction::CunningStrike(rider) => {
+            gate(ctx, id, Class::Rogue, 5, "Cunning Strike")?;
+            let c = ctx.combat.get(id);
+            c.resources.check(Resource::BonusAction)?;
+            if c.conditions.sneak_attack_used {
+                return Err(RuleViolation::Pointless {
+                    reason: "You already used Sneak Attack this turn.".into(),
+                });
+            }
+            let c = ctx.combat.get_mut(id);
+            c.resources.spend(Resource::BonusAction);
+            c.conditions.cunning_strike = Some(rider);
+            ctx.emit(Event::CunningStrikeReady { id, rider });
+            Ok(vec![])
+        }
+    }
+}

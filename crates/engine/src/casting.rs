@@ -1,0 +1,445 @@
+//! Cast Spell (seed 000 §2.1): slots or class resources, casting time deciding which resource of
+//! the action economy it spends; every cast can be answered by Counterspell (§2.3) and readied
+//! actions (§5) before its effect resolves. Breath weapons resolve the same way.
+
+use crate::action_economy::Resource;
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::spells::{CastingTime, SpellEffect};
+use crate::content::{Ability, Spell};
+use crate::event::{AttackKind, Event};
+use crate::movement::{self, Band, MoveIntent};
+use crate::reactions::ReactionTrigger;
+use crate::readied::Observed;
+use crate::resolve::{Ctx, PendingDamage, SpellCast, Step, Strike, Swing};
+use crate::violation::RuleViolation;
+use crate::{actions, attack};
+
+/// Refuses a spell the caster doesn't know or has no slot for (`readied` skips the casting-time check).
+pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result<(), RuleViolation> {
+    if !caster.knows(spell) {
+        let known: Vec<&str> = caster.known_spells().iter().map(|s| s.name()).collect();
+        let known = if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        };
+        return Err(RuleViolation::SpellNotKnown {
+            spell: spell.name().into(),
+            known,
+        });
+    }
+    let stats = spell.stats();
+    if !readied && stats.casting_time == CastingTime::Reaction {
+        return Err(RuleViolation::WrongCastingTime {
+            spell: stats.name.into(),
+            how: "as a reaction — it is offered when an enemy casts a spell".into(),
+        });
+    }
+    if stats.level > 0 && caster.lowest_slot(stats.level).is_none() {
+        return Err(RuleViolation::NoSpellSlot { level: stats.level });
+    }
+    Ok(())
+}
+
+/// The target a spell lands on: named, or yourself for ally spells, or the nearest standing enemy.
+fn spell_target(
+    ctx: &Ctx,
+    id: CombatantId,
+    spell: Spell,
+    target: Option<CombatantId>,
+) -> Result<Option<CombatantId>, RuleViolation> {
+    let stats = spell.stats();
+    if !stats.needs_target {
+        if let Some(t) = target {
+            ctx.combat.find(t)?;
+        }
+        return Ok(target);
+    }
+    if stats.targets_ally {
+        let t = target.unwrap_or(id);
+        actions::ally(ctx.combat, id, t, true)?;
+        return Ok(Some(t));
+    }
+    if let Some(t) = target {
+        actions::enemy(ctx.combat, id, t)?;
+        Ok(Some(t))
+    } else {
+        let mut enemies: Vec<(Band, CombatantId)> = ctx
+            .combat
+            .bands_of(id)
+            .into_iter()
+            .filter(|(t, _)| ctx.combat.get(*t).is_standing())
+            .map(|(t, b)| (b, t))
+            .collect();
+        enemies.sort();
+        enemies
+            .first()
+            .map(|(_, t)| Some(*t))
+            .ok_or_else(|| RuleViolation::InvalidTarget {
+                reason: "There's no enemy left to target.".into(),
+            })
+    }
+}
+
+/// Refuses a Misty Step that would go nowhere.
+fn misty_step_plan(
+    ctx: &Ctx,
+    id: CombatantId,
+    target: Option<CombatantId>,
+) -> Result<movement::MovePlan, RuleViolation> {
+    let intent = match target {
+        Some(t) if t != id => {
+            actions::enemy(ctx.combat, id, t)?;
+            MoveIntent::Melee(t)
+        }
+        _ => MoveIntent::Ranged,
+    };
+    let mut plan = movement::plan(intent, &ctx.combat.bands_of(id), false)?;
+    plan.feet = 0;
+    plan.teleport = true;
+    Ok(plan)
+}
+
+/// Cast Spell: validates, spends the action (or bonus action) and the slot, then offers
+/// counterspells and readied actions before the effect.
+pub fn cast(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    spell: Spell,
+    target: Option<CombatantId>,
+) -> Result<Vec<Step>, RuleViolation> {
+    let caster = ctx.combat.get(id);
+    check_castable(caster, spell, false)?;
+    let resource = if spell.stats().casting_time == CastingTime::BonusAction {
+        Resource::BonusAction
+    } else {
+        Resource::Action
+    };
+    caster.resources.check(resource)?;
+    let target = spell_target(ctx, id, spell, target)?;
+    if spell == Spell::MistyStep {
+        misty_step_plan(ctx, id, target)?;
+    }
+    let slot = if spell.level() == 0 {
+        None
+    } else {
+        ctx.combat.get(id).lowest_slot(spell.level())
+    };
+    let c = ctx.combat.get_mut(id);
+    c.resources.spend(resource);
+    if let Some(level) = slot {
+        c.pools.spell_slots[level as usize - 1] -= 1;
+    }
+    Ok(begin(
+        ctx,
+        SpellCast {
+            caster: id,
+            spell,
+            target,
+            slot,
+            countered: false,
+        },
+    ))
+}
+
+/// Casts a spell from a scroll: the Use Item action, no slot.
+pub fn cast_scroll(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    spell: Spell,
+    target: Option<CombatantId>,
+) -> Result<Vec<Step>, RuleViolation> {
+    ctx.combat.get(id).resources.check(Resource::Action)?;
+    let target = spell_target(ctx, id, spell, target)?;
+    ctx.combat.get_mut(id).resources.spend(Resource::Action);
+    Ok(begin(
+        ctx,
+        SpellCast {
+            caster: id,
+            spell,
+            target,
+            slot: None,
+            countered: false,
+        },
+    ))
+}
+
+/// Casts a readied spell as a reaction: the slot is spent now.
+pub fn cast_readied(ctx: &mut Ctx, id: CombatantId, spell: Spell, target: Option<CombatantId>) -> Vec<Step> {
+    let Ok(target) = spell_target(ctx, id, spell, target) else {
+        return vec![];
+    };
+    let slot = if spell.level() == 0 {
+        None
+    } else {
+        ctx.combat.get(id).lowest_slot(spell.level())
+    };
+    if spell.level() > 0 && slot.is_none() {
+        return vec![];
+    }
+    if let Some(level) = slot {
+        ctx.combat.get_mut(id).pools.spell_slots[level as usize - 1] -= 1;
+    }
+    begin(
+        ctx,
+        SpellCast {
+            caster: id,
+            spell,
+            target,
+            slot,
+            countered: false,
+        },
+    )
+}
+
+/// Announces a cast: counterspell offers, readied offers, then the effect.
+pub fn begin(ctx: &mut Ctx, cast: SpellCast) -> Vec<Step> {
+    ctx.emit(Event::SpellCast {
+        caster: cast.caster,
+        spell: cast.spell,
+        slot: cast.slot,
+        target: cast.target,
+    });
+    let mut steps = ctx.offers_to_all(&ReactionTrigger::CastsSpell {
+        caster: cast.caster,
+        spell: cast.spell,
+    });
+    steps.extend(ctx.readied_offers(&Observed::CastsSpell {
+        caster: cast.caster,
+        spell: cast.spell,
+    }));
+    steps.push(Step::Spell(cast));
+    steps
+}
+
+/// Beams of Eldritch Blast by caster level: 1, 2 at 5, 3 at 11, 4 at 17.
+pub fn beams(level: u32) -> u32 {
+    crate::content::spells::cantrip_multiplier(level)
+}
+
+/// The spell's effect, unless it was countered or its caster fell.
+pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
+    if cast.countered || !ctx.combat.get(cast.caster).is_standing() {
+        return;
+    }
+    let caster = ctx.combat.get(cast.caster);
+    let stats = cast.spell.stats();
+    let target = cast.target;
+    let mut steps = Vec::new();
+    match stats.effect {
+        SpellEffect::Attack { .. } | SpellEffect::Beams { .. } => {
+            let Some(t) = target.filter(|t| !ctx.combat.get(*t).is_dead()) else {
+                return;
+            };
+            let of = if matches!(stats.effect, SpellEffect::Beams { .. }) {
+                beams(caster.level())
+            } else {
+                1
+            };
+            for swing in 1..=of {
+                steps.push(Step::Swing(Swing {
+                    attacker: cast.caster,
+                    target: t,
+                    strike: Strike::Spell(cast.spell),
+                    kind: AttackKind::Spell,
+                    swing,
+                    of,
+                    declared: false,
+                }));
+            }
+        }
+        SpellEffect::Darts { count, damage } => {
+            let Some(t) = target.filter(|t| !ctx.combat.get(*t).is_dead()) else {
+                return;
+            };
+            let darts = count + cast.slot.map_or(0, |s| s.saturating_sub(stats.level));
+            for _ in 0..darts {
+                let amount = damage.roll(ctx.dice, false);
+                steps.push(Step::Damage(PendingDamage {
+                    source: Some(cast.caster),
+                    target: t,
+                    amount,
+                    damage_type: crate::content::DamageType::Force,
+                    critical: false,
+                }));
+            }
+        }
+        SpellEffect::Save {
+            ability,
+            damage,
+            damage_type,
+            half_on_save,
+            area,
+        } => {
+            let Some(t) = target.filter(|t| !ctx.combat.get(*t).is_dead()) else {
+                return;
+            };
+            let dc = caster.spell_save_dc();
+            let multiplier = if stats.level == 0 {
+                crate::content::spells::cantrip_multiplier(caster.level())
+            } else {
+                1
+            };
+            let damage = crate::dice::DiceExpr::new(damage.count * multiplier, damage.sides, damage.bonus);
+            let mut targets = vec![t];
+            if area {
+                let others: Vec<CombatantId> = ctx
+                    .combat
+                    .combatants
+                    .iter()
+                    .filter(|o| {
+                        o.id != t && o.id != cast.caster && !o.is_dead() && ctx.combat.band(o.id, t) == Band::Melee
+                    })
+                    .map(|o| o.id)
+                    .collect();
+                targets.extend(others);
+            }
+            let rolled = damage.roll(ctx.dice, false);
+            steps = save_for_damage(
+                ctx,
+                Some(cast.caster),
+                &targets,
+                ability,
+                dc,
+                rolled,
+                damage_type,
+                half_on_save,
+            );
+        }
+        SpellEffect::Heal { dice } => {
+            let Some(t) = target else { return };
+            let amount = dice.roll(ctx.dice, false) + caster.casting_modifier();
+            attack::heal(ctx, cast.caster, t, amount);
+        }
+        SpellEffect::HuntersMark => {
+            let Some(t) = target else { return };
+            ctx.combat.get_mut(cast.caster).conditions.hunters_mark = Some(t);
+            ctx.emit(Event::ConditionApplied {
+                id: t,
+                condition: "hunter's mark".into(),
+            });
+        }
+        SpellEffect::Entangle { ability } => {
+            let Some(t) = target.filter(|t| !ctx.combat.get(*t).is_dead()) else {
+                return;
+            };
+            let dc = caster.spell_save_dc();
+            if !attack::saving_throw(ctx, t, ability, dc) {
+                ctx.combat.get_mut(t).conditions.entangled = 1;
+                ctx.emit(Event::ConditionApplied {
+                    id: t,
+                    condition: "entangled".into(),
+                });
+            }
+        }
+        SpellEffect::MistyStep => {
+            if let Ok(plan) = misty_step_plan(ctx, cast.caster, target) {
+                steps.push(Step::Arrive {
+                    mover: cast.caster,
+                    plan,
+                });
+            }
+        }
+        SpellEffect::Haste => {
+            let Some(t) = target else { return };
+            actions::haste(ctx, t);
+        }
+        SpellEffect::Counterspell => {}
+    }
+    ctx.push_front(steps);
+}
+
+/// A save for damage against several targets: full on a failure (Evasion offered on a failed DEX
+/// save), half or none on a success.
+#[allow(clippy::too_many_arguments)]
+pub fn save_for_damage(
+    ctx: &mut Ctx,
+    source: Option<CombatantId>,
+    targets: &[CombatantId],
+    ability: Ability,
+    dc: i32,
+    rolled: i32,
+    damage_type: crate::content::DamageType,
+    half_on_save: bool,
+) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for &t in targets {
+        let success = attack::saving_throw(ctx, t, ability, dc);
+        let amount = if success {
+            if half_on_save { rolled / 2 } else { 0 }
+        } else {
+            rolled
+        };
+        if !success && ability == Ability::Dex {
+            steps.push(Step::Offer {
+                reactor: t,
+                trigger: ReactionTrigger::FailedDexSave {
+                    target: t,
+                    damage: rolled,
+                    half_on_save,
+                },
+            });
+        }
+        steps.push(Step::Damage(PendingDamage {
+            source,
+            target: t,
+            amount,
+            damage_type,
+            critical: false,
+        }));
+    }
+    steps
+}
+
+/// A breath weapon is used: the action is spent, readied "uses breath weapon" triggers fire
+/// before the breath lands.
+pub fn start_breath(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
+    let c = ctx.combat.get_mut(id);
+    c.resources.spend(Resource::Action);
+    c.pools.breath_ready = false;
+    let name = c
+        .monster_kind()
+        .and_then(|m| m.stats().breath)
+        .map_or("Breath Weapon", |b| b.name);
+    ctx.emit(Event::AbilityUsed {
+        id,
+        ability: name.into(),
+    });
+    let mut steps = ctx.readied_offers(&Observed::UsesAbility {
+        user: id,
+        ability: "breath weapon".into(),
+    });
+    steps.push(Step::Breath { monster: id });
+    steps.push(Step::Think(id));
+    steps
+}
+
+/// The breath lands on every enemy within Near: a DEX save for half.
+pub fn breath(ctx: &mut Ctx, monster: CombatantId) {
+    let m = ctx.combat.get(monster);
+    let Some(b) = m.monster_kind().and_then(|k| k.stats().breath) else {
+        return;
+    };
+    if !m.is_standing() {
+        return;
+    }
+    let targets: Vec<CombatantId> = ctx
+        .combat
+        .bands_of(monster)
+        .into_iter()
+        .filter(|(_, band)| *band != Band::Far)
+        .map(|(t, _)| t)
+        .collect();
+    let rolled = b.damage.roll(ctx.dice, false);
+    let steps = save_for_damage(
+        ctx,
+        Some(monster),
+        &targets,
+        Ability::Dex,
+        b.save_dc,
+        rolled,
+        b.damage_type,
+        true,
+    );
+    ctx.push_front(steps);
+}

@@ -1,0 +1,197 @@
+//! Death saves (seed 000 §7, §7.4 `DeathSaveState`): downed at 0 HP, a d20 at the start of each
+//! of the downed player's turns, three successes stabilise, three failures kill, damage while
+//! downed adds failures.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// A character's death-save state (seed 000 §7.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct DeathSaveState {
+    pub downed: bool,
+    /// 0–3.
+    pub successes: u8,
+    /// 0–3.
+    pub failures: u8,
+    pub stabilized: bool,
+    pub dead: bool,
+    /// Turns until a stabilised character wakes with 1 HP (1d4 rolled on stabilising).
+    pub wakes_in: u8,
+    /// Shield of Faith: the next death save is rolled with advantage.
+    pub advantage_next: bool,
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+/// What one death save did (seed 000 §7.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DeathSaveOutcome {
+    /// 10–19: one success mark.
+    Success,
+    /// 2–9: one failure mark.
+    Failure,
+    /// Natural 20: regain 1 HP, stand up, all marks clear.
+    CriticalSuccess,
+    /// Natural 1: two failure marks.
+    CriticalFailure,
+}
+
+impl DeathSaveOutcome {
+    /// The outcome of a natural d20 roll.
+    pub fn of_roll(natural: u32) -> Self {
+        match natural {
+            20 => Self::CriticalSuccess,
+            1 => Self::CriticalFailure,
+            10.. => Self::Success,
+            _ => Self::Failure,
+        }
+    }
+}
+
+/// Where a save left the character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DeathSaveResult {
+    /// Still downed and rolling.
+    StillDying,
+    /// Three successes: unconscious but stable.
+    Stabilized,
+    /// Natural 20: up with 1 HP.
+    Revived,
+    /// Three failures.
+    Died,
+}
+
+impl DeathSaveState {
+    /// Dropped to 0 HP: downed, marks clear.
+    pub fn down(&mut self, now: DateTime<Utc>) {
+        *self = Self {
+            downed: true,
+            updated_at: Some(now),
+            ..Self::default()
+        };
+    }
+
+    /// Still making death saves.
+    pub fn dying(&self) -> bool {
+        self.downed && !self.stabilized && !self.dead
+    }
+
+    /// Records one death save's outcome (§7.1).
+    pub fn record(&mut self, outcome: DeathSaveOutcome, now: DateTime<Utc>) -> DeathSaveResult {
+        self.updated_at = Some(now);
+        match outcome {
+            DeathSaveOutcome::CriticalSuccess => {
+                *self = Self {
+                    updated_at: Some(now),
+                    ..Self::default()
+                };
+                DeathSaveResult::Revived
+            }
+            DeathSaveOutcome::Success => {
+                self.successes = (self.successes + 1).min(3);
+                if self.successes == 3 {
+                    DeathSaveResult::Stabilized
+                } else {
+                    DeathSaveResult::StillDying
+                }
+            }
+            DeathSaveOutcome::Failure => self.add_failures(1),
+            DeathSaveOutcome::CriticalFailure => self.add_failures(2),
+        }
+    }
+
+    /// Adds failure marks (a failed save, or damage while downed: one, two for a critical hit, §7.3).
+    pub fn add_failures(&mut self, marks: u8) -> DeathSaveResult {
+        self.stabilized = false;
+        self.failures = (self.failures + marks).min(3);
+        if self.failures == 3 {
+            self.dead = true;
+            DeathSaveResult::Died
+        } else {
+            DeathSaveResult::StillDying
+        }
+    }
+
+    /// Stable: no more death saves; wakes with 1 HP after `wakes_in` turns.
+    pub fn stabilize(&mut self, wakes_in: u8, now: DateTime<Utc>) {
+        self.stabilized = true;
+        self.successes = 0;
+        self.failures = 0;
+        self.wakes_in = wakes_in;
+        self.updated_at = Some(now);
+    }
+
+    /// Healed or awake: no longer downed.
+    pub fn revive(&mut self, now: DateTime<Utc>) {
+        *self = Self {
+            updated_at: Some(now),
+            ..Self::default()
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t0() -> DateTime<Utc> {
+        DateTime::from_timestamp(0, 0).unwrap()
+    }
+
+    #[test]
+    fn roll_of_ten_or_more_is_a_success_nine_or_less_a_failure() {
+        assert_eq!(DeathSaveOutcome::of_roll(10), DeathSaveOutcome::Success);
+        assert_eq!(DeathSaveOutcome::of_roll(19), DeathSaveOutcome::Success);
+        assert_eq!(DeathSaveOutcome::of_roll(9), DeathSaveOutcome::Failure);
+        assert_eq!(DeathSaveOutcome::of_roll(2), DeathSaveOutcome::Failure);
+    }
+
+    #[test]
+    fn natural_twenty_is_critical_success_and_natural_one_critical_failure() {
+        assert_eq!(DeathSaveOutcome::of_roll(20), DeathSaveOutcome::CriticalSuccess);
+        assert_eq!(DeathSaveOutcome::of_roll(1), DeathSaveOutcome::CriticalFailure);
+    }
+
+    #[test]
+    fn three_successes_stabilize() {
+        let mut s = DeathSaveState::default();
+        s.down(t0());
+        assert_eq!(s.record(DeathSaveOutcome::Success, t0()), DeathSaveResult::StillDying);
+        assert_eq!(s.record(DeathSaveOutcome::Success, t0()), DeathSaveResult::StillDying);
+        assert_eq!(s.record(DeathSaveOutcome::Success, t0()), DeathSaveResult::Stabilized);
+    }
+
+    #[test]
+    fn three_failures_kill_and_a_natural_one_counts_twice() {
+        let mut s = DeathSaveState::default();
+        s.down(t0());
+        assert_eq!(
+            s.record(DeathSaveOutcome::CriticalFailure, t0()),
+            DeathSaveResult::StillDying
+        );
+        assert_eq!(s.failures, 2);
+        assert_eq!(s.record(DeathSaveOutcome::Failure, t0()), DeathSaveResult::Died);
+        assert!(s.dead);
+    }
+
+    #[test]
+    fn natural_twenty_clears_all_marks() {
+        let mut s = DeathSaveState::default();
+        s.down(t0());
+        s.record(DeathSaveOutcome::Failure, t0());
+        s.record(DeathSaveOutcome::Success, t0());
+        assert_eq!(
+            s.record(DeathSaveOutcome::CriticalSuccess, t0()),
+            DeathSaveResult::Revived
+        );
+        assert_eq!((s.downed, s.successes, s.failures), (false, 0, 0));
+    }
+
+    #[test]
+    fn marks_never_exceed_three() {
+        let mut s = DeathSaveState::default();
+        s.down(t0());
+        s.add_failures(2);
+        s.add_failures(2);
+        assert_eq!(s.failures, 3);
+    }
+}

@@ -1,0 +1,296 @@
+//! Events: the only output of the rules. Narration, persistence and replay all consume them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::combatant::{CombatantId, CunningStrike};
+use crate::command::ShoveMode;
+use crate::content::{Ability, DamageType, Item, Skill, Spell};
+use crate::death_saves::{DeathSaveOutcome, DeathSaveResult};
+use crate::dice::D20;
+use crate::movement::Band;
+use crate::reactions::{ReactionKind, ReactionTrigger};
+
+/// How an attack came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AttackKind {
+    /// Part of the Attack action's sequence.
+    Action,
+    OffHand,
+    Opportunity,
+    Readied,
+    Spell,
+}
+
+/// How a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Every enemy is dead.
+    Victory,
+    /// No party member can fight on.
+    Defeat,
+    /// Ended by the GM, or by the round limit.
+    Halted,
+}
+
+/// One entry of the initiative order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativeEntry {
+    pub id: CombatantId,
+    pub roll: u32,
+    pub total: i32,
+}
+
+/// Something that happened in a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    InitiativeRolled {
+        order: Vec<InitiativeEntry>,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    TurnStarted {
+        id: CombatantId,
+        round: u32,
+        movement: i32,
+    },
+    TurnEnded {
+        id: CombatantId,
+    },
+    /// An unfired readied action lapsed at the start of its owner's turn: action and reaction spent.
+    ReadiedActionExpired {
+        id: CombatantId,
+        action: String,
+    },
+    Moved {
+        id: CombatantId,
+        feet: i32,
+        to: Vec<(CombatantId, Band)>,
+        difficult_terrain: bool,
+    },
+    MoveAborted {
+        id: CombatantId,
+    },
+    StoodUp {
+        id: CombatantId,
+        feet: i32,
+    },
+    Teleported {
+        id: CombatantId,
+        to: Vec<(CombatantId, Band)>,
+    },
+    Dashed {
+        id: CombatantId,
+        movement: i32,
+    },
+    Disengaged {
+        id: CombatantId,
+    },
+    Dodging {
+        id: CombatantId,
+    },
+    Helped {
+        id: CombatantId,
+        ally: CombatantId,
+    },
+    HideAttempted {
+        id: CombatantId,
+        roll: i32,
+        against: i32,
+        hidden: bool,
+    },
+    Revealed {
+        id: CombatantId,
+    },
+    Searched {
+        id: CombatantId,
+        skill: Skill,
+        roll: i32,
+        found: Vec<String>,
+    },
+    AttackRolled {
+        attacker: CombatantId,
+        target: CombatantId,
+        weapon: String,
+        kind: AttackKind,
+        swing: u32,
+        of: u32,
+        d20: D20,
+        total: i32,
+        armor_class: i32,
+        hit: bool,
+        critical: bool,
+    },
+    /// A swing of a sequence found no target left in reach.
+    SwingLost {
+        attacker: CombatantId,
+        swing: u32,
+    },
+    SneakAttack {
+        attacker: CombatantId,
+        dice: u32,
+    },
+    DamageDealt {
+        source: Option<CombatantId>,
+        target: CombatantId,
+        amount: i32,
+        damage_type: DamageType,
+        critical: bool,
+        hp: i32,
+    },
+    DamageReduced {
+        target: CombatantId,
+        by: CombatantId,
+        reaction: ReactionKind,
+        amount: i32,
+        remaining: i32,
+    },
+    Resisted {
+        target: CombatantId,
+        amount: i32,
+    },
+    Healed {
+        target: CombatantId,
+        by: CombatantId,
+        amount: i32,
+        hp: i32,
+    },
+    SpellCast {
+        caster: CombatantId,
+        spell: Spell,
+        slot: Option<u32>,
+        target: Option<CombatantId>,
+    },
+    SpellCountered {
+        caster: CombatantId,
+        spell: Spell,
+        by: CombatantId,
+    },
+    CounterspellFailed {
+        caster: CombatantId,
+        by: CombatantId,
+        roll: i32,
+        dc: i32,
+    },
+    SavingThrow {
+        id: CombatantId,
+        ability: Ability,
+        d20: D20,
+        total: i32,
+        dc: i32,
+        success: bool,
+    },
+    AbilityUsed {
+        id: CombatantId,
+        ability: String,
+    },
+    BreathRecharged {
+        id: CombatantId,
+        roll: u32,
+    },
+    Contest {
+        id: CombatantId,
+        target: CombatantId,
+        roll: i32,
+        against: i32,
+        won: bool,
+    },
+    Grappled {
+        id: CombatantId,
+        target: CombatantId,
+    },
+    Shoved {
+        id: CombatantId,
+        target: CombatantId,
+        mode: ShoveMode,
+    },
+    ConditionApplied {
+        id: CombatantId,
+        condition: String,
+    },
+    ConditionEnded {
+        id: CombatantId,
+        condition: String,
+    },
+    CunningStrikeReady {
+        id: CombatantId,
+        rider: CunningStrike,
+    },
+    ItemUsed {
+        id: CombatantId,
+        item: Item,
+        target: CombatantId,
+    },
+    MedicineCheck {
+        id: CombatantId,
+        target: CombatantId,
+        roll: i32,
+        success: bool,
+    },
+    ReadiedActionSet {
+        id: CombatantId,
+        action: String,
+        trigger: String,
+    },
+    ReadiedActionTriggered {
+        id: CombatantId,
+        trigger_by: CombatantId,
+        action: String,
+    },
+    ReactionOffered {
+        reactor: CombatantId,
+        trigger: ReactionTrigger,
+        options: Vec<ReactionKind>,
+    },
+    ReactionTaken {
+        reactor: CombatantId,
+        reaction: ReactionKind,
+    },
+    ReactionPassed {
+        reactor: CombatantId,
+    },
+    Downed {
+        id: CombatantId,
+    },
+    /// Damage while downed: one failure mark, two for a critical hit (§7.3).
+    DamagedWhileDowned {
+        id: CombatantId,
+        marks: u8,
+        failures: u8,
+    },
+    DeathSaveRolled {
+        id: CombatantId,
+        d20: D20,
+        outcome: DeathSaveOutcome,
+        result: DeathSaveResult,
+        successes: u8,
+        failures: u8,
+    },
+    Stabilized {
+        id: CombatantId,
+        wakes_in: u8,
+    },
+    Woke {
+        id: CombatantId,
+    },
+    Revived {
+        id: CombatantId,
+        hp: i32,
+    },
+    Died {
+        id: CombatantId,
+    },
+    MonsterSlain {
+        id: CombatantId,
+        by: Option<CombatantId>,
+    },
+    HpAdjusted {
+        id: CombatantId,
+        delta: i32,
+        hp: i32,
+    },
+    CombatEnded {
+        outcome: Outcome,
+        xp: u32,
+    },
+}

@@ -1,0 +1,41 @@
+//! GogoBee's rules engine: GogoBee's action economy, movement, reactions, Ready, multi-attack and
+//! death saves (seed 000 §1–§7), pure and deterministic.
+//!
+//! Everything changes through [`apply`], which returns [`Event`]s or a [`RuleViolation`] and
+//! leaves the combat untouched on error. Dice are a seeded [`Dice`] stream and time is passed in:
+//! the same seed and the same commands give a byte-identical event log.
+
+pub mod action_economy;
+pub mod actions;
+pub mod attack;
+pub mod behaviour;
+pub mod bonus_actions;
+pub mod casting;
+pub mod combat;
+pub mod combatant;
+pub mod command;
+pub mod content;
+pub mod death_saves;
+pub mod dice;
+pub mod event;
+pub mod log;
+pub mod movement;
+pub mod multiattack;
+pub mod opportunity;
+pub mod reactions;
+pub mod reactions_take;
+pub mod readied;
+pub mod resolve;
+pub mod timing;
+pub mod violation;
+
+pub use action_economy::TurnResources;
+pub use combat::{Combat, Ruleset, Terrain};
+pub use combatant::{Combatant, CombatantId, Controller, Side};
+pub use command::{Actor, BonusAction, Command, CunningMove, ShoveMode};
+pub use dice::{Dice, DicePosition};
+pub use event::{Event, Outcome};
+pub use movement::{Band, MoveIntent};
+pub use reactions::{ReactionKind, ReactionTrigger, ReactionWindow};
+pub use resolve::apply;
+pub use violation::RuleViolation;

@@ -1,0 +1,253 @@
+//! A plain-text line per event, for scenario snapshots, simulations and debugging. Player-facing
+//! narration is the renderer's job (flavor files); this is the referee's log.
+
+use crate::combat::Combat;
+use crate::combatant::CombatantId;
+use crate::dice::{D20, RollMode};
+use crate::event::Event;
+
+fn name(c: &Combat, id: CombatantId) -> &str {
+    c.combatants.get(id.0 as usize).map_or("?", |x| x.name.as_str())
+}
+
+fn d20(roll: &D20) -> String {
+    match (roll.mode, roll.other) {
+        (RollMode::Advantage, Some(o)) => format!("d20 {} (adv, other {o})", roll.natural),
+        (RollMode::Disadvantage, Some(o)) => format!("d20 {} (dis, other {o})", roll.natural),
+        _ => format!("d20 {}", roll.natural),
+    }
+}
+
+/// One line describing `event` in `combat`.
+pub fn line(c: &Combat, event: &Event) -> String {
+    let n = |id: CombatantId| name(c, id).to_owned();
+    match event {
+        Event::InitiativeRolled { order } => {
+            let list: Vec<String> = order.iter().map(|e| format!("{} {}", n(e.id), e.total)).collect();
+            format!("Initiative: {}", list.join(", "))
+        }
+        Event::RoundStarted { round } => format!("— Round {round} —"),
+        Event::TurnStarted { id, movement, .. } => format!("{}'s turn ({movement} ft)", n(*id)),
+        Event::TurnEnded { id } => format!("{} ends their turn", n(*id)),
+        Event::ReadiedActionExpired { id, action } => {
+            format!("{}'s readied {action} expires", n(*id))
+        }
+        Event::Moved {
+            id,
+            feet,
+            to,
+            difficult_terrain,
+        } => {
+            let bands: Vec<String> = to.iter().map(|(o, b)| format!("{} {}", n(*o), b.name())).collect();
+            let terrain = if *difficult_terrain {
+                " through difficult terrain"
+            } else {
+                ""
+            };
+            format!("{} moves {feet} ft{terrain} → {}", n(*id), bands.join(", "))
+        }
+        Event::MoveAborted { id } => format!("{} never gets there", n(*id)),
+        Event::StoodUp { id, feet } => format!("{} stands up ({feet} ft)", n(*id)),
+        Event::Teleported { id, to } => {
+            let bands: Vec<String> = to.iter().map(|(o, b)| format!("{} {}", n(*o), b.name())).collect();
+            format!("{} teleports → {}", n(*id), bands.join(", "))
+        }
+        Event::Dashed { id, movement } => format!("{} dashes ({movement} ft left)", n(*id)),
+        Event::Disengaged { id } => format!("{} disengages", n(*id)),
+        Event::Dodging { id } => format!("{} dodges", n(*id)),
+        Event::Helped { id, ally } => format!("{} helps {}", n(*id), n(*ally)),
+        Event::HideAttempted {
+            id,
+            roll,
+            against,
+            hidden,
+        } => {
+            format!(
+                "{} tries to hide: {roll} vs {against} — {}",
+                n(*id),
+                if *hidden { "hidden" } else { "spotted" }
+            )
+        }
+        Event::Revealed { id } => format!("{} is revealed", n(*id)),
+        Event::Searched { id, skill, roll, found } => {
+            format!(
+                "{} searches ({skill:?} {roll}): {}",
+                n(*id),
+                if found.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    found.join(", ")
+                }
+            )
+        }
+        Event::AttackRolled {
+            attacker,
+            target,
+            weapon,
+            swing,
+            of,
+            d20: roll,
+            total,
+            armor_class,
+            hit,
+            critical,
+            ..
+        } => {
+            let result = match (hit, critical) {
+                (true, true) => "CRITICAL HIT",
+                (true, false) => "hit",
+                _ => "miss",
+            };
+            format!(
+                "{} attacks {} with {weapon} [{swing}/{of}]: {} → {total} vs AC {armor_class} — {result}",
+                n(*attacker),
+                n(*target),
+                d20(roll)
+            )
+        }
+        Event::SwingLost { attacker, swing } => {
+            format!("{}'s swing {swing} finds no target", n(*attacker))
+        }
+        Event::SneakAttack { attacker, dice } => {
+            format!("{} sneak attacks (+{dice}d6)", n(*attacker))
+        }
+        Event::DamageDealt {
+            target,
+            amount,
+            damage_type,
+            hp,
+            ..
+        } => format!("{} takes {amount} {damage_type:?} damage ({hp} HP left)", n(*target)),
+        Event::DamageReduced {
+            target,
+            by,
+            reaction,
+            amount,
+            remaining,
+        } => {
+            format!(
+                "{}'s {} reduces the damage to {} by {amount} (to {remaining})",
+                n(*by),
+                reaction.label(),
+                n(*target)
+            )
+        }
+        Event::Resisted { target, amount } => {
+            format!("{} shrugs off {amount} damage in a rage", n(*target))
+        }
+        Event::Healed { target, amount, hp, .. } => format!("{} heals {amount} ({hp} HP)", n(*target)),
+        Event::SpellCast {
+            caster,
+            spell,
+            slot,
+            target,
+        } => {
+            let slot = slot.map_or(String::new(), |s| format!(" (level {s} slot)"));
+            let target = target.map_or(String::new(), |t| format!(" at {}", n(t)));
+            format!("{} casts {}{slot}{target}", n(*caster), spell.name())
+        }
+        Event::SpellCountered { caster, spell, by } => {
+            format!("{} counters {}'s {}", n(*by), n(*caster), spell.name())
+        }
+        Event::CounterspellFailed { by, roll, dc, .. } => {
+            format!("{}'s counterspell fails ({roll} vs DC {dc})", n(*by))
+        }
+        Event::SavingThrow {
+            id,
+            ability,
+            d20: roll,
+            total,
+            dc,
+            success,
+        } => {
+            format!(
+                "{} {ability:?} save: {} → {total} vs DC {dc} — {}",
+                n(*id),
+                d20(roll),
+                if *success { "success" } else { "failure" }
+            )
+        }
+        Event::AbilityUsed { id, ability } => format!("{} uses {ability}", n(*id)),
+        Event::BreathRecharged { id, roll } => format!("{}'s breath recharges (d6 {roll})", n(*id)),
+        Event::Contest {
+            id,
+            target,
+            roll,
+            against,
+            won,
+        } => {
+            format!(
+                "{} contests {}: {roll} vs {against} — {}",
+                n(*id),
+                n(*target),
+                if *won { "wins" } else { "loses" }
+            )
+        }
+        Event::Grappled { id, target } => format!("{} grapples {}", n(*id), n(*target)),
+        Event::Shoved { id, target, mode } => {
+            format!("{} shoves {} ({mode:?})", n(*id), n(*target))
+        }
+        Event::ConditionApplied { id, condition } => format!("{} is {condition}", n(*id)),
+        Event::ConditionEnded { id, condition } => format!("{} is no longer {condition}", n(*id)),
+        Event::CunningStrikeReady { id, rider } => {
+            format!("{} readies a cunning strike ({rider:?})", n(*id))
+        }
+        Event::ItemUsed { id, item, target } => {
+            format!("{} uses {} on {}", n(*id), item.name(), n(*target))
+        }
+        Event::MedicineCheck {
+            id,
+            target,
+            roll,
+            success,
+        } => {
+            format!(
+                "{} tends {} (Medicine {roll} vs DC 10) — {}",
+                n(*id),
+                n(*target),
+                if *success { "stable" } else { "no luck" }
+            )
+        }
+        Event::ReadiedActionSet { id, action, trigger } => format!("{} readies {action} — when {trigger}", n(*id)),
+        Event::ReadiedActionTriggered { id, trigger_by, action } => {
+            format!("{} moves. {}'s readied {action} fires", n(*trigger_by), n(*id))
+        }
+        Event::ReactionOffered { reactor, options, .. } => {
+            let labels: Vec<&str> = options.iter().map(|k| k.label()).collect();
+            format!("{} may react: {}", n(*reactor), labels.join(", "))
+        }
+        Event::ReactionTaken { reactor, reaction } => {
+            format!("{} reacts: {}", n(*reactor), reaction.label())
+        }
+        Event::ReactionPassed { reactor } => format!("{} lets it pass", n(*reactor)),
+        Event::Downed { id } => format!("{} is downed", n(*id)),
+        Event::DamagedWhileDowned { id, marks, failures } => {
+            format!("{} takes {marks} failure mark(s) while downed ({failures}/3)", n(*id))
+        }
+        Event::DeathSaveRolled {
+            id,
+            d20: roll,
+            outcome,
+            successes,
+            failures,
+            ..
+        } => {
+            format!(
+                "{} death save: {} — {outcome:?} ({successes} ✓ / {failures} ✗)",
+                n(*id),
+                d20(roll)
+            )
+        }
+        Event::Stabilized { id, wakes_in } => {
+            format!("{} is stable (wakes in {wakes_in} turns)", n(*id))
+        }
+        Event::Woke { id } => format!("{} wakes with 1 HP", n(*id)),
+        Event::Revived { id, hp } => format!("{} is back on their feet ({hp} HP)", n(*id)),
+        Event::Died { id } => format!("{} dies", n(*id)),
+        Event::MonsterSlain { id, .. } => format!("{} is slain", n(*id)),
+        Event::HpAdjusted { id, delta, hp } => {
+            format!("GM adjusts {} by {delta:+} ({hp} HP)", n(*id))
+        }
+        Event::CombatEnded { outcome, xp } => format!("Combat ends: {outcome:?} ({xp} XP)"),
+    }
+}

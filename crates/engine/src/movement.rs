@@ -1,0 +1,258 @@
+//! Movement (seed 000 §3): speed in feet, abstract distance bands (melee / near / far) instead of
+//! coordinates, `move melee|ranged|<direction>`, difficult terrain halving movement (§3.2, §3.4).
+//! The player states intent; the engine resolves geometry.
+
+use serde::{Deserialize, Serialize};
+
+use crate::combatant::CombatantId;
+use crate::violation::RuleViolation;
+
+/// How far apart two opposing combatants are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Band {
+    /// Within reach: 5 ft.
+    Melee,
+    /// Short ranged distance: 30 ft.
+    Near,
+    /// Long ranged distance: 60 ft.
+    Far,
+}
+
+impl Band {
+    /// Distance in feet the band stands for.
+    pub fn feet(self) -> i32 {
+        match self {
+            Band::Melee => 5,
+            Band::Near => 30,
+            Band::Far => 60,
+        }
+    }
+
+    /// One band closer.
+    pub fn closer(self) -> Band {
+        match self {
+            Band::Far => Band::Near,
+            Band::Near | Band::Melee => Band::Melee,
+        }
+    }
+
+    /// One band farther.
+    pub fn farther(self) -> Band {
+        match self {
+            Band::Melee => Band::Near,
+            Band::Near | Band::Far => Band::Far,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Band::Melee => "melee",
+            Band::Near => "near",
+            Band::Far => "far",
+        }
+    }
+}
+
+/// Feet of movement to go from one band to another (difficult terrain not yet applied).
+pub fn feet_between(from: Band, to: Band) -> i32 {
+    (from.feet() - to.feet()).abs()
+}
+
+/// Feet a lateral shift costs (stepping out of an area without changing bands).
+pub const SHIFT_FEET: i32 = 10;
+
+/// Difficult terrain doubles what a move costs (halving movement, §3.2, §3.4).
+pub fn terrain_cost(feet: i32, difficult: bool) -> i32 {
+    if difficult { feet * 2 } else { feet }
+}
+
+/// A compass or relative direction for `move <direction>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Direction {
+    North,
+    South,
+    East,
+    West,
+    Left,
+    Right,
+}
+
+/// What a player asks for with `move`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MoveIntent {
+    /// Close to melee range with the target.
+    Melee(CombatantId),
+    /// Fall back to ranged distance (Near) from every enemy.
+    Ranged,
+    /// One band closer to every enemy.
+    Toward,
+    /// One band farther from every enemy.
+    Away,
+    /// A short shift without changing distance bands.
+    Shift(Direction),
+}
+
+impl MoveIntent {
+    /// Parses a direction word: `ranged`, `toward`, `away`, or a compass/relative direction
+    /// (`melee` needs a target and is built by the caller).
+    pub fn parse_direction(text: &str) -> Result<MoveIntent, RuleViolation> {
+        let word = text.trim().to_lowercase();
+        Ok(match word.as_str() {
+            "ranged" | "range" | "back off" | "fall back" => MoveIntent::Ranged,
+            "toward" | "towards" | "forward" | "forwards" | "closer" | "advance" | "in" => MoveIntent::Toward,
+            "away" | "back" | "backward" | "backwards" | "retreat" | "out" => MoveIntent::Away,
+            "north" | "n" | "up" => MoveIntent::Shift(Direction::North),
+            "south" | "s" | "down" => MoveIntent::Shift(Direction::South),
+            "east" | "e" => MoveIntent::Shift(Direction::East),
+            "west" | "w" => MoveIntent::Shift(Direction::West),
+            "left" => MoveIntent::Shift(Direction::Left),
+            "right" => MoveIntent::Shift(Direction::Right),
+            _ => {
+                return Err(RuleViolation::UnknownDirection {
+                    direction: text.trim().to_owned(),
+                });
+            }
+        })
+    }
+}
+
+/// A resolved move: the new band to each enemy whose band changes, and its cost in feet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovePlan {
+    pub changes: Vec<(CombatantId, Band)>,
+    pub feet: i32,
+    /// Enemies whose melee reach the mover leaves.
+    pub leaving: Vec<CombatantId>,
+    /// Enemies whose melee reach the mover enters.
+    pub entering: Vec<CombatantId>,
+    /// Teleportation (Misty Step): provokes no opportunity attacks.
+    pub teleport: bool,
+}
+
+/// Plans `intent` given the mover's current band to each living enemy.
+pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) -> Result<MovePlan, RuleViolation> {
+    let mut changes = Vec::new();
+    let mut feet = 0;
+    match intent {
+        MoveIntent::Melee(target) => {
+            let Some(&(_, from)) = bands.iter().find(|(id, _)| *id == target) else {
+                return Err(RuleViolation::InvalidTarget {
+                    reason: "You can only close to melee with an enemy in this fight.".into(),
+                });
+            };
+            if from == Band::Melee {
+                return Err(RuleViolation::Pointless {
+                    reason: "You are already in melee with them.".into(),
+                });
+            }
+            feet = feet_between(from, Band::Melee);
+            changes.push((target, Band::Melee));
+        }
+        MoveIntent::Ranged => {
+            for &(id, band) in bands {
+                if band == Band::Melee {
+                    changes.push((id, Band::Near));
+                    feet = feet.max(feet_between(Band::Melee, Band::Near));
+                }
+            }
+            if changes.is_empty() {
+                return Err(RuleViolation::Pointless {
+                    reason: "You are already at range from every enemy.".into(),
+                });
+            }
+        }
+        MoveIntent::Toward | MoveIntent::Away => {
+            for &(id, band) in bands {
+                let to = if intent == MoveIntent::Toward {
+                    band.closer()
+                } else {
+                    band.farther()
+                };
+                if to != band {
+                    feet = feet.max(feet_between(band, to));
+                    changes.push((id, to));
+                }
+            }
+            if changes.is_empty() {
+                let reason = if intent == MoveIntent::Toward {
+                    "You are already as close as you can get."
+                } else {
+                    "You are already as far away as the room allows."
+                };
+                return Err(RuleViolation::Pointless { reason: reason.into() });
+            }
+        }
+        MoveIntent::Shift(_) => feet = SHIFT_FEET,
+    }
+    let leaving = changes
+        .iter()
+        .filter(|(id, to)| *to != Band::Melee && bands.iter().any(|(b, band)| b == id && *band == Band::Melee))
+        .map(|(id, _)| *id)
+        .collect();
+    let entering = changes
+        .iter()
+        .filter(|(_, to)| *to == Band::Melee)
+        .map(|(id, _)| *id)
+        .collect();
+    Ok(MovePlan {
+        changes,
+        feet: terrain_cost(feet, difficult),
+        leaving,
+        entering,
+        teleport: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: CombatantId = CombatantId(1);
+    const B: CombatantId = CombatantId(2);
+
+    #[test]
+    fn closing_from_near_to_melee_costs_twenty_five_feet() {
+        let p = plan(MoveIntent::Melee(A), &[(A, Band::Near), (B, Band::Near)], false).unwrap();
+        assert_eq!(p.feet, 25);
+        assert_eq!(p.changes, vec![(A, Band::Melee)]);
+        assert_eq!(p.entering, vec![A]);
+        assert!(p.leaving.is_empty());
+    }
+
+    #[test]
+    fn difficult_terrain_halves_movement_by_doubling_cost() {
+        let p = plan(MoveIntent::Melee(A), &[(A, Band::Near)], true).unwrap();
+        assert_eq!(p.feet, 50);
+    }
+
+    #[test]
+    fn falling_back_leaves_every_melee() {
+        let p = plan(MoveIntent::Ranged, &[(A, Band::Melee), (B, Band::Melee)], false).unwrap();
+        assert_eq!(p.feet, 25);
+        assert_eq!(p.leaving, vec![A, B]);
+    }
+
+    #[test]
+    fn a_lateral_shift_changes_no_band() {
+        let p = plan(MoveIntent::Shift(Direction::North), &[(A, Band::Melee)], false).unwrap();
+        assert_eq!(p.feet, SHIFT_FEET);
+        assert!(p.changes.is_empty() && p.leaving.is_empty());
+    }
+
+    #[test]
+    fn pointless_moves_are_refused() {
+        assert!(plan(MoveIntent::Melee(A), &[(A, Band::Melee)], false).is_err());
+        assert!(plan(MoveIntent::Ranged, &[(A, Band::Near)], false).is_err());
+        assert!(plan(MoveIntent::Away, &[(A, Band::Far)], false).is_err());
+    }
+
+    #[test]
+    fn directions_parse() {
+        assert_eq!(MoveIntent::parse_direction("away").unwrap(), MoveIntent::Away);
+        assert_eq!(
+            MoveIntent::parse_direction("North").unwrap(),
+            MoveIntent::Shift(Direction::North)
+        );
+        assert!(MoveIntent::parse_direction("sideways-ish").is_err());
+    }
+}

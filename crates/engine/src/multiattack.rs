@@ -1,0 +1,81 @@
+//! Multi-attack (seed 000 §6): one Attack action resolves the whole sequence — by class and level
+//! for characters, by stat block for monsters — each swing its own event.
+
+use crate::combat::Combat;
+use crate::combatant::{Combatant, CombatantId};
+use crate::event::AttackKind;
+use crate::movement::Band;
+use crate::resolve::{Step, Strike, Swing};
+
+/// Whether `strike` by `attacker` reaches `target` from where they stand.
+pub fn reaches(combat: &Combat, attacker: &Combatant, target: CombatantId, strike: Strike) -> bool {
+    ranged(attacker, strike) || combat.band(attacker.id, target) == Band::Melee
+}
+
+/// Whether a strike is a ranged attack.
+pub fn ranged(attacker: &Combatant, strike: Strike) -> bool {
+    match strike {
+        Strike::MainHand => attacker.weapon.stats().ranged,
+        Strike::OffHand => false,
+        Strike::Natural(i) => attacker.monster_kind().is_some_and(|m| m.stats().attacks[i].ranged),
+        Strike::Spell(_) => true,
+    }
+}
+
+/// The strike `attacker` uses against `target`: a monster picks a melee attack in melee and a
+/// ranged one otherwise (`swing` picks among several melee attacks: the first, then the last).
+pub fn strike_for(combat: &Combat, attacker: &Combatant, target: CombatantId, swing: u32) -> Option<Strike> {
+    let Some(monster) = attacker.monster_kind() else {
+        return reaches(combat, attacker, target, Strike::MainHand).then_some(Strike::MainHand);
+    };
+    let attacks = monster.stats().attacks;
+    let in_melee = combat.band(attacker.id, target) == Band::Melee;
+    let pick: Vec<usize> = (0..attacks.len()).filter(|&i| attacks[i].ranged != in_melee).collect();
+    let fallback: Vec<usize> = (0..attacks.len()).filter(|&i| attacks[i].ranged).collect();
+    let pool = if pick.is_empty() { fallback } else { pick };
+    let index = match pool.len() {
+        0 => return None,
+        1 => pool[0],
+        n => {
+            if swing <= 1 {
+                pool[0]
+            } else {
+                pool[n - 1]
+            }
+        }
+    };
+    Some(Strike::Natural(index))
+}
+
+/// The swings of one Attack action against `target`.
+pub fn sequence(combat: &Combat, attacker: &Combatant, target: CombatantId) -> Vec<Step> {
+    let of = attacker.attacks_per_action();
+    (1..=of)
+        .filter_map(|swing| {
+            let strike = strike_for(combat, attacker, target, swing)?;
+            Some(Step::Swing(Swing {
+                attacker: attacker.id,
+                target,
+                strike,
+                kind: AttackKind::Action,
+                swing,
+                of,
+                declared: false,
+            }))
+        })
+        .collect()
+}
+
+/// A new target for a swing whose target fell: a standing enemy within reach, nearest first.
+pub fn retarget(combat: &Combat, swing: &Swing) -> Option<CombatantId> {
+    let attacker = combat.get(swing.attacker);
+    let mut candidates: Vec<(Band, CombatantId)> = combat
+        .bands_of(attacker.id)
+        .into_iter()
+        .filter(|(id, _)| combat.get(*id).is_standing())
+        .filter(|(id, _)| reaches(combat, attacker, *id, swing.strike))
+        .map(|(id, band)| (band, id))
+        .collect();
+    candidates.sort();
+    candidates.first().map(|(_, id)| *id)
+}

@@ -1,0 +1,546 @@
+//! The Ready action (seed 000 §5): `ready <action> when <trigger>`. The trigger text is parsed
+//! into a structured [`Trigger`]; a readied action fires as the readier's reaction, and expires
+//! at the start of their next turn with the action and the reaction both spent.
+
+use serde::{Deserialize, Serialize};
+
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::{Spell, normalize};
+use crate::violation::RuleViolation;
+
+/// The forms of `ready` text the parser accepts.
+pub const READY_FORMS: &str = "\"attack when the goblin moves into melee range\", \
+\"attack when an enemy leaves melee\", \"cast magic missile when an enemy casts a spell\", \
+\"dodge when the dragon uses breath weapon\", \"attack when the orc attacks an ally\", \
+\"dodge when an enemy moves\"";
+
+/// A readied action waiting for its trigger (seed 000 §9 `ReadiedAction`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadiedAction {
+    pub action: HeldAction,
+    pub trigger: Trigger,
+    /// The trigger as the player wrote it.
+    pub trigger_desc: String,
+    /// The round at whose owner's turn it expires (the initiative count of §9).
+    pub expires_at: u32,
+    pub fired: bool,
+}
+
+/// The action held for the trigger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeldAction {
+    /// One melee or ranged attack, at the named target or the trigger's creature.
+    Attack {
+        target: Option<CombatantId>,
+    },
+    /// A spell, cast when it fires (the slot is spent then).
+    Cast {
+        spell: Spell,
+        target: Option<CombatantId>,
+    },
+    Dodge,
+}
+
+impl HeldAction {
+    pub fn describe(self) -> String {
+        match self {
+            HeldAction::Attack { .. } => "attack".into(),
+            HeldAction::Cast { spell, .. } => format!("cast {}", spell.name()),
+            HeldAction::Dodge => "dodge".into(),
+        }
+    }
+}
+
+/// Whose doing sets the trigger off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Who {
+    /// Any enemy of the readier.
+    AnyEnemy,
+    /// One named combatant.
+    Named(CombatantId),
+    /// Any enemy whose name contains these words ("the goblin" matches Goblin 1 and Goblin 2).
+    Kind(String),
+}
+
+/// Whom the attack in an `attacks` trigger must target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Victim {
+    Anyone,
+    Me,
+    AnyAlly,
+    Named(CombatantId),
+}
+
+/// A structured trigger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Trigger {
+    /// Moves into melee range of the readier.
+    EntersMelee(Who),
+    /// Leaves the readier's melee range.
+    LeavesMelee(Who),
+    /// Moves at all.
+    Moves(Who),
+    /// Casts a spell (any, or the named one).
+    CastsSpell(Who, Option<Spell>),
+    /// Uses a named ability (breath weapon, second wind, rage, misty step, …), normalised.
+    UsesAbility(Who, String),
+    /// Attacks someone.
+    Attacks(Who, Victim),
+}
+
+/// Something that happened which a readied action may be waiting for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Observed {
+    EntersMelee { mover: CombatantId, with: CombatantId },
+    LeavesMelee { mover: CombatantId, from: CombatantId },
+    Moves { mover: CombatantId },
+    CastsSpell { caster: CombatantId, spell: Spell },
+    UsesAbility { user: CombatantId, ability: String },
+    Attacks { attacker: CombatantId, target: CombatantId },
+}
+
+impl Observed {
+    /// The creature whose doing this is.
+    pub fn actor(&self) -> CombatantId {
+        match self {
+            Observed::EntersMelee { mover, .. } | Observed::LeavesMelee { mover, .. } | Observed::Moves { mover } => {
+                *mover
+            }
+            Observed::CastsSpell { caster, .. } => *caster,
+            Observed::UsesAbility { user, .. } => *user,
+            Observed::Attacks { attacker, .. } => *attacker,
+        }
+    }
+}
+
+impl Who {
+    fn matches(&self, actor: &Combatant, readier: &Combatant) -> bool {
+        if actor.side == readier.side {
+            return false;
+        }
+        match self {
+            Who::AnyEnemy => true,
+            Who::Named(id) => actor.id == *id,
+            Who::Kind(words) => normalize(&actor.name).contains(words.as_str()),
+        }
+    }
+}
+
+impl Trigger {
+    /// Whether `observed`, done by `actor`, sets off this trigger readied by `readier`.
+    pub fn matches(
+        &self,
+        observed: &Observed,
+        actor: &Combatant,
+        readier: &Combatant,
+        victim: Option<&Combatant>,
+    ) -> bool {
+        match (self, observed) {
+            (Trigger::EntersMelee(who), Observed::EntersMelee { with, .. }) => {
+                *with == readier.id && who.matches(actor, readier)
+            }
+            (Trigger::LeavesMelee(who), Observed::LeavesMelee { from, .. }) => {
+                *from == readier.id && who.matches(actor, readier)
+            }
+            (Trigger::Moves(who), Observed::Moves { .. }) => who.matches(actor, readier),
+            (Trigger::CastsSpell(who, wanted), Observed::CastsSpell { spell, .. }) => {
+                who.matches(actor, readier) && wanted.is_none_or(|w| w == *spell)
+            }
+            (Trigger::UsesAbility(who, wanted), Observed::UsesAbility { ability, .. }) => {
+                who.matches(actor, readier) && normalize(ability) == *wanted
+            }
+            (Trigger::Attacks(who, whom), Observed::Attacks { target, .. }) => {
+                who.matches(actor, readier)
+                    && match whom {
+                        Victim::Anyone => true,
+                        Victim::Me => *target == readier.id,
+                        Victim::AnyAlly => victim.is_some_and(|v| v.side == readier.side && v.id != readier.id),
+                        Victim::Named(id) => target == id,
+                    }
+            }
+            _ => false,
+        }
+    }
+}
+
+fn unparsable(reason: impl Into<String>) -> RuleViolation {
+    RuleViolation::UnparsableReady {
+        reason: reason.into(),
+        forms: READY_FORMS.to_owned(),
+    }
+}
+
+/// Strips leading articles and possessives: "the goblin" → "goblin".
+fn strip_article(text: &str) -> &str {
+    let text = text.trim();
+    for article in ["the ", "a ", "an ", "my ", "any ", "that ", "this "] {
+        if let Some(rest) = text.strip_prefix(article) {
+            return rest.trim();
+        }
+    }
+    text
+}
+
+/// Resolves a creature reference among `others` (everyone but the readier).
+fn parse_who(text: &str, readier: &Combatant, others: &[&Combatant]) -> Result<Who, RuleViolation> {
+    let raw = text.trim();
+    if raw.is_empty() {
+        return Err(unparsable("the trigger names no creature"));
+    }
+    let bare = strip_article(raw);
+    if matches!(bare, "enemy" | "foe" | "monster" | "creature" | "one" | "body")
+        || matches!(raw, "someone" | "anyone" | "anybody" | "somebody")
+    {
+        return Ok(Who::AnyEnemy);
+    }
+    let wanted = normalize(bare);
+    if let Some(exact) = others.iter().find(|c| normalize(&c.name) == wanted) {
+        if exact.side == readier.side {
+            return Err(unparsable(format!("{} is on your side", exact.name)));
+        }
+        return Ok(Who::Named(exact.id));
+    }
+    let stem = wanted.trim_end_matches('s');
+    if !stem.is_empty()
+        && others
+            .iter()
+            .any(|c| c.side != readier.side && normalize(&c.name).contains(stem))
+    {
+        return Ok(Who::Kind(stem.to_owned()));
+    }
+    Err(unparsable(format!("there's no enemy called \"{bare}\" here")))
+}
+
+fn parse_victim(text: &str, readier: &Combatant, others: &[&Combatant]) -> Result<Victim, RuleViolation> {
+    let bare = strip_article(text);
+    match bare {
+        "" | "anyone" | "someone" => Ok(Victim::Anyone),
+        "me" | "myself" | "you" => Ok(Victim::Me),
+        "ally" | "friend" | "companion" | "party member" => Ok(Victim::AnyAlly),
+        _ => {
+            let wanted = normalize(bare);
+            others
+                .iter()
+                .find(|c| normalize(&c.name) == wanted && c.side == readier.side)
+                .map(|c| Victim::Named(c.id))
+                .ok_or_else(|| unparsable(format!("there's no ally called \"{bare}\" here")))
+        }
+    }
+}
+
+/// Finds `verb` as a whole word in `text`; returns (before, after).
+fn split_on<'t>(text: &'t str, verbs: &[&str]) -> Option<(&'t str, &'t str)> {
+    verbs.iter().find_map(|verb| {
+        let needle = format!(" {verb}");
+        text.find(&needle).and_then(|at| {
+            let after = &text[at + needle.len()..];
+            (after.is_empty() || after.starts_with(' ')).then(|| (&text[..at], after.trim()))
+        })
+    })
+}
+
+/// Parses the trigger half of a `ready` command.
+pub fn parse_trigger(text: &str, readier: &Combatant, others: &[&Combatant]) -> Result<Trigger, RuleViolation> {
+    let text = text.trim().trim_end_matches(['.', '!']).to_lowercase();
+    let text = text.as_str();
+    if let Some((who, rest)) = split_on(
+        text,
+        &[
+            "moves",
+            "move",
+            "comes",
+            "come",
+            "steps",
+            "step",
+            "enters",
+            "enter",
+            "closes",
+            "close",
+            "approaches",
+            "approach",
+            "charges",
+            "charge",
+        ],
+    ) {
+        let who = parse_who(who, readier, others)?;
+        let rest = rest.trim_start_matches("in ").trim();
+        let entering = [
+            "into melee",
+            "into range",
+            "into reach",
+            "melee",
+            "within reach",
+            "within range",
+            "close",
+            "in",
+            "near",
+            "adjacent",
+        ];
+        let leaving = ["away", "out of melee", "out of reach", "out of range", "off"];
+        let entering_verb = [" enter", " approach", " charge", " close"];
+        if entering_verb.iter().any(|v| text.contains(v)) && !text.contains(" close to") {
+            return Ok(Trigger::EntersMelee(who));
+        }
+        if rest.is_empty() {
+            return Ok(Trigger::Moves(who));
+        }
+        if leaving.iter().any(|p| rest.starts_with(p)) {
+            return Ok(Trigger::LeavesMelee(who));
+        }
+        if entering.iter().any(|p| rest.starts_with(p)) || rest.starts_with("toward") || rest.starts_with("to me") {
+            return Ok(Trigger::EntersMelee(who));
+        }
+        return Ok(Trigger::Moves(who));
+    }
+    if let Some((who, _)) = split_on(
+        text,
+        &[
+            "leaves",
+            "leave",
+            "retreats",
+            "retreat",
+            "flees",
+            "flee",
+            "withdraws",
+            "withdraw",
+            "backs",
+            "back",
+        ],
+    ) {
+        return Ok(Trigger::LeavesMelee(parse_who(who, readier, others)?));
+    }
+    if let Some((who, rest)) = split_on(text, &["casts", "cast"]) {
+        let who = parse_who(who, readier, others)?;
+        let named = strip_article(rest);
+        let spell = match named {
+            "" | "spell" | "a spell" | "magic" => None,
+            other => Some(Spell::parse(other).ok_or_else(|| unparsable(format!("\"{other}\" is not a spell I know")))?),
+        };
+        return Ok(Trigger::CastsSpell(who, spell));
+    }
+    if let Some((who, rest)) = split_on(text, &["uses", "use", "breathes", "breathe"]) {
+        let who = parse_who(who, readier, others)?;
+        let ability = if text.contains(" breathe") {
+            "breathweapon".to_owned()
+        } else {
+            normalize(strip_article(rest))
+        };
+        if ability.is_empty() {
+            return Err(unparsable("name the ability, e.g. \"uses breath weapon\""));
+        }
+        let ability = if ability.starts_with("breath") {
+            "breathweapon".to_owned()
+        } else {
+            ability
+        };
+        return Ok(Trigger::UsesAbility(who, ability));
+    }
+    if let Some((who, rest)) = split_on(text, &["attacks", "attack", "hits", "hit", "strikes", "strike"]) {
+        let who = parse_who(who, readier, others)?;
+        return Ok(Trigger::Attacks(who, parse_victim(rest, readier, others)?));
+    }
+    Err(unparsable(format!("I don't recognise the trigger \"{text}\"")))
+}
+
+/// Parses the held action: `attack [target]`, `cast <spell> [at target]`, `dodge`.
+pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> Result<HeldAction, RuleViolation> {
+    let text = text.trim().to_lowercase();
+    let (verb, rest) = text.split_once(' ').unwrap_or((text.as_str(), ""));
+    let target_of = |name: &str| -> Result<Option<CombatantId>, RuleViolation> {
+        let name = strip_article(name.trim_start_matches("at ").trim_start_matches("on "));
+        if name.is_empty() {
+            return Ok(None);
+        }
+        let wanted = normalize(name);
+        others
+            .iter()
+            .find(|c| normalize(&c.name) == wanted)
+            .map(|c| Some(c.id))
+            .ok_or_else(|| unparsable(format!("there's no one called \"{name}\" here")))
+    };
+    match verb {
+        "attack" | "strike" | "shoot" | "hit" => Ok(HeldAction::Attack {
+            target: target_of(rest)?,
+        }),
+        "dodge" => Ok(HeldAction::Dodge),
+        "cast" => {
+            let (spell_text, target_text) = rest.split_once(" at ").unwrap_or((rest, ""));
+            let spell = Spell::parse(spell_text)
+                .ok_or_else(|| unparsable(format!("\"{}\" is not a spell I know", spell_text.trim())))?;
+            if !readier.knows(spell) {
+                let known: Vec<&str> = readier.known_spells().iter().map(|s| s.name()).collect();
+                return Err(RuleViolation::SpellNotKnown {
+                    spell: spell.name().into(),
+                    known: known.join(", "),
+                });
+            }
+            Ok(HeldAction::Cast {
+                spell,
+                target: target_of(target_text)?,
+            })
+        }
+        "" => Err(unparsable("say which action to hold")),
+        other => Err(unparsable(format!(
+            "\"{other}\" can't be readied (attack, cast or dodge)"
+        ))),
+    }
+}
+
+/// Parses `<action> when <trigger>`.
+pub fn parse(
+    text: &str,
+    readier: &Combatant,
+    others: &[&Combatant],
+) -> Result<(HeldAction, Trigger, String), RuleViolation> {
+    let lower = text.to_lowercase();
+    let Some(at) = lower.find(" when ").or_else(|| lower.find(" if ")) else {
+        return Err(unparsable("write it as \"<action> when <trigger>\""));
+    };
+    let keyword_len = if lower[at..].starts_with(" when ") { 6 } else { 4 };
+    let action = parse_action(&text[..at], readier, others)?;
+    let trigger_text = text[at + keyword_len..].trim();
+    let trigger = parse_trigger(trigger_text, readier, others)?;
+    Ok((action, trigger, trigger_text.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combatant::Controller;
+    use crate::content::{Class, Monster, Race};
+
+    fn cast() -> Vec<Combatant> {
+        let mut aria = Combatant::character("Aria", Race::Elf, Class::Mage, 5, Controller::Player("a".into()));
+        aria.id = CombatantId(0);
+        let mut bo = Combatant::character("Bo", Race::Human, Class::Fighter, 3, Controller::Player("b".into()));
+        bo.id = CombatantId(1);
+        let mut g1 = Combatant::monster("Goblin 1", Monster::Goblin);
+        g1.id = CombatantId(2);
+        let mut g2 = Combatant::monster("Goblin 2", Monster::Goblin);
+        g2.id = CombatantId(3);
+        let mut dragon = Combatant::monster("Young Red Dragon", Monster::YoungRedDragon);
+        dragon.id = CombatantId(4);
+        vec![aria, bo, g1, g2, dragon]
+    }
+
+    fn parse_as_aria(text: &str) -> Result<(HeldAction, Trigger, String), RuleViolation> {
+        let all = cast();
+        let others: Vec<&Combatant> = all[1..].iter().collect();
+        parse(text, &all[0], &others)
+    }
+
+    #[test]
+    fn the_seed_examples_parse() {
+        let (a, t, _) = parse_as_aria("attack when the goblin moves into melee range").unwrap();
+        assert_eq!(a, HeldAction::Attack { target: None });
+        assert_eq!(t, Trigger::EntersMelee(Who::Kind("goblin".into())));
+        let (a, t, _) = parse_as_aria("cast magic missile when an enemy casts a spell").unwrap();
+        assert_eq!(
+            a,
+            HeldAction::Cast {
+                spell: Spell::MagicMissile,
+                target: None
+            }
+        );
+        assert_eq!(t, Trigger::CastsSpell(Who::AnyEnemy, None));
+        let (a, t, _) = parse_as_aria("dodge when the dragon uses breath weapon").unwrap();
+        assert_eq!(a, HeldAction::Dodge);
+        assert_eq!(
+            t,
+            Trigger::UsesAbility(Who::Kind("dragon".into()), "breathweapon".into())
+        );
+    }
+
+    #[test]
+    fn more_trigger_forms_parse() {
+        assert_eq!(
+            parse_as_aria("attack when Goblin 2 leaves melee").unwrap().1,
+            Trigger::LeavesMelee(Who::Named(CombatantId(3)))
+        );
+        assert_eq!(
+            parse_as_aria("attack when the goblin attacks an ally").unwrap().1,
+            Trigger::Attacks(Who::Kind("goblin".into()), Victim::AnyAlly)
+        );
+        assert_eq!(
+            parse_as_aria("attack when a goblin attacks Bo").unwrap().1,
+            Trigger::Attacks(Who::Kind("goblin".into()), Victim::Named(CombatantId(1)))
+        );
+        assert_eq!(
+            parse_as_aria("dodge when an enemy moves").unwrap().1,
+            Trigger::Moves(Who::AnyEnemy)
+        );
+        assert_eq!(
+            parse_as_aria("attack when the goblins move away").unwrap().1,
+            Trigger::LeavesMelee(Who::Kind("goblin".into()))
+        );
+        assert_eq!(
+            parse_as_aria("attack Goblin 1 when goblin 1 enters melee").unwrap().0,
+            HeldAction::Attack {
+                target: Some(CombatantId(2))
+            }
+        );
+    }
+
+    #[test]
+    fn unparsable_text_is_refused_listing_the_forms() {
+        for bad in [
+            "attack",
+            "attack when the moon rises",
+            "attack when the troll moves",
+            "sing when an enemy moves",
+            "cast wish when an enemy moves",
+            "attack when Bo moves",
+        ] {
+            let err = parse_as_aria(bad).unwrap_err();
+            match err {
+                RuleViolation::UnparsableReady { forms, .. } => {
+                    assert_eq!(forms, READY_FORMS, "{bad}")
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn readying_an_unknown_spell_is_refused() {
+        let err = parse_as_aria("cast healing word when an enemy moves").unwrap_err();
+        assert!(matches!(err, RuleViolation::SpellNotKnown { .. }));
+    }
+
+    #[test]
+    fn triggers_match_only_the_right_creature_and_event() {
+        let all = cast();
+        let aria = &all[0];
+        let g1 = &all[2];
+        let dragon = &all[4];
+        let t = Trigger::EntersMelee(Who::Kind("goblin".into()));
+        assert!(t.matches(
+            &Observed::EntersMelee {
+                mover: g1.id,
+                with: aria.id
+            },
+            g1,
+            aria,
+            None
+        ));
+        assert!(!t.matches(
+            &Observed::EntersMelee {
+                mover: g1.id,
+                with: all[1].id
+            },
+            g1,
+            aria,
+            None
+        ));
+        assert!(!t.matches(
+            &Observed::EntersMelee {
+                mover: dragon.id,
+                with: aria.id
+            },
+            dragon,
+            aria,
+            None
+        ));
+        assert!(!t.matches(&Observed::Moves { mover: g1.id }, g1, aria, None));
+    }
+}

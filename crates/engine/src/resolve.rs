@@ -1,0 +1,330 @@
+//! Resolution: `apply` and the queue of steps an action resolves through (DESIGN "Suspension").
+//! A trigger that offers a player a reaction opens a window and stops the queue; `React` or
+//! `Pass` closes it and the queue continues. An `Err` leaves the combat and the dice untouched.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::combat::Combat;
+use crate::combatant::{CombatantId, Controller};
+use crate::command::{Actor, Command};
+use crate::content::{DamageType, Spell};
+use crate::dice::Dice;
+use crate::event::{AttackKind, Event, Outcome};
+use crate::movement::MovePlan;
+use crate::reactions::{self, ReactionTrigger, ReactionWindow};
+use crate::readied::Observed;
+use crate::violation::RuleViolation;
+use crate::{actions, attack, behaviour, casting, reactions_take, timing};
+
+/// What an attack swings with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Strike {
+    MainHand,
+    OffHand,
+    /// A monster's attack, by index in its stat block.
+    Natural(usize),
+    /// A spell attack (Fire Bolt, one beam of Eldritch Blast).
+    Spell(Spell),
+}
+
+/// One attack roll waiting to be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Swing {
+    pub attacker: CombatantId,
+    pub target: CombatantId,
+    pub strike: Strike,
+    pub kind: AttackKind,
+    /// 1-based position in the sequence, and its length.
+    pub swing: u32,
+    pub of: u32,
+    /// Readied "attacks" triggers were already offered for this swing.
+    pub declared: bool,
+}
+
+/// Damage rolled and waiting for reactions (Parry, Uncanny Dodge, Interception, Evasion) before it lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingDamage {
+    pub source: Option<CombatantId>,
+    pub target: CombatantId,
+    pub amount: i32,
+    pub damage_type: DamageType,
+    pub critical: bool,
+}
+
+/// A spell whose effect waits for counterspells and readied actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellCast {
+    pub caster: CombatantId,
+    pub spell: Spell,
+    pub target: Option<CombatantId>,
+    /// Slot level spent (None for cantrips and scrolls).
+    pub slot: Option<u32>,
+    pub countered: bool,
+}
+
+/// One step of a resolution in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Step {
+    StartTurn(CombatantId),
+    /// An AI-controlled combatant decides its next command.
+    Think(CombatantId),
+    EndTurn(CombatantId),
+    /// Offer `reactor` its legal reactions to `trigger` (a window for players, a choice for AI).
+    Offer {
+        reactor: CombatantId,
+        trigger: ReactionTrigger,
+    },
+    /// The mover arrives where it was going (unless an opportunity attack dropped it).
+    Arrive {
+        mover: CombatantId,
+        plan: MovePlan,
+    },
+    Swing(Swing),
+    Damage(PendingDamage),
+    Spell(SpellCast),
+    /// A Counterspell's INT check against the spell it targets.
+    Counterspell {
+        reactor: CombatantId,
+        caster: CombatantId,
+        spell: Spell,
+        countered: bool,
+    },
+    /// A breath weapon's effect, after readied reactions to it.
+    Breath {
+        monster: CombatantId,
+    },
+}
+
+/// What rules code works with while resolving: the fight, the dice, the time, and the events so far.
+pub struct Ctx<'a> {
+    pub combat: &'a mut Combat,
+    pub dice: &'a mut Dice,
+    pub now: DateTime<Utc>,
+    pub events: Vec<Event>,
+}
+
+impl Ctx<'_> {
+    pub fn emit(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    /// Runs `steps` next, in order, before anything already queued.
+    pub fn push_front(&mut self, steps: Vec<Step>) {
+        for step in steps.into_iter().rev() {
+            self.combat.queue.push_front(step);
+        }
+    }
+
+    /// Offers for every readied action `observed` sets off, in initiative order.
+    pub fn readied_offers(&self, observed: &Observed) -> Vec<Step> {
+        let c = &*self.combat;
+        let actor = c.get(observed.actor());
+        let victim = match observed {
+            Observed::Attacks { target, .. } => Some(c.get(*target)),
+            _ => None,
+        };
+        c.initiative_from_current()
+            .into_iter()
+            .filter(|&id| {
+                let r = c.get(id);
+                id != actor.id
+                    && r.readied
+                        .as_ref()
+                        .is_some_and(|readied| !readied.fired && readied.trigger.matches(observed, actor, r, victim))
+            })
+            .map(|reactor| Step::Offer {
+                reactor,
+                trigger: ReactionTrigger::Readied {
+                    observed: observed.clone(),
+                },
+            })
+            .collect()
+    }
+
+    /// Offers `trigger` to every living combatant (in initiative order) who might react to it.
+    pub fn offers_to_all(&self, trigger: &ReactionTrigger) -> Vec<Step> {
+        self.combat
+            .initiative_from_current()
+            .into_iter()
+            .filter(|&id| !reactions::options(self.combat, id, trigger).is_empty())
+            .map(|reactor| Step::Offer {
+                reactor,
+                trigger: trigger.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Applies `command` from `actor`: returns what happened, or why not — leaving `combat` and
+/// `dice` untouched on `Err`.
+#[allow(clippy::needless_pass_by_value)] // commands are handed over, as in DESIGN's signature
+pub fn apply(
+    combat: &mut Combat,
+    actor: Actor,
+    command: Command,
+    dice: &mut Dice,
+    now: DateTime<Utc>,
+) -> Result<Vec<Event>, RuleViolation> {
+    let mut next = combat.clone();
+    let mut next_dice = dice.clone();
+    let mut ctx = Ctx {
+        combat: &mut next,
+        dice: &mut next_dice,
+        now,
+        events: Vec::new(),
+    };
+    dispatch(&mut ctx, actor, &command)?;
+    run(&mut ctx);
+    let events = ctx.events;
+    *combat = next;
+    *dice = next_dice;
+    Ok(events)
+}
+
+fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleViolation> {
+    if ctx.combat.outcome.is_some() {
+        return Err(RuleViolation::CombatOver);
+    }
+    if *command == Command::Begin {
+        return timing::gogobee::begin(ctx);
+    }
+    if !ctx.combat.started {
+        return Err(RuleViolation::NotStarted);
+    }
+    match (command, actor) {
+        (Command::React(_) | Command::Pass, _) => {
+            return reactions_take::answer(ctx, actor, command);
+        }
+        (Command::AdjustHp { target, delta }, Actor::Director) => {
+            return actions::adjust_hp(ctx, *target, *delta);
+        }
+        (Command::EndCombat, Actor::Director) => {
+            timing::gogobee::finish(ctx, Outcome::Halted);
+            return Ok(());
+        }
+        (Command::AdjustHp { .. } | Command::EndCombat, Actor::Combatant(_)) => {
+            return Err(RuleViolation::NotEligible {
+                ability: "GM tools".into(),
+                requirement: "the Manage Server permission".into(),
+            });
+        }
+        _ => {}
+    }
+    if let Some(window) = &ctx.combat.window {
+        return Err(RuleViolation::AwaitingReaction {
+            reactor: ctx.combat.get(window.reactor).name.clone(),
+        });
+    }
+    let Actor::Combatant(id) = actor else {
+        return Err(RuleViolation::NotInCombat);
+    };
+    ctx.combat.find(id)?;
+    let current = ctx.combat.current().ok_or(RuleViolation::CombatOver)?;
+    if current != id {
+        return Err(RuleViolation::NotYourTurn {
+            current: ctx.combat.get(current).name.clone(),
+        });
+    }
+    let steps = perform(ctx, id, command)?;
+    ctx.push_front(steps);
+    Ok(())
+}
+
+/// Validates and starts `command` for the combatant whose turn it is; the steps returned run next.
+/// Used for players' commands and for AI decisions alike.
+pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<Step>, RuleViolation> {
+    if !ctx.combat.get(id).is_standing() {
+        return Err(RuleViolation::Incapacitated);
+    }
+    match command {
+        Command::EndTurn => Ok(vec![Step::EndTurn(id)]),
+        Command::Move(intent) => actions::move_to(ctx, id, *intent),
+        Command::Bonus(bonus) => crate::bonus_actions::perform(ctx, id, *bonus),
+        Command::Cast { spell, target } => casting::cast(ctx, id, *spell, *target),
+        _ => actions::perform(ctx, id, command),
+    }
+}
+
+/// Runs queued steps until the queue is empty (a player must act), a window opens, or the fight ends.
+pub(crate) fn run(ctx: &mut Ctx) {
+    while ctx.combat.window.is_none() && ctx.combat.outcome.is_none() {
+        let Some(step) = ctx.combat.queue.pop_front() else {
+            // A combatant who fell on its own turn cannot end it: the turn passes.
+            match ctx.combat.current() {
+                Some(id) if !ctx.combat.get(id).is_standing() => {
+                    ctx.combat.queue.push_back(Step::EndTurn(id));
+                    continue;
+                }
+                _ => break,
+            }
+        };
+        match step {
+            Step::StartTurn(id) => timing::gogobee::start_turn(ctx, id),
+            Step::EndTurn(id) => timing::gogobee::end_turn(ctx, id),
+            Step::Think(id) => think(ctx, id),
+            Step::Offer { reactor, trigger } => offer(ctx, reactor, trigger),
+            Step::Arrive { mover, plan } => actions::arrive(ctx, mover, &plan),
+            Step::Swing(swing) => attack::swing(ctx, swing),
+            Step::Damage(pending) => attack::land(ctx, pending),
+            Step::Spell(cast) => casting::resolve(ctx, cast),
+            Step::Counterspell {
+                reactor,
+                caster,
+                spell,
+                countered,
+            } => {
+                reactions_take::resolve_counterspell(ctx, reactor, caster, spell, countered);
+            }
+            Step::Breath { monster } => casting::breath(ctx, monster),
+        }
+    }
+}
+
+/// An AI-controlled combatant takes its next decision; an illegal choice ends its turn.
+fn think(ctx: &mut Ctx, id: CombatantId) {
+    if ctx.combat.current() != Some(id) || !ctx.combat.get(id).is_standing() {
+        return;
+    }
+    let command = behaviour::decide(ctx.combat, id);
+    let steps = match command {
+        behaviour::Choice::Breath => casting::start_breath(ctx, id),
+        behaviour::Choice::Do(command) if command != Command::EndTurn => match perform(ctx, id, &command) {
+            Ok(mut steps) => {
+                steps.push(Step::Think(id));
+                steps
+            }
+            Err(_) => vec![Step::EndTurn(id)],
+        },
+        behaviour::Choice::Do(_) => vec![Step::EndTurn(id)],
+    };
+    ctx.push_front(steps);
+}
+
+/// Offers reactions: opens a window for a player, lets AI choose at once.
+fn offer(ctx: &mut Ctx, reactor: CombatantId, trigger: ReactionTrigger) {
+    let options = reactions::options(ctx.combat, reactor, &trigger);
+    if options.is_empty() {
+        return;
+    }
+    match ctx.combat.get(reactor).controller {
+        Controller::Player(_) => {
+            ctx.emit(Event::ReactionOffered {
+                reactor,
+                trigger: trigger.clone(),
+                options: options.clone(),
+            });
+            ctx.combat.window = Some(ReactionWindow {
+                reactor,
+                trigger,
+                options,
+            });
+        }
+        Controller::Ai(_) => {
+            if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &trigger, &options) {
+                let steps = reactions_take::take(ctx, reactor, choice, &trigger);
+                ctx.push_front(steps);
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Rule violations: why a command was refused. A refused command changes nothing; the message
+//! says what to do instead.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::action_economy::Resource;
+
+/// Why the rules refused a command.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum RuleViolation {
+    /// The combat is over.
+    #[error("This combat is over.")]
+    CombatOver,
+    /// The combat has already begun.
+    #[error("This combat has already begun.")]
+    AlreadyStarted,
+    /// The combat has not begun yet.
+    #[error("This combat has not begun yet — start it first.")]
+    NotStarted,
+    /// A combat needs someone on each side.
+    #[error("A fight needs at least one combatant on each side.")]
+    NeedBothSides,
+    /// The acting combatant is not in this combat.
+    #[error("You are not in this combat.")]
+    NotInCombat,
+    /// Someone else is acting.
+    #[error("It's not your turn — {current} is acting.")]
+    NotYourTurn { current: String },
+    /// A reaction window is open and must be answered first.
+    #[error("Waiting for {reactor} to react or pass.")]
+    AwaitingReaction { reactor: String },
+    /// A reaction or pass was sent but no window is open for this combatant.
+    #[error("There is nothing to react to right now.")]
+    NoReactionPending,
+    /// Someone else's reaction window is open.
+    #[error("That reaction is {reactor}'s to take, not yours.")]
+    NotYourReaction { reactor: String },
+    /// The chosen reaction is not among the offered ones.
+    #[error("That reaction isn't available now — choose one of: {offered}.")]
+    ReactionNotOffered { offered: String },
+    /// The resource the command needs is spent this turn.
+    #[error("You have no {resource} left this turn — end your turn or do something else.")]
+    ResourceSpent { resource: Resource },
+    /// Not enough movement left.
+    #[error("That move needs {needed} ft but you have {left} ft left — Dash first, or move less.")]
+    NotEnoughMovement { needed: i32, left: i32 },
+    /// The combatant cannot move at all.
+    #[error("You can't move: your speed is 0 ({reason}).")]
+    CannotMove { reason: String },
+    /// The combatant is downed or dead.
+    #[error("You are unconscious and cannot act.")]
+    Incapacitated,
+    /// No combatant matches the target.
+    #[error("There's no one called \"{name}\" in this fight.")]
+    UnknownTarget { name: String },
+    /// The target is not valid for this command.
+    #[error("{reason}")]
+    InvalidTarget { reason: String },
+    /// A melee command needs the target in melee range.
+    #[error("{target} is out of melee reach — /move melee first.")]
+    OutOfReach { target: String },
+    /// No bonus action is granted by class, race, spell or item.
+    #[error("Nothing grants you {ability} as a bonus action ({why}).")]
+    NoBonusActionGranted { ability: String, why: String },
+    /// A class, level or race gate is not met.
+    #[error("{ability} needs {requirement}.")]
+    NotEligible { ability: String, requirement: String },
+    /// The spell is not known.
+    #[error("You don't know {spell}. Known spells: {known}.")]
+    SpellNotKnown { spell: String, known: String },
+    /// No spell slot of a high enough level is left.
+    #[error("You have no spell slot of level {level} or higher left.")]
+    NoSpellSlot { level: u32 },
+    /// The spell is cast another way.
+    #[error("{spell} is cast {how}.")]
+    WrongCastingTime { spell: String, how: String },
+    /// A per-combat pool is empty.
+    #[error("You have no {pool} left this fight.")]
+    PoolEmpty { pool: String },
+    /// The item is not carried.
+    #[error("You don't have a {item}.")]
+    ItemNotCarried { item: String },
+    /// The Ready text could not be parsed.
+    #[error("I can't read that readied action: {reason}. Try: {forms}")]
+    UnparsableReady { reason: String, forms: String },
+    /// Hide refused (in melee or already hidden).
+    #[error("{reason}")]
+    CannotHide { reason: String },
+    /// The move direction is not understood.
+    #[error("I don't know the direction \"{direction}\" — use melee, ranged, toward, away, or a compass direction.")]
+    UnknownDirection { direction: String },
+    /// The command is meaningless in the current situation.
+    #[error("{reason}")]
+    Pointless { reason: String },
+}

@@ -1,0 +1,120 @@
+//! Opening the database: SQLite (the default) or PostgreSQL, chosen by the URL, with the
+//! schema migrated before anything else runs.
+
+use std::time::Duration;
+
+use migration::{Migrator, MigratorTrait};
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, SqliteTransactionMode,
+    TransactionOptions, TransactionTrait,
+};
+
+use crate::ServiceError;
+
+/// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,
+/// created on first use.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://gogobee.db?mode=rwc";
+
+/// How long a SQLite writer waits for another writer's transaction before failing.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Connections kept to a SQLite file: in WAL mode readers run beside the one writer.
+const SQLITE_FILE_CONNECTIONS: u32 = 4;
+
+/// Which database engine a [`Db`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// An open, migrated database.
+#[derive(Clone, Debug)]
+pub struct Db {
+    conn: DatabaseConnection,
+}
+
+impl Db {
+    /// Connects to `url` (`sqlite://…` or `postgres://…`) and runs every pending migration.
+    ///
+    /// On a SQLite file this turns on WAL with `synchronous = NORMAL` and a busy timeout;
+    /// an in-memory SQLite database gets exactly one connection, since each connection
+    /// would otherwise be a database of its own.
+    pub async fn connect(url: &str) -> Result<Self, ServiceError> {
+        let mut options = ConnectOptions::new(url);
+        options.sqlx_logging(false);
+        if url.starts_with("sqlite:") {
+            if is_sqlite_memory(url) {
+                options
+                    .max_connections(1)
+                    .min_connections(1)
+                    // The database dies with its last connection: never let it idle out.
+                    .idle_timeout(None)
+                    .max_lifetime(None);
+            } else {
+                options
+                    .max_connections(SQLITE_FILE_CONNECTIONS)
+                    .map_sqlx_sqlite_opts(|opts| {
+                        opts.journal_mode(SqliteJournalMode::Wal)
+                            .synchronous(SqliteSynchronous::Normal)
+                            .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                    });
+            }
+        }
+        let conn = Database::connect(options).await?;
+        Migrator::up(&conn, None).await?;
+        Ok(Self { conn })
+    }
+
+    /// The connection pool, for repository calls outside a transaction.
+    pub fn conn(&self) -> &DatabaseConnection {
+        &self.conn
+    }
+
+    /// Which database engine this is.
+    pub fn backend(&self) -> Backend {
+        match self.conn.get_database_backend() {
+            DbBackend::Postgres => Backend::Postgres,
+            _ => Backend::Sqlite,
+        }
+    }
+
+    /// Begins a transaction that will write.
+    ///
+    /// On SQLite it is `BEGIN IMMEDIATE`: the write lock is taken at the start, so two
+    /// writers queue (up to the busy timeout) instead of both reading and then one failing
+    /// to upgrade. On PostgreSQL it is a plain `BEGIN` (READ COMMITTED); the combat's
+    /// version check makes the second of two racing writers see zero rows to update.
+    pub async fn begin_write(&self) -> Result<DatabaseTransaction, ServiceError> {
+        let options = TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..TransactionOptions::default()
+        };
+        Ok(self.conn.begin_with_options(options).await?)
+    }
+
+    /// Closes every connection in the pool.
+    pub async fn close(self) -> Result<(), ServiceError> {
+        Ok(self.conn.close().await?)
+    }
+}
+
+/// Whether a SQLite URL names an in-memory database (`sqlite::memory:`,
+/// `sqlite://:memory:`, or `mode=memory`).
+fn is_sqlite_memory(url: &str) -> bool {
+    url.contains(":memory:") || url.contains("mode=memory")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_sqlite_memory;
+
+    #[test]
+    fn memory_urls_are_recognised() {
+        assert!(is_sqlite_memory("sqlite::memory:"));
+        assert!(is_sqlite_memory("sqlite://:memory:"));
+        assert!(is_sqlite_memory("sqlite:file:x?mode=memory&cache=shared"));
+        assert!(!is_sqlite_memory("sqlite://gogobee.db?mode=rwc"));
+    }
+}

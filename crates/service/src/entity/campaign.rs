@@ -1,0 +1,26 @@
+//! A campaign: one per Discord server (`channel_id` NULL) or one per channel inside it.
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "campaigns")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    /// The Discord server (guild) snowflake.
+    pub guild_id: String,
+    /// The channel snowflake for a per-channel campaign; `None` for the guild-wide one.
+    pub channel_id: Option<String>,
+    /// The timing model: `gogobee` (default), `tdgs`, `ctb` or `ticks`.
+    pub ruleset: String,
+    /// Seconds a player has to press a reaction button before it passes.
+    pub reaction_timeout_secs: i32,
+    /// Seconds a player has to act on their turn; `None` waits for ever.
+    pub turn_timeout_secs: Option<i32>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,155 @@
+//! Combats and their append-only event log, guarded by optimistic concurrency.
+//!
+//! A combat row carries `version`, the number of commands applied to it. A command reads
+//! the combat (state and version), runs the engine, and saves with [`save_combat`] naming
+//! the version it read: the save bumps the version only if it is still that one, and
+//! appends the command and its events to `combat_events` as row `seq = version + 1`, all
+//! in one transaction. Of two commands that read the same version, exactly one wins; the
+//! other gets [`ServiceError::StaleCombat`] and changes nothing.
+
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter,
+    QueryOrder,
+};
+
+use crate::entity::combat::{self, Column, Entity as Combat};
+use crate::entity::combat_event::{self, Entity as CombatEvent};
+use crate::{DateTimeUtc, ServiceError};
+
+/// A combat about to start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewCombat {
+    pub campaign_id: i64,
+    pub channel_id: String,
+    pub expedition_id: Option<i64>,
+    /// The seed of the combat's dice stream.
+    pub seed: i64,
+    /// The engine's initial state, serialized.
+    pub state: String,
+}
+
+/// One applied command, as the engine serialized it: what to store for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CombatWrite<'a> {
+    /// The combat's state after the command.
+    pub state: &'a str,
+    /// The command that was applied.
+    pub command: &'a str,
+    /// The events the command produced.
+    pub events: &'a str,
+    /// When it was applied.
+    pub now: DateTimeUtc,
+}
+
+/// The status of a combat still being fought.
+pub const ACTIVE: &str = "active";
+
+/// Starts a combat at version 0 with an empty event log.
+pub async fn create<C: ConnectionTrait>(
+    db: &C,
+    new: NewCombat,
+    now: DateTimeUtc,
+) -> Result<combat::Model, ServiceError> {
+    let row = combat::ActiveModel {
+        campaign_id: Set(new.campaign_id),
+        channel_id: Set(new.channel_id),
+        expedition_id: Set(new.expedition_id),
+        status: Set(ACTIVE.to_owned()),
+        seed: Set(new.seed),
+        state: Set(new.state),
+        version: Set(0),
+        created_at: Set(now),
+        updated_at: Set(now),
+        ..Default::default()
+    };
+    Ok(row.insert(db).await?)
+}
+
+/// A combat by id.
+pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, ServiceError> {
+    Combat::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or(ServiceError::CombatNotFound(id))
+}
+
+/// The active combat in a channel of a campaign, if any.
+pub async fn active_in_channel<C: ConnectionTrait>(
+    db: &C,
+    campaign_id: i64,
+    channel_id: &str,
+) -> Result<Option<combat::Model>, ServiceError> {
+    Ok(Combat::find()
+        .filter(Column::CampaignId.eq(campaign_id))
+        .filter(Column::ChannelId.eq(channel_id))
+        .filter(Column::Status.eq(ACTIVE))
+        .order_by_desc(Column::Id)
+        .one(db)
+        .await?)
+}
+
+/// Saves one applied command: the new state and version, and its row in the event log.
+///
+/// Run it inside [`crate::Db::begin_write`] and commit afterwards (timers and other rows
+/// the command changes go in the same transaction). The update is
+/// `UPDATE combats SET version = expected + 1, … WHERE id = ? AND version = expected`;
+/// if no row matched, someone else saved first and this returns
+/// [`ServiceError::StaleCombat`] (or [`ServiceError::CombatNotFound`]) having written
+/// nothing. Returns the new version, which is also the event row's `seq`.
+pub async fn save_combat(
+    txn: &DatabaseTransaction,
+    combat_id: i64,
+    expected_version: i64,
+    write: CombatWrite<'_>,
+) -> Result<i64, ServiceError> {
+    let version = expected_version + 1;
+    let updated = Combat::update_many()
+        .col_expr(Column::State, Expr::value(write.state))
+        .col_expr(Column::Version, Expr::value(version))
+        .col_expr(Column::UpdatedAt, Expr::value(write.now))
+        .filter(Column::Id.eq(combat_id))
+        .filter(Column::Version.eq(expected_version))
+        .exec(txn)
+        .await?;
+    if updated.rows_affected != 1 {
+        let current = get(txn, combat_id).await?;
+        return Err(ServiceError::StaleCombat {
+            combat_id,
+            expected: expected_version,
+            found: current.version,
+        });
+    }
+    let event = combat_event::ActiveModel {
+        combat_id: Set(combat_id),
+        seq: Set(version),
+        command: Set(write.command.to_owned()),
+        events: Set(write.events.to_owned()),
+        created_at: Set(write.now),
+    };
+    CombatEvent::insert(event).exec_without_returning(txn).await?;
+    Ok(version)
+}
+
+/// Sets a combat's status (e.g. `victory`, `defeat`, `ended`); call it in the same
+/// transaction as the [`save_combat`] of the command that ended the fight.
+pub async fn set_status<C: ConnectionTrait>(db: &C, combat_id: i64, status: &str) -> Result<(), ServiceError> {
+    let updated = Combat::update_many()
+        .col_expr(Column::Status, Expr::value(status))
+        .filter(Column::Id.eq(combat_id))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 0 {
+        return Err(ServiceError::CombatNotFound(combat_id));
+    }
+    Ok(())
+}
+
+/// A combat's event log, in order.
+pub async fn events<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<Vec<combat_event::Model>, ServiceError> {
+    Ok(CombatEvent::find()
+        .filter(combat_event::Column::CombatId.eq(combat_id))
+        .order_by_asc(combat_event::Column::Seq)
+        .all(db)
+        .await?)
+}

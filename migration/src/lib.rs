@@ -1,0 +1,20 @@
+//! GogoBee's database schema, as sea-orm-migration migrations.
+//!
+//! [`Migrator::up`] runs at startup. It is idempotent: applied migrations are
+//! recorded in `seaql_migrations` and skipped, and every `CREATE` also says
+//! `IF NOT EXISTS`. Each migration must run unchanged on SQLite and PostgreSQL,
+//! so it uses only sea-query statements (no backend-specific SQL).
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261129_000001_create_tables;
+
+/// Every migration of the schema, oldest first.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261129_000001_create_tables::Migration)]
+    }
+}
