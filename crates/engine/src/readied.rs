@@ -494,7 +494,7 @@ mod tests {
             let err = parse_as_aria(bad).unwrap_err();
             match err {
                 RuleViolation::UnparsableReady { forms, .. } => {
-                    assert_eq!(forms, READY_FORMS, "{bad}")
+                    assert_eq!(forms, READY_FORMS, "{bad}");
                 }
                 other => panic!("{bad}: {other:?}"),
             }
