@@ -18,6 +18,7 @@ pub mod content;
 pub mod death_saves;
 pub mod dice;
 pub mod event;
+pub mod hospital;
 pub mod log;
 pub mod movement;
 pub mod multiattack;
