@@ -15,7 +15,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Mode {
-    /// Run the Discord bot (needs DISCORD_TOKEN). The default.
+    /// Run the Discord bot (needs `DISCORD_TOKEN`). The default.
     Bot,
     /// Monte Carlo simulations over the rules engine.
     Sim {

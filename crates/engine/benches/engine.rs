@@ -84,7 +84,7 @@ fn fights(c: &mut Criterion) {
     let turns = events.iter().filter(|e| matches!(e, Event::TurnStarted { .. })).count() as u64;
     group.throughput(Throughput::Elements(turns));
     group.bench_function(format!("fighter5_vs_3_goblins_{turns}_turns"), |b| {
-        b.iter(|| black_box(ai_fight(7)))
+        b.iter(|| black_box(ai_fight(7)));
     });
     group.finish();
 }

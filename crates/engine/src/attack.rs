@@ -43,8 +43,8 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
         StrikeProfile {
             to_hit: modifier + attacker.proficiency(),
             damage: stats.damage,
-            // The off-hand attack adds no ability modifier to damage (§2.2), unless it is negative.
-            damage_mod: if off_hand { modifier.min(0) } else { modifier },
+            // The off-hand attack adds no ability modifier to damage (§2.2).
+            damage_mod: if off_hand { 0 } else { modifier },
             damage_type: stats.damage_type,
             name: stats.name.to_owned(),
             weapon_attack: true,
@@ -53,6 +53,7 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
     };
     match strike {
         Strike::MainHand => weapon_profile(attacker.weapon, false),
+        Strike::Unarmed => weapon_profile(crate::content::Weapon::Unarmed, false),
         Strike::OffHand => weapon_profile(attacker.off_hand.unwrap_or(crate::content::Weapon::Unarmed), true),
         Strike::Natural(i) => {
             let a = attacker
@@ -183,13 +184,15 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         hit,
         critical,
     });
-    {
+    let unseen = {
         let a = ctx.combat.get_mut(s.attacker);
         a.conditions.helped = false;
-        if a.conditions.hidden.take().is_some() {
+        let was_hidden = a.conditions.hidden.take().is_some();
+        if was_hidden {
             ctx.emit(Event::Revealed { id: s.attacker });
         }
-    }
+        was_hidden
+    };
     if !hit {
         return;
     }
@@ -206,6 +209,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         target: s.target,
         melee: !is_ranged,
         damage: amount,
+        unseen,
     };
     let mut steps = ctx.offers_to_all(&trigger);
     steps.push(Step::Damage(pending));

@@ -137,6 +137,15 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         if caster && let Some(cast) = spell_choice(c, me, target) {
             return Choice::Do(cast);
         }
+        // Skirmishers hit and run: they close to melee when they can, strike, and fall back later.
+        let in_melee = c.band(id, target) == Band::Melee;
+        if profile == Behaviour::Skirmisher
+            && !in_melee
+            && me.has_melee_attack()
+            && feet_to_melee(c, me, target).is_some_and(|f| f <= me.resources.movement_left())
+        {
+            return Choice::Do(Command::Move(MoveIntent::Melee(target)));
+        }
         let reaches = multiattack::strike_for(c, me, target, 1).is_some_and(|s| multiattack::reaches(c, me, target, s));
         if reaches {
             return Choice::Do(Command::Attack { target: Some(target) });

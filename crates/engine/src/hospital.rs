@@ -61,15 +61,30 @@ pub struct Fee {
 pub fn fee(level: u32, zone_tier: u8, cleric_in_party: bool, coins: u64) -> Fee {
     let base = base_fee(level);
     let after_zone = adjust(u64::from(base), zone_modifier_percent(zone_tier));
-    let after_cleric = if cleric_in_party { adjust(after_zone, CLERIC_MODIFIER_PERCENT) } else { after_zone };
+    let after_cleric = if cleric_in_party {
+        adjust(after_zone, CLERIC_MODIFIER_PERCENT)
+    } else {
+        after_zone
+    };
     let cap = coins * CAP_PERCENT / 100;
     let fee = after_cleric.min(cap);
-    Fee { base, after_zone, after_cleric, cap, fee, capped: fee < after_cleric }
+    Fee {
+        base,
+        after_zone,
+        after_cleric,
+        cap,
+        fee,
+        capped: fee < after_cleric,
+    }
 }
 
 /// XP actually gained while in debt: 10 % less, rounded down.
 pub fn xp_gain(xp: u32, in_debt: bool) -> u32 {
-    if in_debt { xp - xp * DEBT_XP_PENALTY_PERCENT / 100 } else { xp }
+    if in_debt {
+        xp - xp * DEBT_XP_PENALTY_PERCENT / 100
+    } else {
+        xp
+    }
 }
 
 /// Recovery rest after paying (§8.4): 2 h at 1–5, 4 h at 6–10, 8 h at 11–15, 12 h at 16–20.
@@ -88,8 +103,14 @@ mod tests {
 
     #[test]
     fn base_fee_follows_the_level_tiers() {
-        let fees: Vec<u32> = [1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 18, 19, 20].iter().map(|&l| base_fee(l)).collect();
-        assert_eq!(fees, vec![20, 20, 50, 50, 120, 120, 250, 250, 400, 400, 600, 600, 900, 900]);
+        let fees: Vec<u32> = [1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 18, 19, 20]
+            .iter()
+            .map(|&l| base_fee(l))
+            .collect();
+        assert_eq!(
+            fees,
+            vec![20, 20, 50, 50, 120, 120, 250, 250, 400, 400, 600, 600, 900, 900]
+        );
     }
 
     #[test]
@@ -125,7 +146,10 @@ mod tests {
 
     #[test]
     fn recovery_rest_is_two_four_eight_or_twelve_hours_by_level() {
-        let hours: Vec<i64> = [1, 5, 6, 10, 11, 15, 16, 20].iter().map(|&l| recovery_rest(l).num_hours()).collect();
+        let hours: Vec<i64> = [1, 5, 6, 10, 11, 15, 16, 20]
+            .iter()
+            .map(|&l| recovery_rest(l).num_hours())
+            .collect();
         assert_eq!(hours, vec![2, 2, 4, 4, 8, 8, 12, 12]);
     }
 }

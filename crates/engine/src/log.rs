@@ -210,7 +210,7 @@ pub fn line(c: &Combat, event: &Event) -> String {
         }
         Event::ReadiedActionSet { id, action, trigger } => format!("{} readies {action} — when {trigger}", n(*id)),
         Event::ReadiedActionTriggered { id, trigger_by, action } => {
-            format!("{} moves. {}'s readied {action} fires", n(*trigger_by), n(*id))
+            format!("{} sets it off: {}'s readied {action} fires", n(*trigger_by), n(*id))
         }
         Event::ReactionOffered { reactor, options, .. } => {
             let labels: Vec<&str> = options.iter().map(|k| k.label()).collect();

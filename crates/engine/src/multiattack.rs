@@ -16,7 +16,7 @@ pub fn reaches(combat: &Combat, attacker: &Combatant, target: CombatantId, strik
 pub fn ranged(attacker: &Combatant, strike: Strike) -> bool {
     match strike {
         Strike::MainHand => attacker.weapon.stats().ranged,
-        Strike::OffHand => false,
+        Strike::OffHand | Strike::Unarmed => false,
         Strike::Natural(i) => attacker.monster_kind().is_some_and(|m| m.stats().attacks[i].ranged),
         Strike::Spell(_) => true,
     }
@@ -45,6 +45,15 @@ pub fn strike_for(combat: &Combat, attacker: &Combatant, target: CombatantId, sw
         }
     };
     Some(Strike::Natural(index))
+}
+
+/// The strike of an opportunity attack, which is always a melee attack (§4): a character whose
+/// main weapon is ranged strikes unarmed; a monster uses a melee attack of its stat block.
+pub fn opportunity_strike(combat: &Combat, attacker: &Combatant, target: CombatantId) -> Option<Strike> {
+    if attacker.monster_kind().is_none() && attacker.weapon.stats().ranged {
+        return Some(Strike::Unarmed);
+    }
+    strike_for(combat, attacker, target, 1)
 }
 
 /// The swings of one Attack action against `target`.

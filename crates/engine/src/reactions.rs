@@ -74,12 +74,14 @@ impl ReactionKind {
 pub enum ReactionTrigger {
     /// `mover` is leaving the reactor's melee range without Disengaging.
     LeavesMelee { mover: CombatantId },
-    /// `attacker` hit `target` for `damage` (not yet applied).
+    /// `attacker` hit `target` for `damage` (not yet applied); `unseen` when the attacker was
+    /// hidden as it struck (the attack reveals it, but not before the hit lands).
     Hit {
         attacker: CombatantId,
         target: CombatantId,
         melee: bool,
         damage: i32,
+        unseen: bool,
     },
     /// `ally` just dropped to 0 HP.
     DroppedToZero { ally: CombatantId },
@@ -136,16 +138,16 @@ pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger)
             attacker,
             target,
             melee,
+            unseen,
             ..
         } => {
-            let a = combat.get(*attacker);
             if *target == reactor {
                 let parries =
                     r.is_class_at_least(Class::Fighter, 5) || r.monster_kind().is_some_and(|m| m.stats().parry);
                 offer(ReactionKind::Parry, *melee && parries);
                 offer(
                     ReactionKind::UncannyDodge,
-                    r.is_class_at_least(Class::Rogue, 5) && a.conditions.hidden.is_none(),
+                    r.is_class_at_least(Class::Rogue, 5) && !*unseen,
                 );
             } else {
                 let ally = combat.get(*target).side == r.side;

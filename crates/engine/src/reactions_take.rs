@@ -90,7 +90,7 @@ pub fn take(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &R
     match (kind, trigger) {
         (ReactionKind::OpportunityAttack, ReactionTrigger::LeavesMelee { mover }) => {
             let r = ctx.combat.get(reactor);
-            match multiattack::strike_for(ctx.combat, r, *mover, 1) {
+            match multiattack::opportunity_strike(ctx.combat, r, *mover) {
                 Some(strike) => vec![Step::Swing(Swing {
                     attacker: reactor,
                     target: *mover,

@@ -113,6 +113,14 @@ impl Observed {
     }
 }
 
+/// Whether `words` (normalised) name `c`: part of its name, or of its kind ("the dragon" is the
+/// Red Dragon Wyrmling the GM called Ember; "the goblin" is Snagtooth the goblin).
+fn answers_to(c: &Combatant, words: &str) -> bool {
+    normalize(&c.name).contains(words)
+        || c.monster_kind()
+            .is_some_and(|m| normalize(m.stats().name).contains(words))
+}
+
 impl Who {
     fn matches(&self, actor: &Combatant, readier: &Combatant) -> bool {
         if actor.side == readier.side {
@@ -121,7 +129,7 @@ impl Who {
         match self {
             Who::AnyEnemy => true,
             Who::Named(id) => actor.id == *id,
-            Who::Kind(words) => normalize(&actor.name).contains(words.as_str()),
+            Who::Kind(words) => answers_to(actor, words),
         }
     }
 }
@@ -173,7 +181,9 @@ fn unparsable(reason: impl Into<String>) -> RuleViolation {
 /// Strips leading articles and possessives: "the goblin" → "goblin".
 fn strip_article(text: &str) -> &str {
     let text = text.trim();
-    for article in ["the ", "a ", "an ", "my ", "any ", "that ", "this "] {
+    for article in [
+        "the ", "a ", "an ", "my ", "any ", "that ", "this ", "its ", "his ", "her ", "their ", "your ",
+    ] {
         if let Some(rest) = text.strip_prefix(article) {
             return rest.trim();
         }
@@ -201,11 +211,7 @@ fn parse_who(text: &str, readier: &Combatant, others: &[&Combatant]) -> Result<W
         return Ok(Who::Named(exact.id));
     }
     let stem = wanted.trim_end_matches('s');
-    if !stem.is_empty()
-        && others
-            .iter()
-            .any(|c| c.side != readier.side && normalize(&c.name).contains(stem))
-    {
+    if !stem.is_empty() && others.iter().any(|c| c.side != readier.side && answers_to(c, stem)) {
         return Ok(Who::Kind(stem.to_owned()));
     }
     Err(unparsable(format!("there's no enemy called \"{bare}\" here")))
@@ -505,6 +511,29 @@ mod tests {
     fn readying_an_unknown_spell_is_refused() {
         let err = parse_as_aria("cast healing word when an enemy moves").unwrap_err();
         assert!(matches!(err, RuleViolation::SpellNotKnown { .. }));
+    }
+
+    #[test]
+    fn uses_its_breath_weapon_is_the_breath_weapon() {
+        let (_, trigger, _) = parse_as_aria("dodge when the dragon uses its breath weapon").unwrap();
+        assert_eq!(
+            trigger,
+            Trigger::UsesAbility(Who::Kind("dragon".into()), "breathweapon".into())
+        );
+    }
+
+    #[test]
+    fn the_dragon_names_a_wyrmling_the_gm_called_something_else() {
+        let all = cast();
+        let mut ember = Combatant::monster("Ember", Monster::RedDragonWyrmling);
+        ember.id = CombatantId(5);
+        let others: Vec<&Combatant> = all[1..].iter().chain([&ember]).collect();
+        let (_, trigger, _) = parse("dodge when the dragon uses breath weapon", &all[0], &others).unwrap();
+        let observed = Observed::UsesAbility {
+            user: ember.id,
+            ability: "breath weapon".into(),
+        };
+        assert!(trigger.matches(&observed, &ember, &all[0], None));
     }
 
     #[test]

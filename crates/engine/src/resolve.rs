@@ -24,6 +24,9 @@ pub enum Strike {
     OffHand,
     /// A monster's attack, by index in its stat block.
     Natural(usize),
+    /// A character's unarmed strike (1 + STR): the melee attack an archer makes for an
+    /// opportunity attack (§4).
+    Unarmed,
     /// A spell attack (Fire Bolt, one beam of Eldritch Blast).
     Spell(Spell),
 }

@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# GogoBee: multi-stage build. Dependencies are cooked in their own layer (cargo-chef), so a code
+# change rebuilds only the workspace crates. The runtime image is slim and runs as a non-root user.
+
+FROM rust:1.95-slim-bookworm AS chef
+RUN cargo install cargo-chef --locked
+WORKDIR /app
+
+FROM chef AS planner
+COPY . .
+RUN cargo chef prepare --recipe-path recipe.json
+
+FROM chef AS builder
+COPY --from=planner /app/recipe.json recipe.json
+RUN cargo chef cook --release --recipe-path recipe.json --bin gogobee
+COPY . .
+RUN cargo build --release --locked --bin gogobee
+
+FROM debian:bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates tini \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin gogobee \
+ && mkdir -p /data && chown gogobee /data
+COPY --from=builder /app/target/release/gogobee /usr/local/bin/gogobee
+# Narration is embedded in the binary; the files ride along for operators to read.
+COPY flavor /usr/share/gogobee/flavor
+USER gogobee
+WORKDIR /data
+ENV DATABASE_URL=sqlite:///data/gogobee.db?mode=rwc \
+    RUST_LOG=info \
+    LOG_FORMAT=json
+ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/gogobee"]
+CMD ["bot"]

@@ -1,0 +1,861 @@
+//! The combat renderer: a fight's events after one command become one public narration embed
+//! (narrated events, HP bars, whose turn is next, pinging them) and, while a player's reaction
+//! window is open, a reaction prompt with one button per offered reaction plus Pass.
+
+use engine::combatant::{Combatant, Kind};
+use engine::dice::{D20, RollMode};
+use engine::event::AttackKind;
+use engine::movement::Band;
+use engine::{Combat, CombatantId, Controller, Event, Outcome, ReactionKind, ReactionTrigger, ShoveMode, Side};
+use thiserror::Error;
+
+use crate::custom_id::{MAX_COMBAT_ID, ReactionButton, ReactionChoice, valid_combat_id};
+use crate::flavor::{Flavor, FlavorError, Key, mix};
+use crate::payload::{
+    ActionRow, AllowedMentions, Button, ButtonStyle, Embed, EmbedField, EmbedFooter, MessagePayload, limits,
+};
+use crate::text::{bold_name, escape_markdown, lower_words};
+
+/// Embed colours.
+pub mod colors {
+    pub const FIGHTING: u32 = 0x00E6_7E22;
+    pub const REACTION: u32 = 0x00F1_C40F;
+    pub const VICTORY: u32 = 0x0057_F287;
+    pub const DEFEAT: u32 = 0x0099_AAB5;
+    pub const HALTED: u32 = 0x0095_A5A6;
+    pub const DEATH: u32 = 0x0023_272A;
+    pub const TWINBEE: u32 = 0x0058_65F2;
+    pub const THOM: u32 = 0x00A8_7B4F;
+    pub const REFUSAL: u32 = 0x00ED_4245;
+}
+
+/// Why a render context could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RenderError {
+    /// The combat id cannot be carried in a button id.
+    #[error("combat id {0:?} must be 1–{MAX_COMBAT_ID} ASCII letters, digits, '-' or '_'")]
+    BadCombatId(String),
+}
+
+/// Which stored state a render is for: the combat's id, its version after the command, and the
+/// seed that picks narration lines (the combat's seed: the same fight renders the same text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderContext {
+    combat_id: String,
+    version: u64,
+    seed: u64,
+}
+
+impl RenderContext {
+    pub fn new(combat_id: &str, version: u64, seed: u64) -> Result<Self, RenderError> {
+        if !valid_combat_id(combat_id) {
+            return Err(RenderError::BadCombatId(combat_id.to_owned()));
+        }
+        Ok(Self {
+            combat_id: combat_id.to_owned(),
+            version,
+            seed,
+        })
+    }
+
+    pub fn combat_id(&self) -> &str {
+        &self.combat_id
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The seed for this command's lines: the fight's seed mixed with the version.
+    fn line_seed(&self) -> u64 {
+        mix(self.seed, self.version)
+    }
+}
+
+/// What one command's render sends: the public narration and, when a player must choose a
+/// reaction, the prompt with its buttons.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub narration: MessagePayload,
+    pub reaction_prompt: Option<MessagePayload>,
+}
+
+impl Rendered {
+    /// The messages in the order they are sent.
+    pub fn messages(&self) -> impl Iterator<Item = &MessagePayload> {
+        std::iter::once(&self.narration).chain(self.reaction_prompt.as_ref())
+    }
+}
+
+/// The renderer: checked flavor lines plus the layout rules. Build once at start.
+#[derive(Debug, Clone)]
+pub struct Renderer {
+    flavor: Flavor,
+}
+
+/// How to address a combatant's player: `<@id>` (with the id, to allow exactly that ping) when
+/// the controller is a numeric Discord user id; otherwise the table name, bold, pinging no one.
+fn mention(c: &Combatant) -> (String, Option<String>) {
+    match &c.controller {
+        Controller::Player(id) if !id.is_empty() && id.len() <= 20 && id.bytes().all(|b| b.is_ascii_digit()) => {
+            (format!("<@{id}>"), Some(id.clone()))
+        }
+        Controller::Player(table_name) if !table_name.trim().is_empty() => (bold_name(table_name), None),
+        _ => (bold_name(&c.name), None),
+    }
+}
+
+/// A `Revived` right after the natural-20 death save that caused it: the save's line says it all.
+fn revived_by_natural_20(events: &[Event], i: usize, event: &Event) -> bool {
+    let Event::Revived { id, .. } = event else {
+        return false;
+    };
+    i > 0
+        && matches!(
+            &events[i - 1],
+            Event::DeathSaveRolled { id: saver, result: engine::death_saves::DeathSaveResult::Revived, .. } if saver == id
+        )
+}
+
+fn d20_note(roll: &D20) -> &'static str {
+    match (roll.natural, roll.mode) {
+        (20, _) => ", nat 20",
+        (1, _) => ", nat 1",
+        (_, RollMode::Advantage) => ", advantage",
+        (_, RollMode::Disadvantage) => ", disadvantage",
+        _ => "",
+    }
+}
+
+impl Renderer {
+    pub fn new(flavor: Flavor) -> Self {
+        Self { flavor }
+    }
+
+    /// Loads and checks the embedded flavor files.
+    pub fn load() -> Result<Self, FlavorError> {
+        Flavor::load().map(Self::new)
+    }
+
+    pub fn flavor(&self) -> &Flavor {
+        &self.flavor
+    }
+
+    /// Renders the state of `combat` after a command and the `events` it produced.
+    pub fn combat(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> Rendered {
+        Rendered {
+            narration: self.narration(combat, events, ctx),
+            reaction_prompt: self.reaction_prompt(combat, ctx),
+        }
+    }
+
+    /// The narrated lines for `events`, one or more per event (some events are silent).
+    pub fn narrate(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> Vec<String> {
+        let seed = ctx.line_seed();
+        events
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| !revived_by_natural_20(events, *i, e))
+            .flat_map(|(i, e)| self.narrate_one(combat, e, seed, i as u64))
+            .collect()
+    }
+
+    fn narrate_one(&self, c: &Combat, event: &Event, seed: u64, salt: u64) -> Vec<String> {
+        let n = |id: CombatantId| {
+            c.combatants
+                .get(id.0 as usize)
+                .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
+        };
+        let say = |key: Key, values: &[(&str, &str)]| self.flavor.pick(key, seed, salt, values);
+        let one = |key: Key, values: &[(&str, &str)]| vec![say(key, values)];
+        match event {
+            Event::InitiativeRolled { order } => {
+                let list: Vec<String> = order.iter().map(|e| format!("{} ({})", n(e.id), e.total)).collect();
+                one(Key::InitiativeRolled, &[("order", &list.join(", "))])
+            }
+            Event::RoundStarted { round } => one(Key::RoundStarted, &[("round", &round.to_string())]),
+            Event::TurnStarted { id, round, .. } => {
+                one(Key::TurnStarted, &[("name", &n(*id)), ("round", &round.to_string())])
+            }
+            Event::TurnEnded { .. } => vec![],
+            Event::ReadiedActionExpired { id, action } => {
+                one(Key::ReadiedActionExpired, &[("name", &n(*id)), ("action", action)])
+            }
+            Event::Moved {
+                id,
+                feet,
+                to,
+                difficult_terrain,
+            } => {
+                let feet = feet.to_string();
+                let name = n(*id);
+                let mut lines = match to.iter().find(|(_, b)| *b == Band::Melee) {
+                    Some((target, _)) => one(
+                        Key::MoveIntoMelee,
+                        &[("name", &name), ("target", &n(*target)), ("feet", &feet)],
+                    ),
+                    None => one(Key::MoveOutOfMelee, &[("name", &name), ("feet", &feet)]),
+                };
+                if *difficult_terrain {
+                    lines.push(say(Key::MoveDifficultTerrain, &[("name", &name), ("feet", &feet)]));
+                }
+                lines
+            }
+            Event::MoveAborted { id } => one(Key::MoveAborted, &[("name", &n(*id))]),
+            Event::StoodUp { id, feet } => one(Key::StoodUp, &[("name", &n(*id)), ("feet", &feet.to_string())]),
+            Event::Teleported { id, .. } => one(Key::Teleported, &[("name", &n(*id))]),
+            Event::Dashed { id, movement } => one(Key::Dashed, &[("name", &n(*id)), ("feet", &movement.to_string())]),
+            Event::Disengaged { id } => one(Key::Disengaged, &[("name", &n(*id))]),
+            Event::Dodging { id } => one(Key::Dodging, &[("name", &n(*id))]),
+            Event::Helped { id, ally } => one(Key::Helped, &[("name", &n(*id)), ("ally", &n(*ally))]),
+            Event::HideAttempted {
+                id,
+                roll,
+                against,
+                hidden,
+            } => {
+                let key = if *hidden { Key::HideSuccess } else { Key::HideFailure };
+                vec![format!("{} `{roll} vs {against}`", say(key, &[("name", &n(*id))]))]
+            }
+            Event::Revealed { id } => one(Key::Revealed, &[("name", &n(*id))]),
+            Event::Searched { id, found, .. } => {
+                if found.is_empty() {
+                    one(Key::SearchNothing, &[("name", &n(*id))])
+                } else {
+                    let found: Vec<String> = found.iter().map(|f| escape_markdown(f)).collect();
+                    one(Key::SearchFound, &[("name", &n(*id)), ("found", &found.join(", "))])
+                }
+            }
+            Event::AttackRolled {
+                attacker,
+                target,
+                weapon,
+                swing,
+                of,
+                d20,
+                total,
+                armor_class,
+                hit,
+                critical,
+                kind,
+            } => {
+                let key = match (hit, critical) {
+                    (true, true) => Key::AttackCritical,
+                    (true, false) => Key::AttackHit,
+                    _ => Key::AttackMiss,
+                };
+                let line = say(
+                    key,
+                    &[
+                        ("name", &n(*attacker)),
+                        ("target", &n(*target)),
+                        ("weapon", &escape_markdown(weapon)),
+                        ("swing", &swing.to_string()),
+                        ("of", &of.to_string()),
+                    ],
+                );
+                let sequence = if *of > 1 && *kind == AttackKind::Action {
+                    format!("{swing}/{of}: ")
+                } else {
+                    String::new()
+                };
+                vec![format!(
+                    "{line} `{sequence}{total} vs AC {armor_class}{}`",
+                    d20_note(d20)
+                )]
+            }
+            Event::SwingLost { attacker, .. } => one(Key::SwingLost, &[("name", &n(*attacker))]),
+            Event::SneakAttack { attacker, dice } => one(
+                Key::SneakAttack,
+                &[("name", &n(*attacker)), ("dice", &dice.to_string())],
+            ),
+            Event::DamageDealt {
+                target,
+                amount,
+                damage_type,
+                hp,
+                ..
+            } => {
+                if *amount == 0 {
+                    return vec![];
+                }
+                one(
+                    Key::Damage,
+                    &[
+                        ("target", &n(*target)),
+                        ("damage", &amount.to_string()),
+                        ("damage_type", &lower_words(&format!("{damage_type:?}"))),
+                        ("hp", &hp.to_string()),
+                    ],
+                )
+            }
+            Event::DamageReduced {
+                target,
+                by,
+                reaction,
+                amount,
+                remaining,
+            } => one(
+                Key::DamageReduced,
+                &[
+                    ("name", &n(*by)),
+                    ("target", &n(*target)),
+                    ("reaction", reaction.label()),
+                    ("amount", &amount.to_string()),
+                    ("damage", &remaining.to_string()),
+                ],
+            ),
+            Event::Resisted { target, amount } => {
+                one(Key::Resisted, &[("name", &n(*target)), ("amount", &amount.to_string())])
+            }
+            Event::Healed { target, by, amount, hp } => {
+                let (amount, hp) = (amount.to_string(), hp.to_string());
+                if by == target {
+                    one(Key::HealedSelf, &[("name", &n(*by)), ("amount", &amount), ("hp", &hp)])
+                } else {
+                    one(
+                        Key::Healed,
+                        &[
+                            ("name", &n(*by)),
+                            ("target", &n(*target)),
+                            ("amount", &amount),
+                            ("hp", &hp),
+                        ],
+                    )
+                }
+            }
+            Event::SpellCast {
+                caster, spell, target, ..
+            } => match target {
+                Some(t) if t != caster => one(
+                    Key::SpellCast,
+                    &[("name", &n(*caster)), ("spell", spell.name()), ("target", &n(*t))],
+                ),
+                _ => one(
+                    Key::SpellCastUntargeted,
+                    &[("name", &n(*caster)), ("spell", spell.name())],
+                ),
+            },
+            Event::SpellCountered { caster, spell, by } => one(
+                Key::SpellCountered,
+                &[("name", &n(*by)), ("caster", &n(*caster)), ("spell", spell.name())],
+            ),
+            Event::CounterspellFailed { caster, by, roll, dc } => vec![format!(
+                "{} `{roll} vs DC {dc}`",
+                say(Key::CounterspellFailed, &[("name", &n(*by)), ("caster", &n(*caster))])
+            )],
+            Event::SavingThrow {
+                id,
+                ability,
+                d20,
+                total,
+                dc,
+                success,
+            } => {
+                let key = if *success { Key::SaveSuccess } else { Key::SaveFailure };
+                let ability = format!("{ability:?}").to_uppercase();
+                vec![format!(
+                    "{} `{total} vs DC {dc}{}`",
+                    say(key, &[("name", &n(*id)), ("ability", &ability)]),
+                    d20_note(d20)
+                )]
+            }
+            Event::AbilityUsed { id, ability } => one(
+                Key::AbilityUsed,
+                &[("name", &n(*id)), ("ability", &escape_markdown(ability))],
+            ),
+            Event::BreathRecharged { id, .. } => one(Key::BreathRecharged, &[("name", &n(*id))]),
+            Event::Contest {
+                id,
+                target,
+                roll,
+                against,
+                won,
+            } => {
+                let key = if *won { Key::ContestWon } else { Key::ContestLost };
+                vec![format!(
+                    "{} `{roll} vs {against}`",
+                    say(key, &[("name", &n(*id)), ("target", &n(*target))])
+                )]
+            }
+            Event::Grappled { id, target } => one(Key::Grappled, &[("name", &n(*id)), ("target", &n(*target))]),
+            Event::Shoved { id, target, mode } => {
+                let key = match mode {
+                    ShoveMode::Prone => Key::ShovedProne,
+                    ShoveMode::Push => Key::ShovedAway,
+                };
+                one(key, &[("name", &n(*id)), ("target", &n(*target))])
+            }
+            Event::ConditionApplied { id, condition } => one(
+                Key::ConditionApplied,
+                &[("name", &n(*id)), ("condition", &escape_markdown(condition))],
+            ),
+            Event::ConditionEnded { id, condition } => one(
+                Key::ConditionEnded,
+                &[("name", &n(*id)), ("condition", &escape_markdown(condition))],
+            ),
+            Event::CunningStrikeReady { id, rider } => one(
+                Key::CunningStrikeReady,
+                &[("name", &n(*id)), ("rider", &lower_words(&format!("{rider:?}")))],
+            ),
+            Event::ItemUsed { id, item, target } => {
+                if id == target {
+                    one(Key::ItemUsedSelf, &[("name", &n(*id)), ("item", item.name())])
+                } else {
+                    one(
+                        Key::ItemUsed,
+                        &[("name", &n(*id)), ("item", item.name()), ("target", &n(*target))],
+                    )
+                }
+            }
+            Event::MedicineCheck {
+                id,
+                target,
+                roll,
+                success,
+            } => {
+                let key = if *success {
+                    Key::StabiliseSuccess
+                } else {
+                    Key::StabiliseFailure
+                };
+                vec![format!(
+                    "{} `Medicine {roll} vs DC 10`",
+                    say(key, &[("name", &n(*id)), ("target", &n(*target))])
+                )]
+            }
+            Event::ReadiedActionSet { id, action, trigger } => one(
+                Key::ReadiedActionSet,
+                &[
+                    ("name", &n(*id)),
+                    ("action", &escape_markdown(action)),
+                    ("trigger", &escape_markdown(trigger)),
+                ],
+            ),
+            Event::ReadiedActionTriggered { id, trigger_by, action } => one(
+                Key::ReadiedActionTriggered,
+                &[
+                    ("name", &n(*id)),
+                    ("mover", &n(*trigger_by)),
+                    ("action", &escape_markdown(action)),
+                ],
+            ),
+            Event::ReactionOffered { reactor, .. } => one(Key::ReactionOffered, &[("name", &n(*reactor))]),
+            Event::ReactionTaken { reactor, reaction } => {
+                let key = match reaction {
+                    ReactionKind::OpportunityAttack => Key::ReactOpportunityAttack,
+                    ReactionKind::Parry => Key::ReactParry,
+                    ReactionKind::UncannyDodge => Key::ReactUncannyDodge,
+                    ReactionKind::ShieldOfFaith => Key::ReactShieldOfFaith,
+                    ReactionKind::Interception => Key::ReactInterception,
+                    ReactionKind::Counterspell => Key::ReactCounterspell,
+                    ReactionKind::Evasion => Key::ReactEvasion,
+                    // The readied action's own line follows (ReadiedActionTriggered).
+                    ReactionKind::Readied => return vec![],
+                };
+                one(key, &[("name", &n(*reactor))])
+            }
+            Event::ReactionPassed { reactor } => one(Key::ReactionPassed, &[("name", &n(*reactor))]),
+            Event::Downed { id } => one(Key::Downed, &[("name", &n(*id))]),
+            Event::DamagedWhileDowned { id, marks, failures } => {
+                let key = if *marks >= 2 {
+                    Key::DamageWhileDownedCritical
+                } else {
+                    Key::DamageWhileDowned
+                };
+                one(key, &[("name", &n(*id)), ("failures", &failures.to_string())])
+            }
+            Event::DeathSaveRolled {
+                id,
+                d20,
+                outcome,
+                successes,
+                failures,
+                ..
+            } => {
+                use engine::death_saves::DeathSaveOutcome as O;
+                let key = match outcome {
+                    O::Success => Key::DeathSaveSuccess,
+                    O::Failure => Key::DeathSaveFailure,
+                    O::CriticalSuccess => Key::DeathSaveCriticalSuccess,
+                    O::CriticalFailure => Key::DeathSaveCriticalFailure,
+                };
+                one(
+                    key,
+                    &[
+                        ("name", &n(*id)),
+                        ("roll", &d20.natural.to_string()),
+                        ("successes", &successes.to_string()),
+                        ("failures", &failures.to_string()),
+                    ],
+                )
+            }
+            Event::Stabilized { id, wakes_in } => {
+                one(Key::Stabilised, &[("name", &n(*id)), ("turns", &wakes_in.to_string())])
+            }
+            Event::Woke { id } => one(Key::Woke, &[("name", &n(*id))]),
+            Event::Revived { id, hp } => one(Key::Revived, &[("name", &n(*id)), ("hp", &hp.to_string())]),
+            Event::Died { id } => one(Key::PlayerDeath, &[("name", &n(*id))]),
+            Event::MonsterSlain { id, by } => match by {
+                Some(killer) => one(Key::MonsterSlain, &[("name", &n(*id)), ("killer", &n(*killer))]),
+                None => one(Key::MonsterSlainUnattributed, &[("name", &n(*id))]),
+            },
+            Event::HpAdjusted { id, delta, hp } => {
+                let key = if *delta >= 0 { Key::GmHpRaised } else { Key::GmHpLowered };
+                one(
+                    key,
+                    &[
+                        ("name", &n(*id)),
+                        ("amount", &delta.unsigned_abs().to_string()),
+                        ("hp", &hp.to_string()),
+                    ],
+                )
+            }
+            Event::CombatEnded { outcome, xp } => match outcome {
+                Outcome::Victory => one(Key::Victory, &[("xp", &xp.to_string())]),
+                Outcome::Defeat => one(Key::Defeat, &[]),
+                Outcome::Halted => one(Key::Halted, &[]),
+            },
+        }
+    }
+
+    /// The public narration: one embed with the narrated events, HP bars and whose turn is next;
+    /// the content pings the player whose turn it is.
+    pub fn narration(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> MessagePayload {
+        let lines = self.narrate(combat, events, ctx);
+        let died = events.iter().any(|e| matches!(e, Event::Died { .. }));
+        let color = match combat.outcome {
+            _ if died => colors::DEATH,
+            Some(Outcome::Victory) => colors::VICTORY,
+            Some(Outcome::Defeat) => colors::DEFEAT,
+            Some(Outcome::Halted) => colors::HALTED,
+            None if combat.window.is_some() => colors::REACTION,
+            None => colors::FIGHTING,
+        };
+        let zone = combat
+            .terrain
+            .zone
+            .map(|z| format!(" — {}", z.name()))
+            .unwrap_or_default();
+        let title = match combat.outcome {
+            Some(Outcome::Victory) => format!("Victory{zone}"),
+            Some(Outcome::Defeat) => format!("Defeat{zone}"),
+            Some(Outcome::Halted) => format!("The fight is over{zone}"),
+            None if combat.round == 0 => format!("Combat{zone}"),
+            None => format!("Round {}{zone}", combat.round),
+        };
+        let mut fields = hp_fields(combat);
+        let mut content = None;
+        let mut pinged = Vec::new();
+        if let Some(next) = Self::next_up(combat) {
+            fields.push(next);
+        }
+        if combat.window.is_none()
+            && let Some(id) = combat.current()
+            && let Some(c) = combat.combatants.get(id.0 as usize)
+            && c.is_player()
+        {
+            let (mention, user) = mention(c);
+            content = Some(self.flavor.pick(
+                Key::TurnPing,
+                ctx.line_seed(),
+                u64::MAX,
+                &[("mention", &mention), ("name", &bold_name(&c.name))],
+            ));
+            pinged.extend(user);
+        }
+        let description = if lines.is_empty() { None } else { Some(lines.join("\n")) };
+        MessagePayload {
+            content,
+            embeds: vec![Embed {
+                title: Some(title),
+                description,
+                color: Some(color),
+                fields,
+                footer: Some(EmbedFooter {
+                    text: format!("TwinBee · combat {} · v{}", ctx.combat_id, ctx.version),
+                }),
+            }],
+            components: Vec::new(),
+            allowed_mentions: Some(AllowedMentions::users(pinged)),
+            flags: None,
+        }
+        .clamp_to_limits()
+    }
+
+    /// The "Up next" field: whose turn it is and what they have left, or who must react.
+    fn next_up(combat: &Combat) -> Option<EmbedField> {
+        if combat.outcome.is_some() {
+            return None;
+        }
+        if let Some(w) = &combat.window {
+            let reactor = combat.combatants.get(w.reactor.0 as usize)?;
+            return Some(EmbedField {
+                name: "Waiting on a reaction".to_owned(),
+                value: format!("{} may react or pass.", bold_name(&reactor.name)),
+                inline: false,
+            });
+        }
+        let c = combat.combatants.get(combat.current()?.0 as usize)?;
+        let r = &c.resources;
+        let mark = |used: bool| if used { "✗" } else { "✓" };
+        Some(EmbedField {
+            name: "Up next".to_owned(),
+            value: format!(
+                "▶ {} — action {} · bonus {} · reaction {} · {}/{} ft",
+                bold_name(&c.name),
+                mark(r.action_used),
+                mark(r.bonus_used),
+                mark(r.reaction_used),
+                (r.movement_total - r.movement_used).max(0),
+                r.movement_total
+            ),
+            inline: false,
+        })
+    }
+
+    /// The reaction prompt for the open window, if a player must choose: TwinBee's line pinging
+    /// the reactor, one button per offered reaction and a Pass button.
+    pub fn reaction_prompt(&self, combat: &Combat, ctx: &RenderContext) -> Option<MessagePayload> {
+        let window = combat.window.as_ref()?;
+        let reactor = combat.combatants.get(window.reactor.0 as usize)?;
+        if !reactor.is_player() {
+            return None;
+        }
+        let n = |id: CombatantId| {
+            combat
+                .combatants
+                .get(id.0 as usize)
+                .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
+        };
+        let name = bold_name(&reactor.name);
+        let seed = ctx.line_seed();
+        let salt = u64::MAX - 1;
+        let line = match &window.trigger {
+            ReactionTrigger::LeavesMelee { mover } => self.flavor.pick(
+                Key::ReactionPromptLeavesMelee,
+                seed,
+                salt,
+                &[("name", &name), ("mover", &n(*mover))],
+            ),
+            ReactionTrigger::Hit {
+                attacker,
+                target,
+                damage,
+                ..
+            } if *target == window.reactor => self.flavor.pick(
+                Key::ReactionPromptHit,
+                seed,
+                salt,
+                &[
+                    ("name", &name),
+                    ("attacker", &n(*attacker)),
+                    ("damage", &damage.to_string()),
+                ],
+            ),
+            ReactionTrigger::Hit {
+                attacker,
+                target,
+                damage,
+                ..
+            } => self.flavor.pick(
+                Key::ReactionPromptAllyHit,
+                seed,
+                salt,
+                &[
+                    ("name", &name),
+                    ("attacker", &n(*attacker)),
+                    ("target", &n(*target)),
+                    ("damage", &damage.to_string()),
+                ],
+            ),
+            ReactionTrigger::DroppedToZero { ally } => self.flavor.pick(
+                Key::ReactionPromptAllyDown,
+                seed,
+                salt,
+                &[("name", &name), ("ally", &n(*ally))],
+            ),
+            ReactionTrigger::CastsSpell { caster, spell } => self.flavor.pick(
+                Key::ReactionPromptSpell,
+                seed,
+                salt,
+                &[("name", &name), ("caster", &n(*caster)), ("spell", spell.name())],
+            ),
+            ReactionTrigger::FailedDexSave { damage, .. } => self.flavor.pick(
+                Key::ReactionPromptDexSave,
+                seed,
+                salt,
+                &[("name", &name), ("damage", &damage.to_string())],
+            ),
+            ReactionTrigger::Readied { observed } => self.flavor.pick(
+                Key::ReactionPromptReadied,
+                seed,
+                salt,
+                &[("name", &name), ("mover", &n(observed.actor()))],
+            ),
+        };
+        let (mention, user) = mention(reactor);
+        let button = |choice: ReactionChoice| {
+            ReactionButton {
+                combat_id: ctx.combat_id.clone(),
+                version: ctx.version,
+                reactor: window.reactor,
+                choice,
+            }
+            .to_string()
+        };
+        let mut options: Vec<ReactionKind> = Vec::new();
+        for kind in &window.options {
+            if !options.contains(kind) {
+                options.push(*kind);
+            }
+        }
+        let mut buttons: Vec<Button> = options
+            .iter()
+            .map(|kind| Button::new(ButtonStyle::Primary, kind.label(), button(ReactionChoice::Take(*kind))))
+            .collect();
+        buttons.push(Button::new(
+            ButtonStyle::Secondary,
+            "Pass",
+            button(ReactionChoice::Pass),
+        ));
+        let components = buttons
+            .chunks(limits::BUTTONS_PER_ROW)
+            .map(|row| ActionRow::new(row.to_vec()))
+            .collect();
+        Some(
+            MessagePayload {
+                content: Some(format!("{mention} — {line}")),
+                embeds: Vec::new(),
+                components,
+                allowed_mentions: Some(AllowedMentions::users(user)),
+                flags: None,
+            }
+            .clamp_to_limits(),
+        )
+    }
+}
+
+/// The HP bar: ten cells, `██████░░░░ 12/20`.
+pub fn hp_bar(hp: i32, max_hp: i32) -> String {
+    const CELLS: i32 = 10;
+    let max = max_hp.max(1);
+    let hp_clamped = hp.clamp(0, max);
+    let filled = if hp_clamped == 0 {
+        0
+    } else {
+        ((hp_clamped * CELLS + max - 1) / max).clamp(1, CELLS)
+    };
+    format!(
+        "{}{} {hp}/{max_hp}",
+        "█".repeat(filled as usize),
+        "░".repeat((CELLS - filled) as usize)
+    )
+}
+
+/// Death-save marks: `✓ ●●○ · ✗ ●○○`.
+fn marks(successes: u8, failures: u8) -> String {
+    let row = |n: u8| (0..3).map(|i| if i < n { '●' } else { '○' }).collect::<String>();
+    format!("✓ {} · ✗ {}", row(successes), row(failures))
+}
+
+/// One combatant's line in the HP fields.
+pub fn hp_line(combat: &Combat, c: &Combatant) -> String {
+    let current = combat.current() == Some(c.id);
+    let name = if c.is_dead() {
+        format!("~~{}~~", escape_markdown(&c.name))
+    } else {
+        bold_name(&c.name)
+    };
+    let pointer = if current { "▶ " } else { "" };
+    let mut status: Vec<String> = Vec::new();
+    if c.is_dead() {
+        status.push(if matches!(c.kind, Kind::Monster(_)) {
+            "☠ slain".to_owned()
+        } else {
+            "☠ dead".to_owned()
+        });
+    } else if c.death.stabilized {
+        status.push(format!("stable, wakes in {}", c.death.wakes_in));
+    } else if c.is_downed() {
+        status.push(format!("downed · {}", marks(c.death.successes, c.death.failures)));
+    } else {
+        let k = &c.conditions;
+        let flags = [
+            (k.prone, "prone"),
+            (k.dodging, "dodging"),
+            (k.hidden.is_some(), "hidden"),
+            (k.raging, "raging"),
+            (k.poisoned, "poisoned"),
+            (k.grappled_by.is_some(), "grappled"),
+            (k.restrained, "restrained"),
+            (k.entangled > 0, "entangled"),
+            (k.hasted, "hasted"),
+            (k.disengaged, "disengaged"),
+        ];
+        status.extend(flags.iter().filter(|(on, _)| *on).map(|(_, s)| (*s).to_owned()));
+        if let Some(r) = &c.readied
+            && !r.fired
+        {
+            status.push(format!("readied: {}", escape_markdown(&r.action.describe())));
+        }
+    }
+    let status = if status.is_empty() {
+        String::new()
+    } else {
+        format!(" · {}", status.join(", "))
+    };
+    format!("{pointer}{name} `{}`{status}", hp_bar(c.hp, c.max_hp))
+}
+
+/// HP fields: one per side (continued in further fields past 1024 characters).
+fn hp_fields(combat: &Combat) -> Vec<EmbedField> {
+    let mut fields = Vec::new();
+    for (side, title) in [(Side::Party, "Party"), (Side::Enemies, "Enemies")] {
+        let lines: Vec<String> = combat
+            .combatants
+            .iter()
+            .filter(|c| c.side == side)
+            .map(|c| hp_line(combat, c))
+            .collect();
+        let mut chunk = String::new();
+        let mut first = true;
+        for line in lines {
+            let line = crate::payload::truncate(&line, limits::FIELD_VALUE);
+            if !chunk.is_empty() && chunk.chars().count() + 1 + line.chars().count() > limits::FIELD_VALUE {
+                fields.push(EmbedField {
+                    name: if first {
+                        title.to_owned()
+                    } else {
+                        format!("{title} (cont.)")
+                    },
+                    value: std::mem::take(&mut chunk),
+                    inline: false,
+                });
+                first = false;
+            }
+            if !chunk.is_empty() {
+                chunk.push('\n');
+            }
+            chunk.push_str(&line);
+        }
+        if !chunk.is_empty() {
+            fields.push(EmbedField {
+                name: if first {
+                    title.to_owned()
+                } else {
+                    format!("{title} (cont.)")
+                },
+                value: chunk,
+                inline: false,
+            });
+        }
+    }
+    // Leave room for the "Up next" field.
+    fields.truncate(limits::FIELDS - 1);
+    fields
+}

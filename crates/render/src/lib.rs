@@ -1,0 +1,25 @@
+//! GogoBee's one renderer (DESIGN "One renderer turns events + flavor into a Discord message
+//! payload"): the terminal table and the Discord adapter both send what this crate builds, so
+//! what a script test sees is what Discord gets.
+//!
+//! - [`flavor`]: the narration files under `flavor/`, embedded, loaded and checked once at start.
+//! - [`payload`]: serde types that serialise to exactly Discord's message JSON, with its limits.
+//! - [`Renderer::combat`]: a command's events become the public narration embed (HP bars,
+//!   whose turn is next, a ping) and, when a player may react, a prompt with buttons.
+//! - [`custom_id`]: reaction button ids, checked by the service against stored state.
+//! - [`messages`]: refusals, info, the character sheet, room entry and the Hospital.
+//!
+//! No I/O, no async, no Discord client: plain data in, plain data out.
+
+pub mod combat;
+pub mod custom_id;
+pub mod flavor;
+pub mod messages;
+pub mod payload;
+pub mod text;
+
+pub use combat::{RenderContext, RenderError, Rendered, Renderer, hp_bar};
+pub use custom_id::{ReactionButton, ReactionChoice};
+pub use flavor::{Flavor, FlavorError, FlavorFile, FlavorProblem, Key, Speaker};
+pub use messages::{CharacterSheet, RoomEntry, character_sheet, info, refusal, refusal_text};
+pub use payload::{ActionRow, AllowedMentions, Button, ButtonStyle, Embed, EmbedField, EmbedFooter, MessagePayload};
