@@ -8,6 +8,7 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261129_000001_create_tables;
+mod m20261130_000001_one_active_combat_per_channel;
 
 /// Every migration of the schema, oldest first.
 pub struct Migrator;
@@ -15,6 +16,9 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261129_000001_create_tables::Migration)]
+        vec![
+            Box::new(m20261129_000001_create_tables::Migration),
+            Box::new(m20261130_000001_one_active_combat_per_channel::Migration),
+        ]
     }
 }

@@ -1,4 +1,9 @@
 //! The service layer's errors: what a caller can act on, plus the database's own failures.
+//!
+//! Every variant's message is written for the player or the server owner who sent the
+//! command: it says what went wrong and what to do instead.
+
+use engine::RuleViolation;
 
 /// What went wrong in a service or repository call.
 #[derive(Debug, thiserror::Error)]
@@ -24,4 +29,53 @@ pub enum ServiceError {
     /// The ruleset name is not one GogoBee knows.
     #[error("unknown ruleset `{0}` (expected one of: gogobee, tdgs, ctb, ticks)")]
     UnknownRuleset(String),
+    /// The rules refused the command; nothing changed.
+    #[error("{0}")]
+    Rules(#[from] RuleViolation),
+    /// A name (race, class, zone, item, monster, spell, gear) that the content does not know.
+    #[error("There's no {kind} called \"{given}\". Choose one of: {valid}.")]
+    Unknown {
+        kind: &'static str,
+        given: String,
+        valid: String,
+    },
+    /// An argument is malformed or out of range.
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The player has no character in this campaign yet.
+    #[error("You don't have a character here yet — create one with /character create.")]
+    NoCharacter,
+    /// There is no active combat in the channel.
+    #[error("There's no fight in this channel — start an expedition or ask the GM to spawn monsters.")]
+    NoCombatInChannel,
+    /// A second combat in a channel that already has one.
+    #[error("A fight is already under way in this channel — join it with /combat join.")]
+    CombatInChannel,
+    /// The character is fighting, so this must wait.
+    #[error("{name} is in a fight — finish it first.")]
+    InCombat { name: String },
+    /// The character already fights in this combat.
+    #[error("{name} is already in this fight.")]
+    AlreadyJoined { name: String },
+    /// The character cannot fight right now (no hit points left).
+    #[error("{name} is in no state to fight (0 HP) — rest before fighting again.")]
+    CannotFight { name: String },
+    /// The character is already on an expedition.
+    #[error("{name} is already exploring {zone} — leave or complete it first.")]
+    OnExpedition { name: String, zone: String },
+    /// The character is not on an expedition.
+    #[error("You're not on an expedition — start one with /expedition start.")]
+    NoExpedition,
+    /// Level-up asked for without the XP for the next level.
+    #[error("You need {needed} XP for level {next}; you have {xp}.")]
+    NotEnoughXp { xp: u32, needed: u32, next: u32 },
+    /// The item or gear is not carried.
+    #[error("You don't have {item}. {have}")]
+    NotCarried { item: String, have: String },
+    /// A reaction button from an earlier moment of the fight.
+    #[error("That button is out of date — the fight has moved on.")]
+    StaleButton,
+    /// A `/roll` expression that does not parse or cannot be rolled.
+    #[error("I can't roll \"{expression}\": {reason}. Try e.g. 1d20+5, 2d20kh1 (advantage), 4d6kh3 or (2d6+3)*2.")]
+    BadDiceExpression { expression: String, reason: String },
 }

@@ -1,19 +1,31 @@
 //! GogoBee's persistence and service layer: the only crate that knows sea-orm.
 //!
 //! [`Db::connect`] opens the database named by a `DATABASE_URL` (SQLite by default,
-//! PostgreSQL alike) and runs the `migration` crate's Migrator. The [`repo`] modules are
-//! the queries; every command that changes a combat goes through
-//! [`repo::combats::save_combat`] inside one [`Db::begin_write`] transaction, guarded by
-//! the combat's `version` column.
+//! PostgreSQL alike) and runs the `migration` crate's Migrator. [`Service`] has one function
+//! per player or GM command (characters, expeditions, combat, GM tools, `/roll`); it keeps
+//! active combats in memory with one writer per combat, and writes each combat command as
+//! ONE transaction guarded by the combat's `version` column (see `store`). The [`repo`]
+//! modules are the queries.
 
+pub mod cmd;
+mod convert;
 mod db;
 pub mod entity;
 mod error;
 pub mod repo;
+mod service;
+mod store;
 
+pub use cmd::character::{Inventory, Sheet};
+pub use cmd::combat::{PlayerCommand, Settled, Share};
+pub use cmd::expedition::{ExpeditionView, RoomEntered};
+pub use cmd::roll::Rolled;
+pub use convert::Pack;
 pub use db::{Backend, DEFAULT_DATABASE_URL, Db};
 pub use error::ServiceError;
 /// Timestamps as the service stores them (UTC); the caller supplies `now`.
 pub use sea_orm::prelude::DateTimeUtc;
 /// A JSON value, for the JSON columns.
 pub use sea_orm::prelude::Json;
+pub use service::{CombatUpdate, Notice, Service};
+pub use store::REACTION_TIMEOUT;

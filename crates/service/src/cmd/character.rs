@@ -1,0 +1,409 @@
+//! Characters: create (race, class, name), sheet, equip/unequip, inventory, level-up from XP.
+
+use std::collections::BTreeMap;
+
+use engine::content::classes::{MAX_LEVEL, XP_FOR_LEVEL, level_for_xp};
+use engine::content::{Abilities, Ability, Armor, Class, Item, Race, Spell, Weapon};
+use sea_orm::sea_query::Query;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter};
+
+use crate::convert::{self, Pack, SHIELD, choices};
+use crate::entity::{character, combat, combatant};
+use crate::repo::characters::{self, NewCharacter};
+use crate::{DateTimeUtc, Service, ServiceError};
+
+/// Coins a new character starts with.
+pub const STARTING_COINS: i64 = 20;
+
+/// Longest character name (it becomes a combatant name and a button label).
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// A character sheet: the row, and what the rules derive from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sheet {
+    pub character_id: i64,
+    pub player_id: String,
+    pub name: String,
+    pub race: Race,
+    pub class: Class,
+    pub level: u32,
+    pub xp: u32,
+    /// XP needed for the next level (`None` at the top level).
+    pub next_level_xp: Option<u32>,
+    /// `/character levelup` would raise the level now.
+    pub can_level_up: bool,
+    pub hp: i32,
+    pub max_hp: i32,
+    pub armor_class: i32,
+    /// Speed in feet after armor and encumbrance.
+    pub speed: i32,
+    pub abilities: Abilities,
+    pub weapon: Weapon,
+    pub off_hand: Option<Weapon>,
+    pub armor: Armor,
+    pub shield: bool,
+    pub attacks_per_action: u32,
+    pub spells: Vec<Spell>,
+    pub coins: i64,
+}
+
+/// What a character carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inventory {
+    pub coins: i64,
+    /// Consumables with counts.
+    pub items: Vec<(Item, u32)>,
+    /// Gear carried but not worn or wielded.
+    pub pack: Pack,
+    /// Materials harvested on the current expedition (lost on death).
+    pub materials: Vec<String>,
+}
+
+impl Sheet {
+    pub(crate) fn of(row: &character::Model) -> Result<Self, ServiceError> {
+        let c = convert::combatant(row)?;
+        let xp = u32::try_from(row.xp).unwrap_or(0);
+        let level = c.level();
+        Ok(Self {
+            character_id: row.id,
+            player_id: row.player_id.clone(),
+            name: row.name.clone(),
+            race: convert::race(row)?,
+            class: convert::class(row)?,
+            level,
+            xp,
+            next_level_xp: (level < MAX_LEVEL).then(|| XP_FOR_LEVEL[level as usize]),
+            can_level_up: level_for_xp(xp) > level,
+            hp: row.hp,
+            max_hp: row.max_hp,
+            armor_class: c.armor_class(),
+            speed: c.speed(),
+            abilities: c.abilities,
+            weapon: c.weapon,
+            off_hand: c.off_hand,
+            armor: c.armor,
+            shield: c.shield,
+            attacks_per_action: c.attacks_per_action(),
+            spells: c.known_spells(),
+            coins: row.coins,
+        })
+    }
+}
+
+fn unknown<T: Copy>(kind: &'static str, given: &str, all: &[T], name: impl Fn(T) -> &'static str) -> ServiceError {
+    ServiceError::Unknown {
+        kind,
+        given: given.trim().to_owned(),
+        valid: choices(all.iter().map(|x| name(*x))),
+    }
+}
+
+/// Parses a race, refusing an unknown one with the list of valid races.
+pub fn parse_race(text: &str) -> Result<Race, ServiceError> {
+    Race::parse(text).ok_or_else(|| unknown("race", text, &Race::ALL, Race::name))
+}
+
+/// Parses a class, refusing an unknown one with the list of valid classes.
+pub fn parse_class(text: &str) -> Result<Class, ServiceError> {
+    Class::parse(text).ok_or_else(|| unknown("class", text, &Class::ALL, Class::name))
+}
+
+/// Parses a consumable item.
+pub fn parse_item(text: &str) -> Result<Item, ServiceError> {
+    Item::parse(text).ok_or_else(|| unknown("item", text, &Item::ALL, Item::name))
+}
+
+/// A character's max HP at `level` with its class and race.
+fn max_hp(race: Race, class: Class, level: u32) -> i32 {
+    let con = class.base_abilities().plus(race.ability_bonus()).modifier(Ability::Con);
+    class.max_hp(level, con)
+}
+
+/// Whether a character fights in an active combat now.
+pub(crate) async fn in_active_combat<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<bool, ServiceError> {
+    let mut fights = Query::select();
+    fights
+        .column(combatant::Column::CombatId)
+        .from(combatant::Entity)
+        .and_where(combatant::Column::CharacterId.eq(character_id));
+    let count = combat::Entity::find()
+        .filter(combat::Column::Status.eq(crate::repo::combats::ACTIVE))
+        .filter(combat::Column::Id.in_subquery(fights))
+        .count(db)
+        .await?;
+    Ok(count > 0)
+}
+
+impl Service {
+    /// The player's character in a campaign, or [`ServiceError::NoCharacter`].
+    pub(crate) async fn character_of<C: ConnectionTrait>(
+        db: &C,
+        campaign_id: i64,
+        player_id: &str,
+    ) -> Result<character::Model, ServiceError> {
+        characters::for_player(db, campaign_id, player_id)
+            .await?
+            .ok_or(ServiceError::NoCharacter)
+    }
+
+    /// Refuses while the character is fighting.
+    pub(crate) async fn not_fighting<C: ConnectionTrait>(db: &C, row: &character::Model) -> Result<(), ServiceError> {
+        if in_active_combat(db, row.id).await? {
+            return Err(ServiceError::InCombat { name: row.name.clone() });
+        }
+        Ok(())
+    }
+
+    /// `/character create name race class`: a level-1 character with the class's kit, a
+    /// Potion of Healing and [`STARTING_COINS`].
+    pub async fn create_character(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        name: &str,
+        race: &str,
+        class: &str,
+        now: DateTimeUtc,
+    ) -> Result<Sheet, ServiceError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+            return Err(ServiceError::InvalidInput(format!(
+                "A character name needs 1 to {MAX_NAME_CHARS} characters, on one line."
+            )));
+        }
+        let race = parse_race(race)?;
+        let class = parse_class(class)?;
+        let kit = class.kit();
+        let mut items = BTreeMap::new();
+        items.insert(Item::PotionOfHealing, 1);
+        let new = NewCharacter {
+            campaign_id,
+            player_id: player_id.to_owned(),
+            name: name.to_owned(),
+            race: race.name().to_owned(),
+            class: class.name().to_owned(),
+            max_hp: max_hp(race, class, 1),
+            coins: STARTING_COINS,
+            weapon: Some(kit.weapon.name().to_owned()),
+            off_hand: kit.off_hand.map(|w| w.name().to_owned()),
+            armor: (kit.armor != Armor::None).then(|| kit.armor.name().to_owned()),
+            shield: kit.shield.then(|| SHIELD.to_owned()),
+            inventory: convert::inventory_json(&items),
+            gear: convert::pack_json(&Pack::default()),
+        };
+        let row = characters::create(self.db().conn(), new, now).await?;
+        Sheet::of(&row)
+    }
+
+    /// `/character sheet`.
+    pub async fn sheet(&self, campaign_id: i64, player_id: &str) -> Result<Sheet, ServiceError> {
+        Sheet::of(&Self::character_of(self.db().conn(), campaign_id, player_id).await?)
+    }
+
+    /// `/character inventory`: coins, consumables, carried gear, this run's materials.
+    pub async fn inventory(&self, campaign_id: i64, player_id: &str) -> Result<Inventory, ServiceError> {
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        let materials = match crate::cmd::expedition::active(conn, row.id).await? {
+            Some(exp) => crate::cmd::expedition::materials(&exp),
+            None => Vec::new(),
+        };
+        Ok(Inventory {
+            coins: row.coins,
+            items: convert::inventory(&row)?.into_iter().filter(|(_, n)| *n > 0).collect(),
+            pack: convert::pack(&row)?,
+            materials,
+        })
+    }
+
+    /// `/equip <gear> [off_hand]`: wields a weapon (main hand, or the off hand for a Light
+    /// weapon), wears armor, or straps on a shield, from the pack; what it replaces goes
+    /// into the pack. Not during a fight.
+    pub async fn equip(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        gear: &str,
+        off_hand: bool,
+    ) -> Result<Sheet, ServiceError> {
+        let conn = self.db().conn();
+        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        Self::not_fighting(conn, &row).await?;
+        let mut pack = convert::pack(&row)?;
+        let carried = describe_pack(&pack);
+        let not_carried = |item: &str| ServiceError::NotCarried {
+            item: item.to_owned(),
+            have: carried.clone(),
+        };
+        if let Some(weapon) = Weapon::parse(gear) {
+            let at = pack
+                .weapons
+                .iter()
+                .position(|w| *w == weapon)
+                .ok_or_else(|| not_carried(weapon.name()))?;
+            if off_hand {
+                if !weapon.stats().light {
+                    return Err(ServiceError::InvalidInput(format!(
+                        "Only a Light weapon fits the off hand, and {} is not Light.",
+                        weapon.name()
+                    )));
+                }
+                if row.shield.is_some() {
+                    return Err(ServiceError::InvalidInput(
+                        "Your off hand holds a shield — unequip it first.".into(),
+                    ));
+                }
+            }
+            pack.weapons.remove(at);
+            let slot = if off_hand { &mut row.off_hand } else { &mut row.weapon };
+            if let Some(old) = convert::weapon(slot.as_deref())? {
+                pack.weapons.push(old);
+            }
+            *slot = Some(weapon.name().to_owned());
+        } else if let Some(armor) = Armor::parse(gear).filter(|a| *a != Armor::None) {
+            let at = pack
+                .armor
+                .iter()
+                .position(|a| *a == armor)
+                .ok_or_else(|| not_carried(armor.name()))?;
+            pack.armor.remove(at);
+            let old = convert::armor(row.armor.as_deref())?;
+            if old != Armor::None {
+                pack.armor.push(old);
+            }
+            row.armor = Some(armor.name().to_owned());
+        } else if gear.trim().eq_ignore_ascii_case(SHIELD) {
+            if row.shield.is_some() {
+                return Err(ServiceError::InvalidInput("You already carry a shield.".into()));
+            }
+            if pack.shields == 0 {
+                return Err(not_carried("a shield"));
+            }
+            if row.off_hand.is_some() {
+                return Err(ServiceError::InvalidInput(
+                    "Your off hand holds a weapon — unequip it first.".into(),
+                ));
+            }
+            pack.shields -= 1;
+            row.shield = Some(SHIELD.to_owned());
+        } else {
+            return Err(unknown_gear(gear));
+        }
+        row.gear = convert::pack_json(&pack);
+        Sheet::of(&characters::update(conn, row).await?)
+    }
+
+    /// `/unequip <slot or gear>`: `weapon` (main hand), `off hand`, `armor`, `shield`, or the
+    /// name of something worn or wielded; it goes into the pack. Not during a fight.
+    pub async fn unequip(&self, campaign_id: i64, player_id: &str, what: &str) -> Result<Sheet, ServiceError> {
+        let conn = self.db().conn();
+        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        Self::not_fighting(conn, &row).await?;
+        let mut pack = convert::pack(&row)?;
+        let key: String = what
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let main = convert::weapon(row.weapon.as_deref())?;
+        let off = convert::weapon(row.off_hand.as_deref())?;
+        let armor = convert::armor(row.armor.as_deref())?;
+        let named = Weapon::parse(what);
+        if matches!(key.as_str(), "offhand" | "off") || (named.is_some() && named == off && named != main) {
+            let w = off.ok_or_else(|| ServiceError::InvalidInput("Your off hand is empty.".into()))?;
+            pack.weapons.push(w);
+            row.off_hand = None;
+        } else if matches!(key.as_str(), "weapon" | "mainhand" | "main") || (named.is_some() && named == main) {
+            let w = main
+                .filter(|w| *w != Weapon::Unarmed)
+                .ok_or_else(|| ServiceError::InvalidInput("You aren't wielding a weapon.".into()))?;
+            pack.weapons.push(w);
+            row.weapon = None;
+        } else if key == "armor"
+            || key == "armour"
+            || Armor::parse(what).is_some_and(|a| a == armor && a != Armor::None)
+        {
+            if armor == Armor::None {
+                return Err(ServiceError::InvalidInput("You aren't wearing armor.".into()));
+            }
+            pack.armor.push(armor);
+            row.armor = None;
+        } else if key == "shield" {
+            if row.shield.is_none() {
+                return Err(ServiceError::InvalidInput("You aren't carrying a shield.".into()));
+            }
+            pack.shields += 1;
+            row.shield = None;
+        } else {
+            return Err(ServiceError::InvalidInput(format!(
+                "You aren't wearing or wielding \"{}\" — unequip weapon, off hand, armor or shield.",
+                what.trim()
+            )));
+        }
+        row.gear = convert::pack_json(&pack);
+        Sheet::of(&characters::update(conn, row).await?)
+    }
+
+    /// `/character levelup`: raises the level to what the XP has earned
+    /// ([`level_for_xp`]); max HP grows and current HP with it. Not during a fight.
+    pub async fn level_up(&self, campaign_id: i64, player_id: &str) -> Result<Sheet, ServiceError> {
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        Self::not_fighting(conn, &row).await?;
+        let xp = u32::try_from(row.xp).unwrap_or(0);
+        let level = u32::try_from(row.level).unwrap_or(1);
+        let earned = level_for_xp(xp);
+        if earned <= level {
+            if level >= MAX_LEVEL {
+                return Err(ServiceError::InvalidInput(format!(
+                    "You are already level {MAX_LEVEL}, the highest."
+                )));
+            }
+            return Err(ServiceError::NotEnoughXp {
+                xp,
+                needed: XP_FOR_LEVEL[level as usize],
+                next: level + 1,
+            });
+        }
+        let updated = set_level(row, earned)?;
+        Sheet::of(&characters::update(conn, updated).await?)
+    }
+}
+
+/// A character row at another level: max HP follows, and current HP moves by as much.
+pub(crate) fn set_level(mut row: character::Model, level: u32) -> Result<character::Model, ServiceError> {
+    let (race, class) = (convert::race(&row)?, convert::class(&row)?);
+    let new_max = max_hp(race, class, level);
+    row.hp = (row.hp + new_max - row.max_hp).clamp(i32::from(row.hp > 0), new_max);
+    row.max_hp = new_max;
+    row.level = level as i32;
+    Ok(row)
+}
+
+fn describe_pack(pack: &Pack) -> String {
+    let mut names: Vec<String> = pack.weapons.iter().map(|w| w.name().to_owned()).collect();
+    names.extend(pack.armor.iter().map(|a| a.name().to_owned()));
+    if pack.shields > 0 {
+        names.push(format!("{} shield(s)", pack.shields));
+    }
+    if names.is_empty() {
+        "Your pack holds no spare gear.".to_owned()
+    } else {
+        format!("Your pack holds: {}.", names.join(", "))
+    }
+}
+
+fn unknown_gear(gear: &str) -> ServiceError {
+    let mut valid: Vec<&str> = Weapon::ALL
+        .iter()
+        .filter(|w| **w != Weapon::Unarmed)
+        .map(|w| w.name())
+        .collect();
+    valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
+    valid.push(SHIELD);
+    ServiceError::Unknown {
+        kind: "weapon, armor or shield",
+        given: gear.trim().to_owned(),
+        valid: choices(valid),
+    }
+}

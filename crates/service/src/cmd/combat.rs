@@ -1,0 +1,611 @@
+//! Combat: creating a fight in a channel, joining it, beginning it, every player command
+//! mapped to an [`engine::Command`] (target names resolved with [`Combat::by_name`]),
+//! reactions (with reaction-window timeouts as timers), status, and the end of a fight:
+//! XP and loot for the survivors, HP and consumables written back to the characters, the
+//! expedition marked on death or defeat.
+
+use engine::command::BonusAction;
+use engine::content::{Item, Spell};
+use engine::event::Outcome;
+use engine::{
+    Actor, Combat, Combatant, CombatantId, Command, CunningMove, Dice, Event, MoveIntent, ReactionKind, RuleViolation,
+    ShoveMode, Side, Terrain,
+};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseTransaction, EntityTrait, IntoActiveModel, QueryFilter,
+    QueryOrder,
+};
+
+use crate::cmd::character::parse_item;
+use crate::cmd::expedition::{self, ABANDONED, materials, materials_json, trophy};
+use crate::convert::choices;
+use crate::entity::{expedition as expedition_entity, timer};
+use crate::repo::{characters, combats};
+use crate::service::{hash_text, mix};
+use crate::store::{Applied, Live, Logged, REACTION_TIMEOUT};
+use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
+
+/// A player's combat command, with targets by name (as typed or autocompleted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayerCommand {
+    /// The Attack action; no target attacks the nearest enemy in reach.
+    Attack {
+        target: Option<String>,
+    },
+    Cast {
+        spell: String,
+        target: Option<String>,
+    },
+    Dash,
+    Disengage,
+    Dodge,
+    Help {
+        ally: String,
+    },
+    Hide,
+    /// `ready <action> when <trigger>`.
+    Ready {
+        text: String,
+    },
+    UseItem {
+        item: String,
+        target: Option<String>,
+    },
+    Search,
+    Grapple {
+        target: String,
+    },
+    Shove {
+        target: String,
+        mode: ShoveMode,
+    },
+    Stabilize {
+        ally: String,
+    },
+    OffHandAttack {
+        target: Option<String>,
+    },
+    SecondWind,
+    CunningAction(CunningMove),
+    HealingWord {
+        target: String,
+    },
+    HuntersMark {
+        target: String,
+    },
+    Rage,
+    MistyStep {
+        target: Option<String>,
+    },
+    CunningStrike(engine::combatant::CunningStrike),
+    /// `move melee <target>`.
+    MoveMelee {
+        target: String,
+    },
+    /// `move ranged | toward | away | <direction>`.
+    Move {
+        direction: String,
+    },
+    EndTurn,
+}
+
+fn target(combat: &Combat, name: &str) -> Result<CombatantId, ServiceError> {
+    Ok(combat.by_name(name)?.id)
+}
+
+fn maybe(combat: &Combat, name: Option<&String>) -> Result<Option<CombatantId>, ServiceError> {
+    name.map(|n| target(combat, n)).transpose()
+}
+
+fn parse_spell(text: &str) -> Result<Spell, ServiceError> {
+    Spell::parse(text).ok_or_else(|| ServiceError::Unknown {
+        kind: "spell",
+        given: text.trim().to_owned(),
+        valid: choices(Spell::ALL.iter().map(|s| s.name())),
+    })
+}
+
+impl PlayerCommand {
+    /// The engine command, names resolved against `combat`.
+    pub fn to_engine(&self, combat: &Combat) -> Result<Command, ServiceError> {
+        use PlayerCommand as P;
+        Ok(match self {
+            P::Attack { target: t } => Command::Attack {
+                target: maybe(combat, t.as_ref())?,
+            },
+            P::Cast { spell, target: t } => Command::Cast {
+                spell: parse_spell(spell)?,
+                target: maybe(combat, t.as_ref())?,
+            },
+            P::Dash => Command::Dash,
+            P::Disengage => Command::Disengage,
+            P::Dodge => Command::Dodge,
+            P::Help { ally } => Command::Help {
+                ally: target(combat, ally)?,
+            },
+            P::Hide => Command::Hide,
+            P::Ready { text } => Command::Ready { text: text.clone() },
+            P::UseItem { item, target: t } => Command::UseItem {
+                item: parse_item(item)?,
+                target: maybe(combat, t.as_ref())?,
+            },
+            P::Search => Command::Search,
+            P::Grapple { target: t } => Command::Grapple {
+                target: target(combat, t)?,
+            },
+            P::Shove { target: t, mode } => Command::Shove {
+                target: target(combat, t)?,
+                mode: *mode,
+            },
+            P::Stabilize { ally } => Command::Stabilize {
+                ally: target(combat, ally)?,
+            },
+            P::OffHandAttack { target: t } => Command::Bonus(BonusAction::OffHandAttack {
+                target: maybe(combat, t.as_ref())?,
+            }),
+            P::SecondWind => Command::Bonus(BonusAction::SecondWind),
+            P::CunningAction(m) => Command::Bonus(BonusAction::CunningAction(*m)),
+            P::HealingWord { target: t } => Command::Bonus(BonusAction::HealingWord {
+                target: target(combat, t)?,
+            }),
+            P::HuntersMark { target: t } => Command::Bonus(BonusAction::HuntersMark {
+                target: target(combat, t)?,
+            }),
+            P::Rage => Command::Bonus(BonusAction::Rage),
+            P::MistyStep { target: t } => Command::Bonus(BonusAction::MistyStep {
+                target: maybe(combat, t.as_ref())?,
+            }),
+            P::CunningStrike(rider) => Command::Bonus(BonusAction::CunningStrike(*rider)),
+            P::MoveMelee { target: t } => Command::Move(MoveIntent::Melee(target(combat, t)?)),
+            P::Move { direction } => {
+                if direction.trim().eq_ignore_ascii_case("melee") {
+                    return Err(ServiceError::InvalidInput(
+                        "Moving into melee needs a target: /move melee target:<name>.".into(),
+                    ));
+                }
+                Command::Move(MoveIntent::parse_direction(direction)?)
+            }
+            P::EndTurn => Command::EndTurn,
+        })
+    }
+}
+
+/// One survivor's (or casualty's) share of a finished fight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    pub character_id: i64,
+    pub name: String,
+    pub xp: u32,
+    pub coins: i64,
+    /// HP written back to the character.
+    pub hp: i32,
+    pub died: bool,
+    /// The character now has the XP for a higher level.
+    pub can_level_up: bool,
+}
+
+/// How a fight ended, and what was written to the characters and the expedition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    pub outcome: Outcome,
+    /// XP of the slain enemies, split evenly among the surviving party characters on victory.
+    pub xp_total: u32,
+    pub coins_total: i64,
+    pub shares: Vec<Share>,
+    /// A Potion of Healing found on the bodies, and who took it.
+    pub potion: Option<(String, Item)>,
+    /// Trophies added to the expedition's harvest.
+    pub materials: Vec<String>,
+    /// The expedition was abandoned (a death or a defeat): its harvest is lost (§8.1–§8.2).
+    pub expedition_abandoned: bool,
+}
+
+/// Writes the end of a fight inside its last command's transaction. Loot is rolled from
+/// the combat's own dice, so a replay finds the same.
+pub(crate) async fn settle(
+    txn: &DatabaseTransaction,
+    live: &mut Live,
+    events: &[Event],
+    now: DateTimeUtc,
+) -> Result<Settled, ServiceError> {
+    let outcome = live.combat.outcome.unwrap_or(Outcome::Halted);
+    let xp_total = events
+        .iter()
+        .find_map(|e| match e {
+            Event::CombatEnded { xp, .. } => Some(*xp),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let party: Vec<(usize, i64)> = live
+        .characters
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.map(|id| (i, id)))
+        .collect();
+    let survivors: Vec<usize> = party
+        .iter()
+        .map(|(i, _)| *i)
+        .filter(|i| !live.combat.combatants[*i].is_dead())
+        .collect();
+    let slain: Vec<engine::content::Monster> = live
+        .combat
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Enemies && c.is_dead())
+        .filter_map(Combatant::monster_kind)
+        .collect();
+    let victory = outcome == Outcome::Victory && !survivors.is_empty();
+    let coins_total: i64 = if victory {
+        slain.iter().map(|m| i64::from(m.stats().xp) / 5).sum::<i64>() + i64::from(live.dice.die(6))
+    } else {
+        0
+    };
+    let n = survivors.len().max(1) as u32;
+    let potion_to = (victory && live.dice.die(4) == 4).then(|| survivors[live.dice.die(n) as usize - 1]);
+    let mut shares = Vec::new();
+    let mut potion = None;
+    for (i, character_id) in party {
+        let c = &live.combat.combatants[i];
+        let mut row = characters::get(txn, character_id).await?;
+        let died = c.is_dead();
+        let (xp, coins) = if victory && !died {
+            (xp_total / n, coins_total / i64::from(n))
+        } else {
+            (0, 0)
+        };
+        let mut items = c.items.clone();
+        if potion_to == Some(i) {
+            *items.entry(Item::PotionOfHealing).or_default() += 1;
+            potion = Some((c.name.clone(), Item::PotionOfHealing));
+        }
+        row.hp = if died { 0 } else { c.hp.max(1) };
+        row.xp = row.xp.saturating_add(xp as i32);
+        row.coins += coins;
+        row.inventory = crate::convert::inventory_json(&items);
+        let can_level_up = engine::content::classes::level_for_xp(u32::try_from(row.xp).unwrap_or(0))
+            > u32::try_from(row.level).unwrap_or(1);
+        shares.push(Share {
+            character_id,
+            name: c.name.clone(),
+            xp,
+            coins,
+            hp: row.hp,
+            died,
+            can_level_up,
+        });
+        characters::update(txn, row).await?;
+    }
+    let mut found = Vec::new();
+    let mut expedition_abandoned = false;
+    if let Some(exp_id) = live.expedition_id
+        && let Some(exp) = expedition_entity::Entity::find_by_id(exp_id).one(txn).await?
+        && exp.status == expedition::ACTIVE
+    {
+        let mut harvest = materials(&exp);
+        let mut row = exp.into_active_model();
+        if shares.iter().any(|s| s.died) || outcome == Outcome::Defeat {
+            expedition_abandoned = true;
+            row.status = Set(ABANDONED.to_owned());
+            row.ended_at = Set(Some(now));
+            harvest.clear();
+        } else if victory {
+            found = slain.iter().map(|m| trophy(*m)).collect();
+            harvest.extend(found.iter().cloned());
+        }
+        row.harvested_materials = Set(materials_json(&harvest));
+        row.update(txn).await?;
+    }
+    Ok(Settled {
+        outcome,
+        xp_total,
+        coins_total,
+        shares,
+        potion,
+        materials: found,
+        expedition_abandoned,
+    })
+}
+
+fn engine_step(live: &mut Live, actor: Actor, command: Command, now: DateTimeUtc) -> Result<Applied<()>, ServiceError> {
+    let events = live.apply(actor, command.clone(), now)?;
+    Ok(Applied {
+        logged: Logged::Engine { actor, command },
+        events,
+        extra: (),
+    })
+}
+
+/// A fight about to be created in a channel.
+pub(crate) struct NewFight<'a> {
+    pub campaign_id: i64,
+    pub channel_id: &'a str,
+    pub expedition_id: Option<i64>,
+    /// Combatants in order, with the character behind each (`None` for monsters).
+    pub members: Vec<(Combatant, Option<i64>)>,
+    pub terrain: Terrain,
+}
+
+/// The combatant a player controls in a fight.
+fn player_combatant(combat: &Combat, player_id: &str) -> Result<CombatantId, ServiceError> {
+    combat
+        .combatants
+        .iter()
+        .find(|c| c.player_id() == Some(player_id))
+        .map(|c| c.id)
+        .ok_or(ServiceError::Rules(RuleViolation::NotInCombat))
+}
+
+impl Service {
+    /// Creates a combat (version 0, not begun) in a channel inside `txn`; refuses a second
+    /// active combat in the channel.
+    pub(crate) async fn new_combat(
+        &self,
+        txn: &DatabaseTransaction,
+        fight: NewFight<'_>,
+        now: DateTimeUtc,
+    ) -> Result<Live, ServiceError> {
+        let NewFight {
+            campaign_id,
+            channel_id,
+            expedition_id,
+            members,
+            terrain,
+        } = fight;
+        if combats::active_in_channel(txn, campaign_id, channel_id)
+            .await?
+            .is_some()
+        {
+            return Err(ServiceError::CombatInChannel);
+        }
+        let campaign = crate::repo::campaigns::get(txn, campaign_id).await?;
+        let seed = mix(&[
+            self.seed,
+            campaign_id as u64,
+            hash_text(channel_id),
+            now.timestamp_nanos_opt().unwrap_or_default() as u64,
+            expedition_id.unwrap_or(0) as u64,
+        ]);
+        let (combatants, characters): (Vec<Combatant>, Vec<Option<i64>>) = members.into_iter().unzip();
+        let mut live = Live {
+            id: 0,
+            campaign_id,
+            channel_id: channel_id.to_owned(),
+            expedition_id,
+            reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
+            version: 0,
+            combat: Combat::new(combatants, terrain),
+            dice: Dice::seeded(seed),
+            reaction_timer: None,
+            characters,
+        };
+        crate::store::create(txn, &mut live, seed as i64, now).await?;
+        Ok(live)
+    }
+
+    /// The active combat in a channel, or [`ServiceError::NoCombatInChannel`].
+    pub(crate) async fn combat_in(&self, campaign_id: i64, channel_id: &str) -> Result<i64, ServiceError> {
+        self.store
+            .in_channel(campaign_id, channel_id)
+            .await?
+            .ok_or(ServiceError::NoCombatInChannel)
+    }
+
+    /// Runs one engine command as one persisted command.
+    pub(crate) async fn engine_command<F>(
+        &self,
+        combat_id: i64,
+        now: DateTimeUtc,
+        mut pick: F,
+    ) -> Result<CombatUpdate, ServiceError>
+    where
+        F: FnMut(&Combat) -> Result<(Actor, Command), ServiceError>,
+    {
+        let written = self
+            .store
+            .run(combat_id, now, |live| {
+                let (actor, command) = pick(&live.combat)?;
+                engine_step(live, actor, command, now)
+            })
+            .await?;
+        let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+        Ok(Self::update(written.live, written.events, notices))
+    }
+
+    /// Rolls initiative and runs monster turns until a player must act.
+    pub(crate) async fn begin(&self, combat_id: i64, now: DateTimeUtc) -> Result<CombatUpdate, ServiceError> {
+        self.engine_command(combat_id, now, |_| Ok((Actor::Director, Command::Begin)))
+            .await
+    }
+
+    /// `/combat status`: the fight in the channel as it stands.
+    pub async fn combat_status(&self, campaign_id: i64, channel_id: &str) -> Result<CombatUpdate, ServiceError> {
+        let id = self.combat_in(campaign_id, channel_id).await?;
+        let live = self.store.snapshot(id).await?;
+        Ok(Self::update(live, Vec::new(), Vec::new()))
+    }
+
+    /// `/combat join`: the player's character joins the fight in the channel, before or after
+    /// it has begun (then with its own initiative roll).
+    pub async fn join_combat(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let combat_id = self.combat_in(campaign_id, channel_id).await?;
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        if row.hp <= 0 {
+            return Err(ServiceError::CannotFight { name: row.name });
+        }
+        let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
+        let joiner = crate::convert::combatant(&row)?;
+        let written = self
+            .store
+            .run(combat_id, now, |live| {
+                if live.characters.contains(&Some(row.id)) {
+                    return Err(ServiceError::AlreadyJoined { name: row.name.clone() });
+                }
+                if fighting {
+                    return Err(ServiceError::InCombat { name: row.name.clone() });
+                }
+                let (id, roll) = live.add_combatant(joiner.clone(), Some(row.id));
+                let initiative = roll.map(|_| live.combat.get(id).initiative);
+                Ok(Applied {
+                    logged: Logged::Join {
+                        combatant: Box::new(live.combat.get(id).clone()),
+                        character_id: Some(row.id),
+                        initiative_roll: roll,
+                    },
+                    events: Vec::new(),
+                    extra: Notice::Joined { id, initiative },
+                })
+            })
+            .await?;
+        Ok(Self::update(written.live, written.events, vec![written.extra.0]))
+    }
+
+    /// `/combat start`: begins the fight in the channel (rolling initiative; monsters act
+    /// until a player must). A caller with a character who is not in it joins first.
+    pub async fn start_combat(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let combat_id = self.combat_in(campaign_id, channel_id).await?;
+        let live = self.store.snapshot(combat_id).await?;
+        if live.combat.started {
+            return Err(RuleViolation::AlreadyStarted.into());
+        }
+        let mut notices = Vec::new();
+        let in_it = live.combat.combatants.iter().any(|c| c.player_id() == Some(player_id));
+        if !in_it
+            && crate::repo::characters::for_player(self.db().conn(), campaign_id, player_id)
+                .await?
+                .is_some()
+        {
+            notices.extend(self.join_combat(campaign_id, channel_id, player_id, now).await?.notices);
+        }
+        let mut begun = self.begin(combat_id, now).await?;
+        notices.append(&mut begun.notices);
+        begun.notices = notices;
+        Ok(begun)
+    }
+
+    /// Any combat command of a player: resolves target names, applies it, persists it.
+    pub async fn act(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        command: &PlayerCommand,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let combat_id = self.combat_in(campaign_id, channel_id).await?;
+        self.engine_command(combat_id, now, |combat| {
+            let me = player_combatant(combat, player_id)?;
+            Ok((Actor::Combatant(me), command.to_engine(combat)?))
+        })
+        .await
+    }
+
+    /// `/end-turn`.
+    pub async fn end_turn(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        self.act(campaign_id, channel_id, player_id, &PlayerCommand::EndTurn, now)
+            .await
+    }
+
+    /// A reaction button: `reaction` is a label ("Opportunity Attack", "Parry", …) or
+    /// "Pass". `window` is the [`CombatUpdate::window_token`] the button was made for; a
+    /// button from an earlier window is refused as [`ServiceError::StaleButton`].
+    pub async fn react(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        reaction: &str,
+        window: Option<i64>,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let command = if reaction.trim().eq_ignore_ascii_case("pass") {
+            Command::Pass
+        } else {
+            Command::React(ReactionKind::parse(reaction).ok_or_else(|| ServiceError::Unknown {
+                kind: "reaction",
+                given: reaction.trim().to_owned(),
+                valid: choices(ReactionKind::ALL.iter().map(|k| k.label()).chain(["Pass"])),
+            })?)
+        };
+        let combat_id = self.combat_in(campaign_id, channel_id).await?;
+        let written = self
+            .store
+            .run(combat_id, now, |live| {
+                if window.is_some() && live.reaction_timer != window {
+                    return Err(ServiceError::StaleButton);
+                }
+                let me = player_combatant(&live.combat, player_id)?;
+                engine_step(live, Actor::Combatant(me), command.clone(), now)
+            })
+            .await?;
+        let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+        Ok(Self::update(written.live, written.events, notices))
+    }
+
+    /// Passes every reaction window whose timeout is due at `now` (the scheduler calls this
+    /// when the earliest timer comes due). Returns what each pass did.
+    pub async fn expire_reactions(&self, now: DateTimeUtc) -> Result<Vec<CombatUpdate>, ServiceError> {
+        let due = timer::Entity::find()
+            .filter(timer::Column::Kind.eq(REACTION_TIMEOUT))
+            .filter(timer::Column::DueAt.lte(now))
+            .filter(timer::Column::FiredAt.is_null())
+            .order_by_asc(timer::Column::DueAt)
+            .all(self.db().conn())
+            .await?;
+        let mut passed = Vec::new();
+        for t in due {
+            let Some(combat_id) = t.payload.get("combat_id").and_then(serde_json::Value::as_i64) else {
+                continue;
+            };
+            let result = self
+                .store
+                .run(combat_id, now, |live| {
+                    if live.reaction_timer != Some(t.id) {
+                        return Err(ServiceError::StaleButton);
+                    }
+                    engine_step(live, Actor::Director, Command::Pass, now)
+                })
+                .await;
+            match result {
+                Ok(written) => {
+                    let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+                    passed.push(Self::update(written.live, written.events, notices));
+                }
+                // Answered in the meantime, or the fight is over: the timer is moot.
+                Err(ServiceError::StaleButton | ServiceError::Rules(_) | ServiceError::CombatNotFound(_)) => {
+                    timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(passed)
+    }
+
+    /// When the earliest unfired timer is due, for the scheduler to sleep until.
+    pub async fn next_timer_due(&self) -> Result<Option<DateTimeUtc>, ServiceError> {
+        Ok(timer::Entity::find()
+            .filter(timer::Column::FiredAt.is_null())
+            .order_by_asc(timer::Column::DueAt)
+            .one(self.db().conn())
+            .await?
+            .map(|t| t.due_at))
+    }
+}

@@ -1,0 +1,330 @@
+//! Expeditions (seed 000 §3.3–§3.4): a run through one of the eight zones, room by room.
+//! Entering a room rolls, from a seeded stream, whether it is Difficult Terrain (TwinBee
+//! flags it on entry) and whether monsters wait there; the last room always holds a fight.
+//! A quiet room yields a zone material; materials are kept on completion or leaving, lost
+//! on death (§8.2).
+
+use engine::content::{Monster, Zone};
+use engine::{Combatant, Dice, Terrain};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+};
+
+use crate::cmd::character::Sheet;
+use crate::convert::{self, choices};
+use crate::entity::{character, expedition};
+use crate::repo::characters;
+use crate::service::mix;
+use crate::{CombatUpdate, DateTimeUtc, Json, Service, ServiceError};
+
+/// Expedition statuses.
+pub const ACTIVE: &str = "active";
+pub const COMPLETED: &str = "completed";
+pub const LEFT: &str = "left";
+pub const ABANDONED: &str = "abandoned";
+
+/// Chance in 6 that a room before the last holds monsters.
+const ENCOUNTER_IN_6: u32 = 4;
+
+/// An expedition as the renderer shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpeditionView {
+    pub expedition_id: i64,
+    pub zone: Zone,
+    pub tier: u8,
+    /// Rooms entered so far (0 before the first).
+    pub room: u32,
+    pub rooms: u32,
+    pub status: String,
+    pub materials: Vec<String>,
+}
+
+/// What entering a room found.
+#[derive(Debug, Clone)]
+pub struct RoomEntered {
+    pub expedition: ExpeditionView,
+    /// The room is Difficult Terrain; `terrain_source` says why (§3.4).
+    pub difficult: bool,
+    pub terrain_source: &'static str,
+    /// A material picked up in a quiet room.
+    pub harvested: Option<String>,
+    /// The fight the room started, already begun (monsters acting first have acted).
+    pub encounter: Option<CombatUpdate>,
+    /// This was the zone's last room.
+    pub last_room: bool,
+}
+
+/// What a quiet room of each zone yields.
+pub fn zone_material(zone: Zone) -> &'static str {
+    match zone {
+        Zone::ForestOfShadows => "Shadow moss",
+        Zone::SunkenTemple => "Temple pearl",
+        Zone::HauntedManor => "Grave dust",
+        Zone::Underforge => "Slag iron",
+        Zone::Underdark => "Glowcap",
+        Zone::FeywildCrossing => "Fey silk",
+        Zone::DragonsLair => "Dragon scale",
+        Zone::AbyssPortal => "Abyssal shard",
+    }
+}
+
+/// The trophy a slain monster leaves.
+pub fn trophy(monster: Monster) -> String {
+    format!("{} trophy", monster.name())
+}
+
+/// Parses a zone, refusing an unknown one with the list of the eight.
+pub fn parse_zone(text: &str) -> Result<Zone, ServiceError> {
+    Zone::parse(text).ok_or_else(|| ServiceError::Unknown {
+        kind: "zone",
+        given: text.trim().to_owned(),
+        valid: choices(Zone::ALL.iter().map(|z| z.name())),
+    })
+}
+
+/// The character's active expedition, if any.
+pub(crate) async fn active<C: ConnectionTrait>(
+    db: &C,
+    character_id: i64,
+) -> Result<Option<expedition::Model>, ServiceError> {
+    Ok(expedition::Entity::find()
+        .filter(expedition::Column::CharacterId.eq(character_id))
+        .filter(expedition::Column::Status.eq(ACTIVE))
+        .one(db)
+        .await?)
+}
+
+pub(crate) fn materials(row: &expedition::Model) -> Vec<String> {
+    serde_json::from_value(row.harvested_materials.clone()).unwrap_or_default()
+}
+
+pub(crate) fn materials_json(list: &[String]) -> Json {
+    serde_json::to_value(list).unwrap_or_default()
+}
+
+fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
+    let zone = parse_zone(&row.zone)?;
+    let stats = zone.stats();
+    Ok(ExpeditionView {
+        expedition_id: row.id,
+        zone,
+        tier: stats.tier,
+        room: u32::try_from(row.room).unwrap_or(0),
+        rooms: stats.rooms,
+        status: row.status.clone(),
+        materials: materials(row),
+    })
+}
+
+/// The monsters of a room: one kind from the zone's list; kinds below the zone's tier come
+/// in larger groups (up to three more), so every tier's rooms carry its weight.
+pub(crate) fn room_monsters(zone: Zone, dice: &mut Dice) -> Vec<Combatant> {
+    let stats = zone.stats();
+    let kind = stats.monsters[dice.die(stats.monsters.len() as u32) as usize - 1];
+    let below = u32::from(stats.tier.saturating_sub(kind.stats().tier)).min(2);
+    let count = 1 + below + u32::from(below > 0 && dice.coin());
+    name_monsters(kind, count, &[])
+}
+
+/// `count` monsters of `kind`, named "Goblin" (alone) or "Goblin 1", "Goblin 2", …,
+/// numbered after any already in `existing`.
+pub(crate) fn name_monsters(kind: Monster, count: u32, existing: &[Combatant]) -> Vec<Combatant> {
+    let already = existing.iter().filter(|c| c.monster_kind() == Some(kind)).count() as u32;
+    (1..=count)
+        .map(|i| {
+            let name = if count == 1 && already == 0 {
+                kind.name().to_owned()
+            } else {
+                format!("{} {}", kind.name(), already + i)
+            };
+            Combatant::monster(&name, kind)
+        })
+        .collect()
+}
+
+/// Adds harvested materials to the character's pack (on completing or leaving).
+fn bank(row: &mut character::Model, found: &[String]) -> Result<(), ServiceError> {
+    let mut pack = convert::pack(row)?;
+    for m in found {
+        *pack.materials.entry(m.clone()).or_default() += 1;
+    }
+    row.gear = convert::pack_json(&pack);
+    Ok(())
+}
+
+impl Service {
+    /// `/expedition start <zone>`. Refused while fighting or already exploring, or at 0 HP.
+    pub async fn start_expedition(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        zone: &str,
+        now: DateTimeUtc,
+    ) -> Result<ExpeditionView, ServiceError> {
+        let zone = parse_zone(zone)?;
+        let txn = self.db().begin_write().await?;
+        let row = Self::character_of(&txn, campaign_id, player_id).await?;
+        Self::not_fighting(&txn, &row).await?;
+        if let Some(on) = active(&txn, row.id).await? {
+            return Err(ServiceError::OnExpedition {
+                name: row.name,
+                zone: on.zone,
+            });
+        }
+        if row.hp <= 0 {
+            return Err(ServiceError::CannotFight { name: row.name });
+        }
+        let new = expedition::ActiveModel {
+            character_id: Set(row.id),
+            zone: Set(zone.name().to_owned()),
+            room: Set(0),
+            status: Set(ACTIVE.to_owned()),
+            harvested_materials: Set(materials_json(&[])),
+            started_at: Set(now),
+            ended_at: Set(None),
+            ..Default::default()
+        }
+        .insert(&txn)
+        .await?;
+        txn.commit().await?;
+        view(&new)
+    }
+
+    /// `/expedition status`: the active expedition, if any.
+    pub async fn expedition(&self, campaign_id: i64, player_id: &str) -> Result<Option<ExpeditionView>, ServiceError> {
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        active(conn, row.id).await?.as_ref().map(view).transpose()
+    }
+
+    /// `/expedition advance`: enter the next room. A room with monsters starts a combat in
+    /// `channel_id` (refused if the channel already has one) and begins it.
+    pub async fn advance(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<RoomEntered, ServiceError> {
+        let txn = self.db().begin_write().await?;
+        let row = Self::character_of(&txn, campaign_id, player_id).await?;
+        Self::not_fighting(&txn, &row).await?;
+        let exp = active(&txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
+        let zone = parse_zone(&exp.zone)?;
+        let stats = zone.stats();
+        let room = u32::try_from(exp.room).unwrap_or(0) + 1;
+        if room > stats.rooms {
+            return Err(ServiceError::InvalidInput(format!(
+                "You've cleared all {} rooms of {} — /expedition complete to head home.",
+                stats.rooms,
+                zone.name()
+            )));
+        }
+        if row.hp <= 0 {
+            return Err(ServiceError::CannotFight { name: row.name });
+        }
+        let mut dice = Dice::seeded(mix(&[self.seed, exp.id as u64, u64::from(room)]));
+        let difficult = dice.die(6) <= stats.difficult_in_6;
+        let last_room = room == stats.rooms;
+        let fight = last_room || dice.die(6) <= ENCOUNTER_IN_6;
+        let mut found = materials(&exp);
+        let harvested = (!fight).then(|| zone_material(zone).to_owned());
+        found.extend(harvested.clone());
+        let mut updated = exp.clone().into_active_model();
+        updated.room = Set(room as i32);
+        updated.harvested_materials = Set(materials_json(&found));
+        let exp = updated.update(&txn).await?;
+        let mut created = None;
+        if fight {
+            let mut members = vec![(convert::combatant(&row)?, Some(row.id))];
+            members.extend(room_monsters(zone, &mut dice).into_iter().map(|m| (m, None)));
+            let terrain = Terrain {
+                zone: Some(zone),
+                difficult,
+                hidden_things: Vec::new(),
+            };
+            created = Some(
+                self.new_combat(
+                    &txn,
+                    crate::cmd::combat::NewFight {
+                        campaign_id,
+                        channel_id,
+                        expedition_id: Some(exp.id),
+                        members,
+                        terrain,
+                    },
+                    now,
+                )
+                .await?,
+            );
+        }
+        txn.commit().await?;
+        let encounter = match created {
+            Some(live) => {
+                self.store.cache_new(&live);
+                Some(self.begin(live.id, now).await?)
+            }
+            None => None,
+        };
+        Ok(RoomEntered {
+            expedition: view(&exp)?,
+            difficult,
+            terrain_source: stats.difficult_terrain,
+            harvested,
+            encounter,
+            last_room,
+        })
+    }
+
+    /// `/expedition complete`: after the last room, head home with the materials; HP is
+    /// restored at the inn.
+    pub async fn complete_expedition(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<(ExpeditionView, Sheet), ServiceError> {
+        self.end_expedition(campaign_id, player_id, COMPLETED, now).await
+    }
+
+    /// `/expedition leave`: turn back early, keeping what was harvested; HP is restored at the inn.
+    pub async fn leave_expedition(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<(ExpeditionView, Sheet), ServiceError> {
+        self.end_expedition(campaign_id, player_id, LEFT, now).await
+    }
+
+    async fn end_expedition(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        status: &str,
+        now: DateTimeUtc,
+    ) -> Result<(ExpeditionView, Sheet), ServiceError> {
+        let txn = self.db().begin_write().await?;
+        let mut row = Self::character_of(&txn, campaign_id, player_id).await?;
+        Self::not_fighting(&txn, &row).await?;
+        let exp = active(&txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
+        let rooms = parse_zone(&exp.zone)?.stats().rooms;
+        if status == COMPLETED && exp.room < rooms as i32 {
+            return Err(ServiceError::InvalidInput(format!(
+                "You've explored {} of {rooms} rooms — /expedition advance, or /expedition leave to turn back.",
+                exp.room
+            )));
+        }
+        bank(&mut row, &materials(&exp))?;
+        if row.hp > 0 {
+            row.hp = row.max_hp;
+        }
+        let row = characters::update(&txn, row).await?;
+        let mut ended = exp.into_active_model();
+        ended.status = Set(status.to_owned());
+        ended.ended_at = Set(Some(now));
+        let ended = ended.update(&txn).await?;
+        txn.commit().await?;
+        Ok((view(&ended)?, Sheet::of(&row)?))
+    }
+}

@@ -1,0 +1,251 @@
+//! GM tools for server owners (the caller checks Manage Server): spawn monsters, adjust HP,
+//! grant coins or items, set a character's level, end a combat.
+
+use engine::content::classes::{MAX_LEVEL, XP_FOR_LEVEL};
+use engine::content::{Armor, Monster, Weapon};
+use engine::{Actor, Command, Terrain};
+
+use crate::cmd::character::{Inventory, Sheet, set_level};
+use crate::cmd::combat::NewFight;
+use crate::cmd::expedition::name_monsters;
+use crate::convert::{self, SHIELD, choices};
+use crate::repo::characters;
+use crate::store::{Applied, Logged};
+use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
+
+/// Most monsters one `/gm spawn` adds.
+pub const MAX_SPAWN: u32 = 12;
+
+/// What `/gm hp` changed: a combatant in the channel's fight, or a character out of combat.
+#[derive(Debug, Clone)]
+pub enum HpAdjusted {
+    InCombat(CombatUpdate),
+    Character(Sheet),
+}
+
+fn parse_monster(text: &str) -> Result<Monster, ServiceError> {
+    Monster::parse(text).ok_or_else(|| ServiceError::Unknown {
+        kind: "monster",
+        given: text.trim().to_owned(),
+        valid: choices(Monster::ALL.iter().map(|m| m.name())),
+    })
+}
+
+impl Service {
+    /// `/gm spawn monster count`: adds monsters to the channel's fight (rolling their
+    /// initiative if it has begun), or creates a fight with them for players to join.
+    pub async fn gm_spawn(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        monster: &str,
+        count: u32,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let kind = parse_monster(monster)?;
+        if !(1..=MAX_SPAWN).contains(&count) {
+            return Err(ServiceError::InvalidInput(format!(
+                "Spawn between 1 and {MAX_SPAWN} monsters at a time."
+            )));
+        }
+        if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
+            let written = self
+                .store
+                .run(combat_id, now, |live| {
+                    let spawned = name_monsters(kind, count, &live.combat.combatants);
+                    let mut ids = Vec::new();
+                    let mut rolls = Vec::new();
+                    for m in spawned.clone() {
+                        let (id, roll) = live.add_combatant(m, None);
+                        ids.push(id);
+                        rolls.push(roll);
+                    }
+                    Ok(Applied {
+                        logged: Logged::Spawn {
+                            combatants: ids.iter().map(|id| live.combat.get(*id).clone()).collect(),
+                            initiative_rolls: rolls,
+                        },
+                        events: Vec::new(),
+                        extra: Notice::Spawned { ids },
+                    })
+                })
+                .await?;
+            return Ok(Self::update(written.live, written.events, vec![written.extra.0]));
+        }
+        let members: Vec<_> = name_monsters(kind, count, &[]).into_iter().map(|m| (m, None)).collect();
+        let ids = (0..members.len() as u32).map(engine::CombatantId).collect();
+        let txn = self.db().begin_write().await?;
+        let live = self
+            .new_combat(
+                &txn,
+                NewFight {
+                    campaign_id,
+                    channel_id,
+                    expedition_id: None,
+                    members,
+                    terrain: Terrain::default(),
+                },
+                now,
+            )
+            .await?;
+        txn.commit().await?;
+        self.store.cache_new(&live);
+        Ok(Self::update(
+            live,
+            Vec::new(),
+            vec![Notice::CombatCreated, Notice::Spawned { ids }],
+        ))
+    }
+
+    /// `/gm hp target delta`: in the channel's fight, changes a combatant's HP through the
+    /// rules (damage can down; healing can revive); out of combat, changes a character's
+    /// stored HP (within 0 and its max).
+    pub async fn gm_adjust_hp(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        target: &str,
+        delta: i32,
+        now: DateTimeUtc,
+    ) -> Result<HpAdjusted, ServiceError> {
+        if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
+            let live = self.store.snapshot(combat_id).await?;
+            if live.combat.started && live.combat.by_name(target).is_ok() {
+                let update = self
+                    .engine_command(combat_id, now, |combat| {
+                        let id = combat.by_name(target)?.id;
+                        Ok((Actor::Director, Command::AdjustHp { target: id, delta }))
+                    })
+                    .await?;
+                return Ok(HpAdjusted::InCombat(update));
+            }
+        }
+        let conn = self.db().conn();
+        let wanted = target.trim().to_lowercase();
+        let mut row = characters::list(conn, campaign_id)
+            .await?
+            .into_iter()
+            .find(|c| c.name.to_lowercase() == wanted)
+            .ok_or_else(|| {
+                ServiceError::Rules(engine::RuleViolation::UnknownTarget {
+                    name: target.to_owned(),
+                })
+            })?;
+        Self::not_fighting(conn, &row).await?;
+        if delta == 0 {
+            return Err(ServiceError::InvalidInput("A change of 0 HP changes nothing.".into()));
+        }
+        row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp);
+        Ok(HpAdjusted::Character(Sheet::of(&characters::update(conn, row).await?)?))
+    }
+
+    /// `/gm coins player amount`: gives (or, negative, takes) coins; never below zero.
+    pub async fn gm_grant_coins(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        amount: i64,
+    ) -> Result<Inventory, ServiceError> {
+        let conn = self.db().conn();
+        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        let coins = row.coins.checked_add(amount).filter(|c| *c >= 0).ok_or_else(|| {
+            ServiceError::InvalidInput(format!(
+                "{} has {} coins; that would leave fewer than none.",
+                row.name, row.coins
+            ))
+        })?;
+        row.coins = coins;
+        characters::update(conn, row).await?;
+        self.inventory(campaign_id, player_id).await
+    }
+
+    /// `/gm give player item count`: a consumable goes to the inventory, a weapon, armor or
+    /// shield to the pack (to equip). Consumables wait until the character's fight is over.
+    pub async fn gm_grant_item(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        item: &str,
+        count: u32,
+    ) -> Result<Inventory, ServiceError> {
+        if !(1..=99).contains(&count) {
+            return Err(ServiceError::InvalidInput("Give between 1 and 99 at a time.".into()));
+        }
+        let conn = self.db().conn();
+        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        let mut pack = convert::pack(&row)?;
+        if let Some(consumable) = engine::content::Item::parse(item) {
+            Self::not_fighting(conn, &row).await?;
+            let mut items = convert::inventory(&row)?;
+            *items.entry(consumable).or_default() += count;
+            row.inventory = convert::inventory_json(&items);
+        } else if let Some(weapon) = Weapon::parse(item).filter(|w| *w != Weapon::Unarmed) {
+            pack.weapons.extend(std::iter::repeat_n(weapon, count as usize));
+        } else if let Some(armor) = Armor::parse(item).filter(|a| *a != Armor::None) {
+            pack.armor.extend(std::iter::repeat_n(armor, count as usize));
+        } else if item.trim().eq_ignore_ascii_case(SHIELD) {
+            pack.shields += count;
+        } else {
+            let mut valid: Vec<&str> = engine::content::Item::ALL.iter().map(|i| i.name()).collect();
+            valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
+            valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
+            valid.push(SHIELD);
+            return Err(ServiceError::Unknown {
+                kind: "item",
+                given: item.trim().to_owned(),
+                valid: choices(valid),
+            });
+        }
+        row.gear = convert::pack_json(&pack);
+        characters::update(conn, row).await?;
+        self.inventory(campaign_id, player_id).await
+    }
+
+    /// `/gm level player level`: sets the level (1–20); XP moves into that level's range.
+    pub async fn gm_set_level(&self, campaign_id: i64, player_id: &str, level: u32) -> Result<Sheet, ServiceError> {
+        if !(1..=MAX_LEVEL).contains(&level) {
+            return Err(ServiceError::InvalidInput(format!("Levels run from 1 to {MAX_LEVEL}.")));
+        }
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        Self::not_fighting(conn, &row).await?;
+        let mut row = set_level(row, level)?;
+        let floor = XP_FOR_LEVEL[level as usize - 1];
+        let ceiling = XP_FOR_LEVEL.get(level as usize).map_or(u32::MAX, |next| next - 1);
+        row.xp = u32::try_from(row.xp).unwrap_or(0).clamp(floor, ceiling) as i32;
+        Sheet::of(&characters::update(conn, row).await?)
+    }
+
+    /// `/gm end`: ends the channel's fight with no winner; HP and consumables go back to
+    /// the characters.
+    pub async fn gm_end_combat(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let combat_id = self.combat_in(campaign_id, channel_id).await?;
+        let live = self.store.snapshot(combat_id).await?;
+        if !live.combat.started {
+            // The engine ends only begun fights; one that never began is closed here.
+            let written = self
+                .store
+                .run(combat_id, now, |live| {
+                    live.combat.outcome = Some(engine::Outcome::Halted);
+                    Ok(Applied {
+                        logged: Logged::Close,
+                        events: vec![engine::Event::CombatEnded {
+                            outcome: engine::Outcome::Halted,
+                            xp: 0,
+                        }],
+                        extra: (),
+                    })
+                })
+                .await?;
+            let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+            return Ok(Self::update(written.live, written.events, notices));
+        }
+        self.engine_command(combat_id, now, |_| Ok((Actor::Director, Command::EndCombat)))
+            .await
+    }
+}

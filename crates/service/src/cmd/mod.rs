@@ -1,0 +1,7 @@
+//! The service functions, one module per command group; each is an `impl Service` block.
+
+pub mod character;
+pub mod combat;
+pub mod expedition;
+pub mod gm;
+pub mod roll;

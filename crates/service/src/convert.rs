@@ -1,0 +1,107 @@
+//! Conversions between stored rows and engine types, by hand (entities never reach the
+//! engine): a character row becomes a [`Combatant`], a combatant's state goes back to the
+//! row when a fight ends, and the JSON columns (`inventory`, `gear`) get typed shapes.
+
+use std::collections::BTreeMap;
+
+use engine::content::{Armor, Class, Item, Race, Weapon};
+use engine::{Combatant, Controller};
+use serde::{Deserialize, Serialize};
+
+use crate::entity::character;
+use crate::{Json, ServiceError};
+
+/// What a character carries but does not wear or wield (the `gear` column).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Pack {
+    pub weapons: Vec<Weapon>,
+    pub armor: Vec<Armor>,
+    pub shields: u32,
+    /// Materials brought home from expeditions, with counts.
+    #[serde(default)]
+    pub materials: BTreeMap<String, u32>,
+}
+
+/// The name the shield slot stores.
+pub const SHIELD: &str = "Shield";
+
+/// A stored enum name back to the engine's value, refusing a row the content does not know.
+fn parse_stored<T>(what: &'static str, text: &str, parse: impl Fn(&str) -> Option<T>) -> Result<T, ServiceError> {
+    parse(text).ok_or_else(|| ServiceError::InvalidInput(format!("stored {what} \"{text}\" is not in the content")))
+}
+
+pub fn race(row: &character::Model) -> Result<Race, ServiceError> {
+    parse_stored("race", &row.race, Race::parse)
+}
+
+pub fn class(row: &character::Model) -> Result<Class, ServiceError> {
+    parse_stored("class", &row.class, Class::parse)
+}
+
+pub fn weapon(slot: Option<&str>) -> Result<Option<Weapon>, ServiceError> {
+    slot.map(|w| parse_stored("weapon", w, Weapon::parse)).transpose()
+}
+
+pub fn armor(slot: Option<&str>) -> Result<Armor, ServiceError> {
+    Ok(slot
+        .map(|a| parse_stored("armor", a, Armor::parse))
+        .transpose()?
+        .unwrap_or(Armor::None))
+}
+
+/// The `inventory` column: consumables by name with counts.
+pub fn inventory(row: &character::Model) -> Result<BTreeMap<Item, u32>, ServiceError> {
+    if row.inventory.is_null() {
+        return Ok(BTreeMap::new());
+    }
+    serde_json::from_value(row.inventory.clone())
+        .map_err(|err| ServiceError::InvalidInput(format!("stored inventory is unreadable: {err}")))
+}
+
+pub fn inventory_json(items: &BTreeMap<Item, u32>) -> Json {
+    let kept: BTreeMap<Item, u32> = items.iter().filter(|(_, n)| **n > 0).map(|(i, n)| (*i, *n)).collect();
+    serde_json::to_value(kept).unwrap_or_default()
+}
+
+/// The `gear` column.
+pub fn pack(row: &character::Model) -> Result<Pack, ServiceError> {
+    if row.gear.is_null() || row.gear.as_object().is_some_and(serde_json::Map::is_empty) {
+        return Ok(Pack::default());
+    }
+    serde_json::from_value(row.gear.clone())
+        .map_err(|err| ServiceError::InvalidInput(format!("stored gear is unreadable: {err}")))
+}
+
+pub fn pack_json(pack: &Pack) -> Json {
+    serde_json::to_value(pack).unwrap_or_default()
+}
+
+/// The character as the engine sees it: level, gear, current HP and consumables from the row.
+pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
+    let level = u32::try_from(row.level).unwrap_or(1);
+    let mut c = Combatant::character(
+        &row.name,
+        race(row)?,
+        class(row)?,
+        level,
+        Controller::Player(row.player_id.clone()),
+    );
+    c.weapon = weapon(row.weapon.as_deref())?.unwrap_or(Weapon::Unarmed);
+    c.off_hand = weapon(row.off_hand.as_deref())?;
+    c.armor = armor(row.armor.as_deref())?;
+    c.shield = row.shield.is_some();
+    c.hp = row.hp.clamp(0, c.max_hp);
+    c.items = inventory(row)?;
+    Ok(c)
+}
+
+/// Splits a list for an error message: "A, B or C".
+pub fn choices<I: IntoIterator<Item = S>, S: AsRef<str>>(names: I) -> String {
+    let names: Vec<String> = names.into_iter().map(|s| s.as_ref().to_owned()).collect();
+    match names.split_last() {
+        None => "nothing".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}

@@ -1,0 +1,121 @@
+//! The [`Service`]: one function per player or GM command. Each takes ids and plain
+//! arguments plus `now` (time is an input), loads what it needs, calls the engine, saves,
+//! and returns what happened for the renderer.
+
+use std::sync::{Arc, Mutex};
+
+use engine::{Combat, CombatantId, Dice, Event};
+
+use crate::store::{Live, Store};
+use crate::{DateTimeUtc, Db, ServiceError};
+
+/// GogoBee's service layer over one database.
+///
+/// Cheap to clone (the clones share the database pool and the cache of active combats).
+/// Two `Service`s on one database (two bot processes) stay correct: each command's write is
+/// guarded by the combat's version and retried on a stale read.
+#[derive(Clone)]
+pub struct Service {
+    pub(crate) store: Arc<Store>,
+    /// Seeds every new random stream (combats, rooms, `/roll`): the same seed and the same
+    /// commands give the same game.
+    pub(crate) seed: u64,
+    pub(crate) rolls: Arc<Mutex<Dice>>,
+}
+
+/// A combat command's result: everything the renderer needs.
+#[derive(Debug, Clone)]
+pub struct CombatUpdate {
+    pub combat_id: i64,
+    /// The combat's version after the command (the `seq` of its log row); reaction buttons carry it.
+    pub version: i64,
+    /// The fight after the command.
+    pub combat: Combat,
+    /// What the engine reported, in order.
+    pub events: Vec<Event>,
+    /// What the service itself did besides the engine.
+    pub notices: Vec<Notice>,
+    /// Identifies the open reaction window (if any): reaction buttons carry it, and
+    /// [`Service::react`] refuses a button whose window has closed.
+    pub window_token: Option<i64>,
+}
+
+/// Things the service does around the engine that the renderer should narrate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// A combat was created in the channel (not begun yet unless `Begun` follows).
+    CombatCreated,
+    /// A character joined the fight; `initiative` once it has begun.
+    Joined { id: CombatantId, initiative: Option<i32> },
+    /// Monsters entered the fight.
+    Spawned { ids: Vec<CombatantId> },
+    /// The fight is over and its results were written to the characters.
+    Settled(crate::cmd::combat::Settled),
+}
+
+impl Service {
+    /// A service with a fixed seed of 0; see [`Service::with_seed`].
+    pub fn new(db: Db) -> Self {
+        Self::with_seed(db, 0)
+    }
+
+    /// A service whose random streams all derive from `seed`.
+    pub fn with_seed(db: Db, seed: u64) -> Self {
+        Self {
+            store: Arc::new(Store::new(db)),
+            seed,
+            rolls: Arc::new(Mutex::new(Dice::seeded(mix(&[seed, 0x524f_4c4c])))),
+        }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.store.db
+    }
+
+    /// The campaign a command in `channel_id` of `guild_id` belongs to: the channel's own
+    /// campaign if it has one, else the guild's (created on first use).
+    pub async fn campaign_for(
+        &self,
+        guild_id: &str,
+        channel_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<crate::entity::campaign::Model, ServiceError> {
+        let conn = self.store.db.conn();
+        if let Some(own) = crate::repo::campaigns::find(conn, guild_id, Some(channel_id)).await? {
+            return Ok(own);
+        }
+        crate::repo::campaigns::get_or_create(conn, guild_id, None, now).await
+    }
+
+    pub(crate) fn update(live: Live, events: Vec<Event>, notices: Vec<Notice>) -> CombatUpdate {
+        CombatUpdate {
+            combat_id: live.id,
+            version: live.version,
+            window_token: live.reaction_timer,
+            combat: live.combat,
+            events,
+            notices,
+        }
+    }
+}
+
+/// Mixes numbers into one seed (`SplitMix64` steps).
+pub(crate) fn mix(parts: &[u64]) -> u64 {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for part in parts {
+        state ^= part.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        state = z ^ (z >> 31);
+    }
+    state
+}
+
+/// A text's stable hash, for seeding (FNV-1a).
+pub(crate) fn hash_text(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

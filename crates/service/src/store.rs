@@ -1,0 +1,710 @@
+//! Active combats in memory, one writer each, and the one transaction that persists a command.
+//!
+//! A command on a combat locks that combat's slot (a `tokio::sync::Mutex`, so commands on
+//! one combat queue while other combats run), applies itself to a copy of the cached state,
+//! and writes the result in ONE transaction: the combat row (state JSON + version, guarded by
+//! the version it read), its `combat_events` row, the denormalised `turn_resources`,
+//! `readied_actions` and `death_save_states` rows that changed, new `combatants` rows, and
+//! the reaction-window timer. Those statements go to the database as one batch (one round
+//! trip) inside `BEGIN`/`COMMIT`, which is what lets SQLite keep up. Another process that
+//! wrote first makes the save fail as [`ServiceError::StaleCombat`]: the slot is reloaded
+//! from the database and the command retried on the fresh state.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::Duration;
+use engine::combatant::Combatant;
+use engine::event::Outcome;
+use engine::{Actor, Combat, Command, Dice, DicePosition, Event};
+use sea_orm::sea_query::{OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter, SqliteQueryBuilder};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
+    QueryFilter, QueryOrder,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::entity::{combat, combat_event, combatant, death_save_state, readied_action, timer, turn_resources};
+use crate::{DateTimeUtc, Db, ServiceError};
+
+/// Attempts at a command whose save met a newer version written elsewhere.
+const MAX_ATTEMPTS: usize = 4;
+
+/// The `timers.kind` of a reaction window's timeout.
+pub const REACTION_TIMEOUT: &str = "reaction_timeout";
+
+/// What the `combats.state` column holds.
+#[derive(Serialize, Deserialize)]
+struct StoredState {
+    combat: Combat,
+    dice: DicePosition,
+    /// The open reaction window's timeout timer.
+    reaction_timer: Option<i64>,
+}
+
+/// A combat as the service holds it between commands.
+#[derive(Clone, Debug)]
+pub(crate) struct Live {
+    pub id: i64,
+    pub campaign_id: i64,
+    pub channel_id: String,
+    pub expedition_id: Option<i64>,
+    pub reaction_timeout_secs: i64,
+    pub version: i64,
+    pub combat: Combat,
+    pub dice: Dice,
+    pub reaction_timer: Option<i64>,
+    /// The character behind each combatant, by combatant index (`None` for monsters).
+    pub characters: Vec<Option<i64>>,
+}
+
+impl Live {
+    /// Applies an engine command, keeping `self` untouched on refusal.
+    pub fn apply(&mut self, actor: Actor, command: Command, now: DateTimeUtc) -> Result<Vec<Event>, ServiceError> {
+        Ok(engine::apply(&mut self.combat, actor, command, &mut self.dice, now)?)
+    }
+
+    /// Adds a combatant (a late joiner or a spawned monster). Once the fight has begun it
+    /// rolls initiative (d20 + DEX) from the combat's dice and takes its place in the order
+    /// without disturbing whose turn it is. The engine has no command for this; the service
+    /// does it and logs it as its own command.
+    pub fn add_combatant(&mut self, mut c: Combatant, character_id: Option<i64>) -> (engine::CombatantId, Option<u32>) {
+        let combat = &mut self.combat;
+        let id = engine::CombatantId(combat.combatants.len() as u32);
+        c.id = id;
+        let far = |x: &Combatant| {
+            x.monster_kind().is_some()
+                && matches!(
+                    x.behaviour(),
+                    Some(engine::content::Behaviour::Ranged | engine::content::Behaviour::Caster)
+                )
+        };
+        let opponents: Vec<(engine::CombatantId, bool)> = combat
+            .combatants
+            .iter()
+            .filter(|o| o.side != c.side)
+            .map(|o| (o.id, far(o)))
+            .collect();
+        let mut roll = None;
+        if combat.started {
+            let d20 = self.dice.die(20);
+            c.initiative = d20 as i32 + c.modifier(engine::content::Ability::Dex);
+            roll = Some(d20);
+        }
+        let joiner_far = far(&c);
+        let initiative = c.initiative;
+        combat.combatants.push(c);
+        for (other, other_far) in opponents {
+            let band = if joiner_far || other_far {
+                engine::Band::Far
+            } else {
+                engine::Band::Near
+            };
+            combat.set_band(id, other, band);
+        }
+        if combat.started {
+            let at = combat
+                .order
+                .iter()
+                .position(|o| combat.get(*o).initiative < initiative)
+                .unwrap_or(combat.order.len());
+            combat.order.insert(at, id);
+            if at <= combat.turn {
+                combat.turn += 1;
+            }
+        }
+        self.characters.push(character_id);
+        (id, roll)
+    }
+
+    fn stored(&self) -> StoredState {
+        StoredState {
+            combat: self.combat.clone(),
+            dice: self.dice.position(),
+            reaction_timer: self.reaction_timer,
+        }
+    }
+
+    pub fn status(&self) -> &'static str {
+        status_of(self.combat.outcome)
+    }
+}
+
+/// The `combats.status` for an outcome.
+pub fn status_of(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        None => crate::repo::combats::ACTIVE,
+        Some(Outcome::Victory) => "victory",
+        Some(Outcome::Defeat) => "defeat",
+        Some(Outcome::Halted) => "ended",
+    }
+}
+
+/// What a command did, for the log: the command as applied and the engine's events.
+pub(crate) struct Applied<T> {
+    pub logged: Logged,
+    pub events: Vec<Event>,
+    pub extra: T,
+}
+
+/// A command as the combat log stores it: an engine command, or one the service performs
+/// itself (a join or a spawn after the fight was created).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) enum Logged {
+    Engine {
+        actor: Actor,
+        command: Command,
+    },
+    Join {
+        combatant: Box<Combatant>,
+        character_id: Option<i64>,
+        initiative_roll: Option<u32>,
+    },
+    Spawn {
+        combatants: Vec<Combatant>,
+        initiative_rolls: Vec<Option<u32>>,
+    },
+    /// The GM closed a fight that never began.
+    Close,
+}
+
+type Slot = Arc<tokio::sync::Mutex<Option<Live>>>;
+
+/// The cache of active combats, and which combat is active in which channel.
+#[derive(Default)]
+pub(crate) struct Cache {
+    combats: Mutex<HashMap<i64, Slot>>,
+    channels: Mutex<HashMap<(i64, String), i64>>,
+}
+
+impl Cache {
+    fn slot(&self, combat_id: i64) -> Slot {
+        self.combats
+            .lock()
+            .expect("combat cache poisoned")
+            .entry(combat_id)
+            .or_default()
+            .clone()
+    }
+
+    fn forget(&self, combat_id: i64, campaign_id: i64, channel_id: &str) {
+        self.combats.lock().expect("combat cache poisoned").remove(&combat_id);
+        let mut channels = self.channels.lock().expect("channel cache poisoned");
+        if channels.get(&(campaign_id, channel_id.to_owned())) == Some(&combat_id) {
+            channels.remove(&(campaign_id, channel_id.to_owned()));
+        }
+    }
+
+    pub fn channel(&self, campaign_id: i64, channel_id: &str) -> Option<i64> {
+        self.channels
+            .lock()
+            .expect("channel cache poisoned")
+            .get(&(campaign_id, channel_id.to_owned()))
+            .copied()
+    }
+
+    pub fn set_channel(&self, campaign_id: i64, channel_id: &str, combat_id: i64) {
+        self.channels
+            .lock()
+            .expect("channel cache poisoned")
+            .insert((campaign_id, channel_id.to_owned()), combat_id);
+    }
+}
+
+/// Loads a combat from the database.
+pub(crate) async fn load<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<Live, ServiceError> {
+    let row = crate::repo::combats::get(db, combat_id).await?;
+    let stored: StoredState = serde_json::from_str(&row.state)
+        .map_err(|err| ServiceError::InvalidInput(format!("combat {combat_id} has an unreadable state: {err}")))?;
+    let campaign = crate::repo::campaigns::get(db, row.campaign_id).await?;
+    let members = combatant::Entity::find()
+        .filter(combatant::Column::CombatId.eq(combat_id))
+        .order_by_asc(combatant::Column::CombatantIndex)
+        .all(db)
+        .await?;
+    let mut characters = vec![None; stored.combat.combatants.len()];
+    for m in members {
+        if let Some(slot) = characters.get_mut(m.combatant_index as usize) {
+            *slot = m.character_id;
+        }
+    }
+    Ok(Live {
+        id: row.id,
+        campaign_id: row.campaign_id,
+        channel_id: row.channel_id,
+        expedition_id: row.expedition_id,
+        reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
+        version: row.version,
+        combat: stored.combat,
+        dice: Dice::at(stored.dice),
+        reaction_timer: stored.reaction_timer,
+        characters,
+    })
+}
+
+/// A new combat row (version 0) with its combatants and their turn-resource rows; the
+/// caller's transaction commits it.
+pub(crate) async fn create(
+    txn: &DatabaseTransaction,
+    live: &mut Live,
+    seed: i64,
+    now: DateTimeUtc,
+) -> Result<(), ServiceError> {
+    let state = serde_json::to_string(&live.stored()).expect("combat state serialises");
+    let row = combat::ActiveModel {
+        campaign_id: Set(live.campaign_id),
+        channel_id: Set(live.channel_id.clone()),
+        expedition_id: Set(live.expedition_id),
+        status: Set(crate::repo::combats::ACTIVE.to_owned()),
+        seed: Set(seed),
+        state: Set(state),
+        version: Set(0),
+        created_at: Set(now),
+        updated_at: Set(now),
+        ..Default::default()
+    };
+    let inserted = match row.insert(txn).await {
+        Ok(row) => row,
+        Err(err) if is_unique_violation(&err) => return Err(ServiceError::CombatInChannel),
+        Err(err) => return Err(err.into()),
+    };
+    live.id = inserted.id;
+    live.version = 0;
+    let empty = Live {
+        combat: Combat::new(Vec::new(), engine::Terrain::default()),
+        characters: Vec::new(),
+        ..live.clone()
+    };
+    let batch = Batch::new(txn.get_database_backend());
+    let batch = batch.rows(&empty, live, now);
+    if !batch.sql.is_empty() {
+        let done = txn.execute_unprepared(&batch.sql.join(";\n")).await?;
+        if done.rows_affected() != batch.expected {
+            return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
+        }
+    }
+    Ok(())
+}
+
+fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
+    matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_)))
+}
+
+/// The statements of one command's write, rendered for one backend, and how many rows they
+/// must touch between them.
+struct Batch {
+    backend: DbBackend,
+    sql: Vec<String>,
+    expected: u64,
+}
+
+fn ts(now: DateTimeUtc) -> String {
+    now.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+impl Batch {
+    fn new(backend: DbBackend) -> Self {
+        Self {
+            backend,
+            sql: Vec::new(),
+            expected: 0,
+        }
+    }
+
+    fn push(&mut self, statement: &impl QueryStatementWriter, rows: u64) {
+        let sql = match self.backend {
+            DbBackend::Postgres => statement.to_string(PostgresQueryBuilder),
+            _ => statement.to_string(SqliteQueryBuilder),
+        };
+        self.sql.push(sql);
+        self.expected += rows;
+    }
+
+    /// The denormalised rows that differ between `before` and `after`.
+    fn rows(mut self, before: &Live, after: &Live, now: DateTimeUtc) -> Self {
+        let id = after.id;
+        let new_members: Vec<usize> = (before.combat.combatants.len()..after.combat.combatants.len()).collect();
+        if !new_members.is_empty() {
+            let mut insert = Query::insert();
+            insert.into_table(combatant::Entity).columns([
+                combatant::Column::CombatId,
+                combatant::Column::CombatantIndex,
+                combatant::Column::CharacterId,
+                combatant::Column::Monster,
+                combatant::Column::Name,
+            ]);
+            for &i in &new_members {
+                let c = &after.combat.combatants[i];
+                let monster = c.monster_kind().map(|m| m.name().to_owned());
+                insert.values_panic([
+                    id.into(),
+                    (i as i32).into(),
+                    after.characters[i].into(),
+                    monster.into(),
+                    c.name.clone().into(),
+                ]);
+            }
+            self.push(&insert, new_members.len() as u64);
+        }
+
+        let changed: Vec<usize> = (0..after.combat.combatants.len())
+            .filter(|&i| {
+                before.combat.combatants.get(i).map(|c| c.resources) != Some(after.combat.combatants[i].resources)
+            })
+            .collect();
+        if !changed.is_empty() {
+            use turn_resources::Column as T;
+            let mut upsert = Query::insert();
+            upsert.into_table(turn_resources::Entity).columns([
+                T::CombatId,
+                T::CombatantIndex,
+                T::ActionUsed,
+                T::BonusUsed,
+                T::ReactionUsed,
+                T::MovementUsed,
+                T::MovementTotal,
+            ]);
+            for &i in &changed {
+                let r = after.combat.combatants[i].resources;
+                upsert.values_panic([
+                    id.into(),
+                    (i as i32).into(),
+                    r.action_used.into(),
+                    r.bonus_used.into(),
+                    r.reaction_used.into(),
+                    r.movement_used.into(),
+                    r.movement_total.into(),
+                ]);
+            }
+            upsert.on_conflict(
+                OnConflict::columns([T::CombatId, T::CombatantIndex])
+                    .update_columns([
+                        T::ActionUsed,
+                        T::BonusUsed,
+                        T::ReactionUsed,
+                        T::MovementUsed,
+                        T::MovementTotal,
+                    ])
+                    .to_owned(),
+            );
+            self.push(&upsert, changed.len() as u64);
+        }
+
+        for (i, c) in after.combat.combatants.iter().enumerate() {
+            let old = before.combat.combatants.get(i).and_then(|b| b.readied.as_ref());
+            if old == c.readied.as_ref() {
+                continue;
+            }
+            if old.is_some() {
+                let mut delete = Query::delete();
+                delete
+                    .from_table(readied_action::Entity)
+                    .and_where(readied_action::Column::CombatId.eq(id))
+                    .and_where(readied_action::Column::CombatantIndex.eq(i as i32));
+                self.push(&delete, 1);
+            }
+            if let Some(r) = &c.readied {
+                use readied_action::Column as R;
+                let mut insert = Query::insert();
+                insert
+                    .into_table(readied_action::Entity)
+                    .columns([
+                        R::CombatId,
+                        R::CombatantIndex,
+                        R::Action,
+                        R::TriggerDesc,
+                        R::ExpiresAt,
+                        R::Fired,
+                    ])
+                    .values_panic([
+                        id.into(),
+                        (i as i32).into(),
+                        r.action.describe().into(),
+                        r.trigger_desc.clone().into(),
+                        (r.expires_at as i32).into(),
+                        r.fired.into(),
+                    ]);
+                self.push(&insert, 1);
+            }
+        }
+
+        let deaths: Vec<usize> = (0..after.combat.combatants.len())
+            .filter(|&i| after.characters[i].is_some())
+            .filter(|&i| {
+                let new = &after.combat.combatants[i].death;
+                before
+                    .combat
+                    .combatants
+                    .get(i)
+                    .map_or(*new != engine::death_saves::DeathSaveState::default(), |b| {
+                        b.death != *new
+                    })
+            })
+            .collect();
+        if !deaths.is_empty() {
+            use death_save_state::Column as D;
+            let mut upsert = Query::insert();
+            upsert.into_table(death_save_state::Entity).columns([
+                D::CombatId,
+                D::CharacterId,
+                D::PlayerId,
+                D::Downed,
+                D::Successes,
+                D::Failures,
+                D::Stabilized,
+                D::UpdatedAt,
+            ]);
+            for &i in &deaths {
+                let c = &after.combat.combatants[i];
+                upsert.values_panic([
+                    id.into(),
+                    after.characters[i].into(),
+                    c.player_id().unwrap_or_default().to_owned().into(),
+                    c.death.downed.into(),
+                    i32::from(c.death.successes).into(),
+                    i32::from(c.death.failures).into(),
+                    c.death.stabilized.into(),
+                    ts(now).into(),
+                ]);
+            }
+            upsert.on_conflict(
+                OnConflict::columns([D::CombatId, D::CharacterId])
+                    .update_columns([D::Downed, D::Successes, D::Failures, D::Stabilized, D::UpdatedAt])
+                    .to_owned(),
+            );
+            self.push(&upsert, deaths.len() as u64);
+        }
+        self
+    }
+}
+
+/// Which database engine a connection or transaction talks to.
+fn backend(db: &Db) -> DbBackend {
+    db.conn().get_database_backend()
+}
+
+/// Runs commands against cached combats.
+pub(crate) struct Store {
+    pub db: Db,
+    pub cache: Cache,
+}
+
+/// A command's effect once written: the combat after it and what the caller needs.
+pub(crate) struct Written<T> {
+    pub live: Live,
+    pub events: Vec<Event>,
+    pub extra: T,
+}
+
+/// Writes the end of a fight (rewards, character rows) inside the command's transaction.
+pub(crate) type Settle = crate::cmd::combat::Settled;
+
+impl Store {
+    pub fn new(db: Db) -> Self {
+        Self {
+            db,
+            cache: Cache::default(),
+        }
+    }
+
+    /// Runs `command` on a combat: from the cache (or the database), one writer at a time,
+    /// one transaction per command, retried on a stale version.
+    pub async fn run<T, F>(
+        &self,
+        combat_id: i64,
+        now: DateTimeUtc,
+        mut command: F,
+    ) -> Result<Written<(T, Option<Settle>)>, ServiceError>
+    where
+        F: FnMut(&mut Live) -> Result<Applied<T>, ServiceError>,
+    {
+        let slot = self.cache.slot(combat_id);
+        let mut guard = slot.lock().await;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            if guard.is_none() {
+                *guard = Some(load(self.db.conn(), combat_id).await?);
+            }
+            let before = guard.as_ref().expect("loaded above");
+            if before.combat.outcome.is_some() {
+                return Err(ServiceError::Rules(engine::RuleViolation::CombatOver));
+            }
+            let mut after = before.clone();
+            let applied = command(&mut after)?;
+            after.version = before.version + 1;
+            match self.write(before, &mut after, &applied, now).await {
+                Ok(settled) => {
+                    let ended = after.combat.outcome.is_some();
+                    if ended {
+                        *guard = None;
+                        self.cache.forget(after.id, after.campaign_id, &after.channel_id);
+                    } else {
+                        *guard = Some(after.clone());
+                    }
+                    return Ok(Written {
+                        live: after,
+                        events: applied.events,
+                        extra: (applied.extra, settled),
+                    });
+                }
+                Err(ServiceError::StaleCombat { .. }) if attempt < MAX_ATTEMPTS => {
+                    *guard = None;
+                }
+                Err(err) => {
+                    *guard = None;
+                    return Err(err);
+                }
+            }
+        }
+    }
+
+    /// The one transaction of a command.
+    async fn write<T>(
+        &self,
+        before: &Live,
+        after: &mut Live,
+        applied: &Applied<T>,
+        now: DateTimeUtc,
+    ) -> Result<Option<Settle>, ServiceError> {
+        let txn = self.db.begin_write().await?;
+        match self.write_in(&txn, before, after, applied, now).await {
+            Ok(settled) => {
+                txn.commit().await?;
+                Ok(settled)
+            }
+            Err(err) => {
+                txn.rollback().await?;
+                let found = crate::repo::combats::get(self.db.conn(), before.id).await?.version;
+                if found == before.version {
+                    Err(err)
+                } else {
+                    Err(ServiceError::StaleCombat {
+                        combat_id: before.id,
+                        expected: before.version,
+                        found,
+                    })
+                }
+            }
+        }
+    }
+
+    async fn write_in<T>(
+        &self,
+        txn: &DatabaseTransaction,
+        before: &Live,
+        after: &mut Live,
+        applied: &Applied<T>,
+        now: DateTimeUtc,
+    ) -> Result<Option<Settle>, ServiceError> {
+        let mut batch = Batch::new(backend(&self.db));
+        if before.combat.window != after.combat.window {
+            if let Some(old) = before.reaction_timer {
+                let mut delete = Query::delete();
+                delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
+                batch.push(&delete, 1);
+                after.reaction_timer = None;
+            }
+            if let Some(window) = &after.combat.window {
+                let reactor = &after.combat.get(window.reactor);
+                let row = timer::ActiveModel {
+                    kind: Set(REACTION_TIMEOUT.to_owned()),
+                    due_at: Set(now + Duration::seconds(after.reaction_timeout_secs)),
+                    payload: Set(serde_json::json!({
+                        "combat_id": after.id,
+                        "version": after.version,
+                        "reactor": reactor.name,
+                        "player_id": reactor.player_id(),
+                    })),
+                    ..Default::default()
+                };
+                after.reaction_timer = Some(row.insert(txn).await?.id);
+            }
+        }
+        let settled = if after.combat.outcome.is_some() {
+            Some(crate::cmd::combat::settle(txn, after, &applied.events, now).await?)
+        } else {
+            None
+        };
+        let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
+        let mut update = Query::update();
+        update
+            .table(combat::Entity)
+            .value(combat::Column::State, state)
+            .value(combat::Column::Version, after.version)
+            .value(combat::Column::Status, after.status())
+            .value(combat::Column::UpdatedAt, ts(now))
+            .and_where(combat::Column::Id.eq(after.id))
+            .and_where(combat::Column::Version.eq(before.version));
+        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
+        let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let mut log = Query::insert();
+        log.into_table(combat_event::Entity)
+            .columns([
+                combat_event::Column::CombatId,
+                combat_event::Column::Seq,
+                combat_event::Column::Command,
+                combat_event::Column::Events,
+                combat_event::Column::CreatedAt,
+            ])
+            .values_panic([
+                after.id.into(),
+                after.version.into(),
+                command.into(),
+                events.into(),
+                ts(now).into(),
+            ]);
+        let mut head = Batch::new(batch.backend);
+        head.push(&update, 1);
+        head.push(&log, 1);
+        let rows = head.rows(before, after, now);
+        let sql = rows
+            .sql
+            .iter()
+            .chain(batch.sql.iter())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(";\n");
+        let expected = rows.expected + batch.expected;
+        let done = txn.execute_unprepared(&sql).await?;
+        if done.rows_affected() != expected {
+            return Err(ServiceError::StaleCombat {
+                combat_id: after.id,
+                expected: before.version,
+                found: -1,
+            });
+        }
+        Ok(settled)
+    }
+
+    /// The active combat in a channel, if any (cached after the first look-up).
+    pub async fn in_channel(&self, campaign_id: i64, channel_id: &str) -> Result<Option<i64>, ServiceError> {
+        if let Some(id) = self.cache.channel(campaign_id, channel_id) {
+            return Ok(Some(id));
+        }
+        let found = crate::repo::combats::active_in_channel(self.db.conn(), campaign_id, channel_id).await?;
+        if let Some(row) = &found {
+            self.cache.set_channel(campaign_id, channel_id, row.id);
+        }
+        Ok(found.map(|row| row.id))
+    }
+
+    /// A combat's current state (from the cache when it is held there).
+    pub async fn snapshot(&self, combat_id: i64) -> Result<Live, ServiceError> {
+        let slot = self.cache.slot(combat_id);
+        let mut guard = slot.lock().await;
+        if guard.is_none() {
+            let live = load(self.db.conn(), combat_id).await?;
+            if live.combat.outcome.is_some() {
+                return Ok(live);
+            }
+            *guard = Some(live);
+        }
+        Ok(guard.clone().expect("loaded above"))
+    }
+
+    /// Notes a newly created combat as its channel's active one.
+    pub fn cache_new(&self, live: &Live) {
+        self.cache.set_channel(live.campaign_id, &live.channel_id, live.id);
+    }
+}

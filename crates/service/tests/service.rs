@@ -1,0 +1,728 @@
+//! The service suite: every command's happy path and refusals, a whole fight from character
+//! creation through an expedition encounter to victory, a combat resumed mid-reaction-window
+//! by a fresh `Service`, and a race of concurrent commands on one combat — each on in-memory
+//! SQLite, a SQLite file and PostgreSQL (see `common`).
+
+#[macro_use]
+mod common;
+
+use std::sync::Arc;
+
+use chrono::{Duration, TimeZone, Utc};
+use engine::content::{Armor, Class, Item, Race, Weapon};
+use engine::{Event, Outcome, RuleViolation};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use service::cmd::gm::HpAdjusted;
+use service::entity::{combat as combat_row, death_save_state, timer, turn_resources};
+use service::repo::{characters, combats};
+use service::{CombatUpdate, DateTimeUtc, Db, Notice, PlayerCommand, Service, ServiceError};
+use tokio::sync::Barrier;
+
+on_every_backend! {
+    character_create_sheet_and_refusals => crate::character_create_sheet_and_refusals;
+    equip_unequip_and_inventory => crate::equip_unequip_and_inventory;
+    level_up_follows_xp => crate::level_up_follows_xp;
+    expedition_start_leave_and_refusals => crate::expedition_start_leave_and_refusals;
+    full_fight_from_creation_to_victory => crate::full_fight_from_creation_to_victory;
+    combat_commands_and_refusals => crate::combat_commands_and_refusals;
+    gm_tools => crate::gm_tools;
+    fresh_service_resumes_a_combat_mid_reaction_window => crate::fresh_service_resumes_a_combat_mid_reaction_window;
+    reaction_window_times_out_into_a_pass => crate::reaction_window_times_out_into_a_pass;
+    concurrent_commands_on_one_combat_keep_the_log_consistent => crate::concurrent_commands_on_one_combat_keep_the_log_consistent;
+    roll_expressions => crate::roll_expressions;
+}
+
+/// A fixed clock: tests never read the real one.
+fn now() -> DateTimeUtc {
+    Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
+}
+
+const CHANNEL: &str = "channel-1";
+
+async fn campaign(svc: &Service) -> Result<i64, ServiceError> {
+    Ok(svc.campaign_for("guild", CHANNEL, now()).await?.id)
+}
+
+fn rule(err: &ServiceError) -> Option<&RuleViolation> {
+    match err {
+        ServiceError::Rules(v) => Some(v),
+        _ => None,
+    }
+}
+
+async fn character_create_sheet_and_refusals(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db.clone());
+    let camp = campaign(&svc).await?;
+    let sheet = svc
+        .create_character(camp, "alice", " Aria ", "half elf", "Rogue", now())
+        .await?;
+    assert_eq!(
+        (sheet.name.as_str(), sheet.race, sheet.class, sheet.level),
+        ("Aria", Race::HalfElf, Class::Rogue, 1)
+    );
+    assert_eq!((sheet.hp, sheet.coins, sheet.xp), (sheet.max_hp, 20, 0));
+    assert_eq!(sheet.weapon, Weapon::Shortsword);
+    assert_eq!(sheet.off_hand, Some(Weapon::Dagger));
+    assert_eq!(sheet.armor, Armor::Leather);
+    assert_eq!(sheet.next_level_xp, Some(300));
+    assert_eq!(svc.sheet(camp, "alice").await?, sheet);
+
+    let err = svc
+        .create_character(camp, "bob", "Bram", "gnome", "fighter", now())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ServiceError::Unknown { kind: "race", .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "There's no race called \"gnome\". Choose one of: Human, Elf, Dwarf, Halfling, Orc, Tiefling or Half-Elf."
+    );
+    let err = svc
+        .create_character(camp, "bob", "Bram", "dwarf", "bard", now())
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Fighter, Rogue, Ranger, Cleric, Mage or Berserker"),
+        "{err}"
+    );
+    let err = svc
+        .create_character(camp, "bob", "   ", "dwarf", "fighter", now())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ServiceError::InvalidInput(_)), "{err:?}");
+    let err = svc
+        .create_character(camp, "alice", "Again", "dwarf", "fighter", now())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ServiceError::CharacterExists { .. }), "{err:?}");
+    assert!(matches!(svc.sheet(camp, "bob").await, Err(ServiceError::NoCharacter)));
+    // Nothing was written by the refusals.
+    assert_eq!(characters::list(db.conn(), camp).await?.len(), 1);
+    Ok(())
+}
+
+async fn equip_unequip_and_inventory(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = campaign(&svc).await?;
+    let sheet = svc
+        .create_character(camp, "bob", "Bram", "dwarf", "fighter", now())
+        .await?;
+    assert!(sheet.shield);
+    let ac_with_shield = sheet.armor_class;
+    let inv = svc.inventory(camp, "bob").await?;
+    assert_eq!((inv.coins, inv.items.clone()), (20, vec![(Item::PotionOfHealing, 1)]));
+
+    let sheet = svc.unequip(camp, "bob", "shield").await?;
+    assert!(!sheet.shield);
+    assert_eq!(sheet.armor_class, ac_with_shield - 2);
+    assert_eq!(svc.inventory(camp, "bob").await?.pack.shields, 1);
+    let sheet = svc.equip(camp, "bob", "shield", false).await?;
+    assert!(sheet.shield);
+
+    let err = svc.equip(camp, "bob", "greatsword", false).await.unwrap_err();
+    assert!(matches!(err, ServiceError::NotCarried { .. }), "{err:?}");
+    let err = svc.equip(camp, "bob", "banana", false).await.unwrap_err();
+    assert!(matches!(err, ServiceError::Unknown { .. }), "{err:?}");
+    svc.gm_grant_item(camp, "bob", "greatsword", 1).await?;
+    let sheet = svc.equip(camp, "bob", "Greatsword", false).await?;
+    assert_eq!(sheet.weapon, Weapon::Greatsword);
+    assert_eq!(svc.inventory(camp, "bob").await?.pack.weapons, vec![Weapon::Longsword]);
+    // Only a Light weapon fits the off hand, and not beside a shield.
+    let err = svc.equip(camp, "bob", "longsword", true).await.unwrap_err();
+    assert!(err.to_string().contains("Light"), "{err}");
+    svc.gm_grant_item(camp, "bob", "dagger", 1).await?;
+    let err = svc.equip(camp, "bob", "dagger", true).await.unwrap_err();
+    assert!(err.to_string().contains("shield"), "{err}");
+
+    let sheet = svc.unequip(camp, "bob", "armor").await?;
+    assert_eq!(sheet.armor, Armor::None);
+    let err = svc.unequip(camp, "bob", "armor").await.unwrap_err();
+    assert!(matches!(err, ServiceError::InvalidInput(_)), "{err:?}");
+    let sheet = svc.equip(camp, "bob", "chain mail", false).await?;
+    assert_eq!(sheet.armor, Armor::ChainMail);
+    Ok(())
+}
+
+async fn level_up_follows_xp(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db.clone());
+    let camp = campaign(&svc).await?;
+    let before = svc
+        .create_character(camp, "carl", "Cato", "human", "cleric", now())
+        .await?;
+    let err = svc.level_up(camp, "carl").await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ServiceError::NotEnoughXp {
+                xp: 0,
+                needed: 300,
+                next: 2
+            }
+        ),
+        "{err:?}"
+    );
+
+    let mut row = characters::for_player(db.conn(), camp, "carl").await?.unwrap();
+    row.xp = 1_000;
+    characters::update(db.conn(), row).await?;
+    assert!(svc.sheet(camp, "carl").await?.can_level_up);
+    let after = svc.level_up(camp, "carl").await?;
+    assert_eq!(after.level, 3);
+    assert!(after.max_hp > before.max_hp);
+    assert_eq!(after.hp, after.max_hp);
+    assert!(!after.can_level_up);
+    Ok(())
+}
+
+async fn expedition_start_leave_and_refusals(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = campaign(&svc).await?;
+    assert!(matches!(
+        svc.start_expedition(camp, "dora", "forest", now()).await,
+        Err(ServiceError::NoCharacter)
+    ));
+    svc.create_character(camp, "dora", "Dora", "elf", "ranger", now())
+        .await?;
+    let err = svc.start_expedition(camp, "dora", "moon", now()).await.unwrap_err();
+    assert!(err.to_string().contains("Forest of Shadows"), "{err}");
+    assert!(matches!(
+        svc.advance(camp, CHANNEL, "dora", now()).await,
+        Err(ServiceError::NoExpedition)
+    ));
+
+    let exp = svc.start_expedition(camp, "dora", "sunken temple", now()).await?;
+    assert_eq!(
+        (exp.tier, exp.room, exp.rooms, exp.status.as_str()),
+        (1, 0, 4, "active")
+    );
+    let err = svc.start_expedition(camp, "dora", "forest", now()).await.unwrap_err();
+    assert!(matches!(err, ServiceError::OnExpedition { .. }), "{err:?}");
+    let err = svc.complete_expedition(camp, "dora", now()).await.unwrap_err();
+    assert!(matches!(err, ServiceError::InvalidInput(_)), "{err:?}");
+    let (left, _) = svc.leave_expedition(camp, "dora", now()).await?;
+    assert_eq!(left.status, "left");
+    assert!(svc.expedition(camp, "dora").await?.is_none());
+    Ok(())
+}
+
+/// Plays the party's turns until the fight is over: close to melee, attack, end the turn;
+/// take every offered reaction.
+async fn fight_to_the_end(
+    svc: &Service,
+    camp: i64,
+    channel: &str,
+    players: &[&str],
+    mut update: CombatUpdate,
+) -> Result<CombatUpdate, ServiceError> {
+    let mut at = now();
+    for _ in 0..500 {
+        if update.combat.outcome.is_some() {
+            return Ok(update);
+        }
+        at += Duration::seconds(1);
+        if let Some(window) = &update.combat.window {
+            let reactor = update.combat.get(window.reactor);
+            let player = reactor.player_id().unwrap().to_owned();
+            let label = window.options[0].label();
+            update = svc
+                .react(camp, channel, &player, label, update.window_token, at)
+                .await?;
+            continue;
+        }
+        let current = update.combat.get(update.combat.current().expect("a turn"));
+        let player = current.player_id().expect("monsters act inside apply").to_owned();
+        assert!(players.contains(&player.as_str()));
+        let enemy = update
+            .combat
+            .combatants
+            .iter()
+            .find(|c| c.side == engine::Side::Enemies && !c.is_dead())
+            .map(|c| c.name.clone())
+            .unwrap();
+        let attack = PlayerCommand::Attack {
+            target: Some(enemy.clone()),
+        };
+        update = match svc.act(camp, channel, &player, &attack, at).await {
+            Ok(u) => u,
+            Err(ServiceError::Rules(RuleViolation::OutOfReach { .. })) => {
+                svc.act(camp, channel, &player, &PlayerCommand::MoveMelee { target: enemy }, at)
+                    .await?
+            }
+            Err(ServiceError::Rules(RuleViolation::ResourceSpent { .. } | RuleViolation::Incapacitated)) => {
+                svc.end_turn(camp, channel, &player, at).await?
+            }
+            Err(err) => return Err(err),
+        };
+    }
+    panic!("the fight did not end");
+}
+
+async fn full_fight_from_creation_to_victory(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db.clone(), 7);
+    let camp = campaign(&svc).await?;
+    svc.create_character(camp, "erin", "Erin", "orc", "fighter", now())
+        .await?;
+    // A veteran, so the test checks the flow rather than the dice.
+    svc.gm_set_level(camp, "erin", 10).await?;
+    let before = svc.sheet(camp, "erin").await?;
+    svc.start_expedition(camp, "erin", "forest of shadows", now()).await?;
+    let mut encounter = None;
+    for _ in 0..4 {
+        let room = svc.advance(camp, CHANNEL, "erin", now()).await?;
+        assert_eq!(room.terrain_source, "dense undergrowth and root-covered floors");
+        if let Some(fight) = room.encounter {
+            assert_eq!(fight.combat.terrain.difficult, room.difficult);
+            assert!(fight.combat.started);
+            encounter = Some(fight);
+            break;
+        }
+        assert_eq!(room.harvested.as_deref(), Some("Shadow moss"));
+    }
+    let fight = encounter.expect("the last room always holds a fight");
+    // Refusals while fighting.
+    assert!(matches!(
+        svc.advance(camp, CHANNEL, "erin", now()).await,
+        Err(ServiceError::InCombat { .. })
+    ));
+    assert!(matches!(
+        svc.equip(camp, "erin", "shield", false).await,
+        Err(ServiceError::InCombat { .. })
+    ));
+    assert!(matches!(
+        svc.start_expedition(camp, "erin", "underdark", now()).await,
+        Err(ServiceError::InCombat { .. })
+    ));
+
+    let combat_id = fight.combat_id;
+    let end = fight_to_the_end(&svc, camp, CHANNEL, &["erin"], fight).await?;
+    assert_eq!(end.combat.outcome, Some(Outcome::Victory));
+    let Some(Notice::Settled(settled)) = end.notices.first() else {
+        panic!("no settlement: {:?}", end.notices);
+    };
+    assert!(settled.xp_total > 0);
+    assert_eq!(settled.shares.len(), 1);
+    assert_eq!(settled.shares[0].xp, settled.xp_total);
+    let after = svc.sheet(camp, "erin").await?;
+    assert_eq!(after.xp, before.xp + settled.xp_total);
+    assert_eq!(after.coins, before.coins + settled.coins_total);
+    assert_eq!(after.hp, settled.shares[0].hp);
+    assert!(!settled.materials.is_empty());
+    let exp = svc.expedition(camp, "erin").await?.expect("still exploring");
+    assert!(exp.materials.iter().any(|m| m.ends_with("trophy")));
+
+    let row = combats::get(db.conn(), combat_id).await?;
+    assert_eq!(row.status, "victory");
+    let log = combats::events(db.conn(), combat_id).await?;
+    assert_eq!(
+        log.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=row.version).collect::<Vec<_>>()
+    );
+    // The channel is free again; the combat is over for good.
+    assert!(matches!(
+        svc.combat_status(camp, CHANNEL).await,
+        Err(ServiceError::NoCombatInChannel)
+    ));
+    Ok(())
+}
+
+async fn combat_commands_and_refusals(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db, 3);
+    let camp = campaign(&svc).await?;
+    let dash = PlayerCommand::Dash;
+    assert!(matches!(
+        svc.act(camp, CHANNEL, "fay", &dash, now()).await,
+        Err(ServiceError::NoCombatInChannel)
+    ));
+    svc.create_character(camp, "fay", "Fay", "human", "fighter", now())
+        .await?;
+    svc.create_character(camp, "gus", "Gus", "human", "fighter", now())
+        .await?;
+    svc.gm_set_level(camp, "fay", 8).await?;
+    svc.gm_set_level(camp, "gus", 8).await?;
+    let spawned = svc.gm_spawn(camp, CHANNEL, "ogre", 1, now()).await?;
+    assert_eq!(spawned.notices[0], Notice::CombatCreated);
+    assert!(matches!(
+        svc.gm_spawn(camp, "elsewhere", "dragon", 0, now()).await,
+        Err(ServiceError::InvalidInput(_))
+    ));
+    let joined = svc.join_combat(camp, CHANNEL, "gus", now()).await?;
+    assert!(matches!(joined.notices[0], Notice::Joined { initiative: None, .. }));
+    assert!(matches!(
+        svc.join_combat(camp, CHANNEL, "gus", now()).await,
+        Err(ServiceError::AlreadyJoined { .. })
+    ));
+    let err = svc.act(camp, CHANNEL, "gus", &dash, now()).await.unwrap_err();
+    assert_eq!(rule(&err), Some(&RuleViolation::NotStarted));
+    // Fay starts it and is joined on the way.
+    let mut update = svc.start_combat(camp, CHANNEL, "fay", now()).await?;
+    assert!(update.notices.iter().any(|n| matches!(n, Notice::Joined { .. })));
+    assert!(update.combat.started);
+    let err = svc.start_combat(camp, CHANNEL, "fay", now()).await.unwrap_err();
+    assert_eq!(rule(&err), Some(&RuleViolation::AlreadyStarted));
+    svc.create_character(camp, "hal", "Hal", "elf", "mage", now()).await?;
+    let err = svc.act(camp, CHANNEL, "hal", &dash, now()).await.unwrap_err();
+    assert_eq!(rule(&err), Some(&RuleViolation::NotInCombat));
+
+    if update.combat.window.is_some() {
+        let w = update.combat.window.clone().unwrap();
+        let p = update.combat.get(w.reactor).player_id().unwrap().to_owned();
+        update = svc.react(camp, CHANNEL, &p, "pass", None, now()).await?;
+    }
+    if update.combat.outcome.is_some() {
+        return Ok(());
+    }
+    let current = update.combat.get(update.combat.current().unwrap());
+    let (me, other) = if current.player_id() == Some("fay") {
+        ("fay", "gus")
+    } else {
+        ("gus", "fay")
+    };
+    let err = svc.act(camp, CHANNEL, other, &dash, now()).await.unwrap_err();
+    assert!(matches!(rule(&err), Some(RuleViolation::NotYourTurn { .. })), "{err:?}");
+    let attack = PlayerCommand::Attack {
+        target: Some("Nobody".into()),
+    };
+    let err = svc.act(camp, CHANNEL, me, &attack, now()).await.unwrap_err();
+    assert!(
+        matches!(rule(&err), Some(RuleViolation::UnknownTarget { .. })),
+        "{err:?}"
+    );
+    let cast = PlayerCommand::Cast {
+        spell: "wish".into(),
+        target: None,
+    };
+    assert!(matches!(
+        svc.act(camp, CHANNEL, me, &cast, now()).await,
+        Err(ServiceError::Unknown { kind: "spell", .. })
+    ));
+    let version = update.version;
+    let dashed = svc.act(camp, CHANNEL, me, &dash, now()).await?;
+    assert_eq!(dashed.version, version + 1);
+    assert!(dashed.events.iter().any(|e| matches!(e, Event::Dashed { .. })));
+    let err = svc
+        .act(camp, CHANNEL, me, &PlayerCommand::Dodge, now())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(rule(&err), Some(RuleViolation::ResourceSpent { .. })),
+        "{err:?}"
+    );
+    let err = svc
+        .act(camp, CHANNEL, me, &PlayerCommand::Rage, now())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(rule(&err), Some(RuleViolation::NoBonusActionGranted { .. })),
+        "{err:?}"
+    );
+    let err = svc
+        .act(
+            camp,
+            CHANNEL,
+            me,
+            &PlayerCommand::Ready {
+                text: "sing when sad".into(),
+            },
+            now(),
+        )
+        .await
+        .unwrap_err();
+    assert!(rule(&err).is_some(), "{err:?}");
+    let err = svc
+        .act(
+            camp,
+            CHANNEL,
+            me,
+            &PlayerCommand::Move {
+                direction: "sideways-ish".into(),
+            },
+            now(),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(rule(&err), Some(RuleViolation::UnknownDirection { .. })),
+        "{err:?}"
+    );
+    // A refused command changes nothing: the version is where the dash left it.
+    let status = svc.combat_status(camp, CHANNEL).await?;
+    assert_eq!(status.version, version + 1);
+    let ended = svc.end_turn(camp, CHANNEL, me, now()).await?;
+    assert!(ended.events.iter().any(|e| matches!(e, Event::TurnEnded { .. })));
+    Ok(())
+}
+
+async fn gm_tools(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db.clone());
+    let camp = campaign(&svc).await?;
+    svc.create_character(camp, "ivy", "Ivy", "tiefling", "mage", now())
+        .await?;
+    assert!(matches!(
+        svc.gm_spawn(camp, CHANNEL, "unicorn", 1, now()).await,
+        Err(ServiceError::Unknown { .. })
+    ));
+    assert_eq!(svc.gm_grant_coins(camp, "ivy", 30).await?.coins, 50);
+    assert!(matches!(
+        svc.gm_grant_coins(camp, "ivy", -51).await,
+        Err(ServiceError::InvalidInput(_))
+    ));
+    let inv = svc.gm_grant_item(camp, "ivy", "potion of haste", 2).await?;
+    assert!(inv.items.contains(&(Item::PotionOfHaste, 2)));
+    assert!(matches!(
+        svc.gm_grant_item(camp, "ivy", "moonbeam", 1).await,
+        Err(ServiceError::Unknown { .. })
+    ));
+    assert!(matches!(
+        svc.gm_set_level(camp, "ivy", 21).await,
+        Err(ServiceError::InvalidInput(_))
+    ));
+    let sheet = svc.gm_set_level(camp, "ivy", 5).await?;
+    assert_eq!((sheet.level, sheet.xp), (5, 6_500));
+    let HpAdjusted::Character(hurt) = svc.gm_adjust_hp(camp, CHANNEL, "ivy", -5, now()).await? else {
+        panic!("not in a fight");
+    };
+    assert_eq!(hurt.hp, sheet.max_hp - 5);
+
+    // Spawning into a begun fight rolls initiative for the newcomers.
+    svc.gm_spawn(camp, CHANNEL, "giant rat", 1, now()).await?;
+    let started = svc.start_combat(camp, CHANNEL, "ivy", now()).await?;
+    if started.combat.outcome.is_none() {
+        let more = svc.gm_spawn(camp, CHANNEL, "giant rat", 2, now()).await?;
+        let Notice::Spawned { ids } = &more.notices[0] else {
+            panic!("{:?}", more.notices)
+        };
+        assert_eq!(ids.len(), 2);
+        for id in ids {
+            assert!(more.combat.order.contains(id));
+            assert!(more.combat.get(*id).name.starts_with("Giant Rat "));
+        }
+        assert_eq!(more.combat.current(), started.combat.current());
+        let adjusted = svc.gm_adjust_hp(camp, CHANNEL, "Giant Rat 2", -1, now()).await?;
+        assert!(matches!(adjusted, HpAdjusted::InCombat(_)));
+        let ended = svc.gm_end_combat(camp, CHANNEL, now()).await?;
+        assert_eq!(ended.combat.outcome, Some(Outcome::Halted));
+        assert_eq!(combats::get(db.conn(), ended.combat_id).await?.status, "ended");
+    }
+    assert!(matches!(
+        svc.gm_end_combat(camp, CHANNEL, now()).await,
+        Err(ServiceError::NoCombatInChannel)
+    ));
+    // The channel takes a new fight, and an unbegun one can be closed too.
+    svc.gm_spawn(camp, CHANNEL, "kobold", 1, now()).await?;
+    let closed = svc.gm_end_combat(camp, CHANNEL, now()).await?;
+    assert_eq!(closed.combat.outcome, Some(Outcome::Halted));
+    Ok(())
+}
+
+/// A fighter in melee with a goblin who hits and runs: plays until the goblin leaves melee
+/// and the fighter is offered an opportunity attack.
+async fn open_a_reaction_window(svc: &Service, camp: i64) -> Result<CombatUpdate, ServiceError> {
+    svc.create_character(camp, "jo", "Jo", "human", "fighter", now())
+        .await?;
+    svc.gm_set_level(camp, "jo", 12).await?;
+    svc.gm_spawn(camp, CHANNEL, "goblin", 1, now()).await?;
+    let mut update = svc.start_combat(camp, CHANNEL, "jo", now()).await?;
+    for _ in 0..40 {
+        if update.combat.window.is_some() {
+            return Ok(update);
+        }
+        assert!(
+            update.combat.outcome.is_none(),
+            "the fight ended before a window opened"
+        );
+        let melee = PlayerCommand::MoveMelee {
+            target: "Goblin".into(),
+        };
+        update = match svc.act(camp, CHANNEL, "jo", &melee, now()).await {
+            Ok(moved) if moved.combat.window.is_some() => moved,
+            Ok(_) | Err(ServiceError::Rules(_)) => svc.end_turn(camp, CHANNEL, "jo", now()).await?,
+            Err(err) => return Err(err),
+        };
+    }
+    panic!("no reaction window opened");
+}
+
+async fn fresh_service_resumes_a_combat_mid_reaction_window(db: Db) -> Result<(), ServiceError> {
+    let first = Service::with_seed(db.clone(), 11);
+    let camp = campaign(&first).await?;
+    let open = open_a_reaction_window(&first, camp).await?;
+    let token = open.window_token.expect("a window has a token");
+    // The window's timeout is a timer row due after the campaign's 30 seconds.
+    let due = timer::Entity::find_by_id(token)
+        .one(db.conn())
+        .await?
+        .expect("timer row");
+    assert_eq!(due.kind, service::REACTION_TIMEOUT);
+    assert_eq!(due.due_at, now() + Duration::seconds(30));
+    drop(first);
+
+    // A restart: a new Service (empty cache) on the same database.
+    let second = Service::with_seed(db.clone(), 11);
+    let status = second.combat_status(camp, CHANNEL).await?;
+    assert_eq!(status.version, open.version);
+    assert_eq!(status.combat, open.combat);
+    assert!(matches!(
+        second
+            .react(camp, CHANNEL, "jo", "Opportunity Attack", Some(token + 1), now())
+            .await,
+        Err(ServiceError::StaleButton)
+    ));
+    let reacted = second
+        .react(camp, CHANNEL, "jo", "Opportunity Attack", Some(token), now())
+        .await?;
+    assert!(reacted.events.iter().any(|e| matches!(e, Event::ReactionTaken { .. })));
+    assert_eq!(reacted.version, open.version + 1);
+    assert!(
+        timer::Entity::find_by_id(token).one(db.conn()).await?.is_none(),
+        "the timer went with the window"
+    );
+    // The same button pressed again is stale.
+    assert!(matches!(
+        second
+            .react(camp, CHANNEL, "jo", "Opportunity Attack", Some(token), now())
+            .await,
+        Err(ServiceError::StaleButton | ServiceError::NoCombatInChannel)
+    ));
+    check_denormalised_rows(&db, reacted.combat_id).await
+}
+
+async fn reaction_window_times_out_into_a_pass(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db.clone(), 11);
+    let camp = campaign(&svc).await?;
+    let open = open_a_reaction_window(&svc, camp).await?;
+    assert_eq!(svc.next_timer_due().await?, Some(now() + Duration::seconds(30)));
+    assert!(svc.expire_reactions(now() + Duration::seconds(29)).await?.is_empty());
+    let passed = svc.expire_reactions(now() + Duration::seconds(30)).await?;
+    assert_eq!(passed.len(), 1);
+    assert!(
+        passed[0]
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::ReactionPassed { .. }))
+    );
+    assert_eq!(passed[0].version, open.version + 1);
+    assert!(
+        timer::Entity::find_by_id(open.window_token.unwrap())
+            .one(db.conn())
+            .await?
+            .is_none()
+    );
+    Ok(())
+}
+
+/// The denormalised rows agree with the combat's state.
+async fn check_denormalised_rows(db: &Db, combat_id: i64) -> Result<(), ServiceError> {
+    let svc = Service::new(db.clone());
+    let row = combats::get(db.conn(), combat_id).await?;
+    let state: serde_json::Value = serde_json::from_str(&row.state).expect("state is JSON");
+    let combatants = state["combat"]["combatants"].as_array().expect("combatants").clone();
+    let resources = turn_resources::Entity::find()
+        .filter(turn_resources::Column::CombatId.eq(combat_id))
+        .all(db.conn())
+        .await?;
+    assert_eq!(resources.len(), combatants.len());
+    for r in &resources {
+        let c = &combatants[r.combatant_index as usize]["resources"];
+        assert_eq!(c["action_used"].as_bool(), Some(r.action_used));
+        assert_eq!(c["reaction_used"].as_bool(), Some(r.reaction_used));
+        assert_eq!(c["movement_used"].as_i64(), Some(i64::from(r.movement_used)));
+        assert!(r.movement_used <= r.movement_total && r.movement_used >= 0);
+    }
+    let deaths = death_save_state::Entity::find()
+        .filter(death_save_state::Column::CombatId.eq(combat_id))
+        .all(db.conn())
+        .await?;
+    for d in deaths {
+        assert!((0..=3).contains(&d.successes) && (0..=3).contains(&d.failures));
+    }
+    drop(svc);
+    Ok(())
+}
+
+async fn concurrent_commands_on_one_combat_keep_the_log_consistent(db: Db) -> Result<(), ServiceError> {
+    // Two services on one database: two bot processes, each with its own cache.
+    let a = Service::with_seed(db.clone(), 11);
+    let b = Service::with_seed(db.clone(), 11);
+    let camp = campaign(&a).await?;
+    let open = open_a_reaction_window(&a, camp).await?;
+    // Both caches hold the combat, so each one's writes make the other's copy stale.
+    assert_eq!(b.combat_status(camp, CHANNEL).await?.version, open.version);
+    let token = open.window_token;
+    let racers = 16;
+    let barrier = Arc::new(Barrier::new(racers));
+    let mut tasks = Vec::new();
+    for i in 0..racers {
+        let svc = if i % 2 == 0 { a.clone() } else { b.clone() };
+        let barrier = barrier.clone();
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            let result = match i % 4 {
+                0 => svc.react(camp, CHANNEL, "jo", "Opportunity Attack", token, now()).await,
+                1 => svc.react(camp, CHANNEL, "jo", "pass", token, now()).await,
+                2 => svc.act(camp, CHANNEL, "jo", &PlayerCommand::Dodge, now()).await,
+                _ => svc.act(camp, CHANNEL, "jo", &PlayerCommand::Dash, now()).await,
+            };
+            (i % 4, result)
+        }));
+    }
+    let (mut answers, mut actions) = (0, 0);
+    for task in tasks {
+        match task.await.expect("task panicked") {
+            (0 | 1, Ok(_)) => answers += 1,
+            (_, Ok(_)) => actions += 1,
+            (_, Err(ServiceError::Rules(_) | ServiceError::StaleButton | ServiceError::NoCombatInChannel)) => {}
+            (_, Err(err)) => panic!("unexpected failure: {err}"),
+        }
+    }
+    assert_eq!(answers, 1, "exactly one answer to the window wins");
+    assert!(actions <= 1, "one action per turn: {actions} action commands succeeded");
+
+    let row = combats::get(db.conn(), open.combat_id).await?;
+    let log = combats::events(db.conn(), open.combat_id).await?;
+    assert_eq!(
+        log.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=row.version).collect::<Vec<_>>()
+    );
+    assert_eq!(row.version, open.version + 1 + actions);
+    for entry in &log {
+        let events: Vec<Event> = serde_json::from_str(&entry.events).expect("events parse");
+        let _ = events;
+    }
+    let open_timers = timer::Entity::find().all(db.conn()).await?;
+    let live = b.combat_status(camp, CHANNEL).await;
+    match live {
+        Ok(status) => assert_eq!(open_timers.len(), usize::from(status.combat.window.is_some())),
+        Err(ServiceError::NoCombatInChannel) => {
+            let ended = combat_row::Entity::find_by_id(open.combat_id)
+                .one(db.conn())
+                .await?
+                .unwrap();
+            assert_ne!(ended.status, "active");
+        }
+        Err(err) => return Err(err),
+    }
+    check_denormalised_rows(&db, open.combat_id).await
+}
+
+async fn roll_expressions(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db.clone(), 5);
+    for _ in 0..50 {
+        let adv = svc.roll("2d20kh1")?;
+        assert!((1..=20).contains(&adv.total), "{adv:?}");
+        assert!((3..=18).contains(&svc.roll("4d6dl1")?.total));
+        assert!((6..=25).contains(&svc.roll("1d20 + 5")?.total));
+        assert!((10..=30).contains(&svc.roll("(2d6+3)*2")?.total));
+    }
+    assert_eq!(svc.roll("3 + 4 * 2")?.total, 11);
+    for bad in ["", "2d", "abc", "1d20+", "d20 d20", "2d6dl2"] {
+        let err = svc.roll(bad).unwrap_err();
+        assert!(matches!(err, ServiceError::BadDiceExpression { .. }), "{bad}: {err:?}");
+    }
+    // Same seed, same rolls.
+    let again = Service::with_seed(db, 5);
+    let first: Vec<i32> = (0..10).map(|_| again.roll("1d100").unwrap().total).collect();
+    let fresh = Service::with_seed(again.db().clone(), 5);
+    let second: Vec<i32> = (0..10).map(|_| fresh.roll("1d100").unwrap().total).collect();
+    assert_eq!(first, second);
+    Ok(())
+}
