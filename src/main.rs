@@ -1,6 +1,9 @@
 //! The `gogobee` binary: parses the command line and hands over to the part that runs it.
 
+mod app;
+mod script;
 mod sim;
+mod table;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -17,6 +20,22 @@ struct Cli {
 enum Mode {
     /// Run the Discord bot (needs `DISCORD_TOKEN`). The default.
     Bot,
+    /// Play at a terminal table: the same game, no Discord needed.
+    Play {
+        /// Replay a scripted session instead of reading from the keyboard.
+        #[arg(long)]
+        script: Option<String>,
+        /// Print each message as the JSON payload Discord would get, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Database URL (default: `DATABASE_URL`, else a `gogobee.db` SQLite file; a script
+        /// without `--db` runs in memory, so it gives the same output every time).
+        #[arg(long)]
+        db: Option<String>,
+        /// Seed for every random stream: the same seed and the same commands give the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Monte Carlo simulations over the rules engine.
     Sim {
         #[command(subcommand)]
@@ -25,6 +44,11 @@ enum Mode {
 }
 
 fn main() -> std::process::ExitCode {
+    let _ = dotenvy::dotenv();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
@@ -39,6 +63,27 @@ fn run(cli: Cli) -> Result<()> {
         Mode::Bot => anyhow::bail!(
             "the Discord bot is not built yet — try `gogobee sim duel --a fighter:5 --b goblin:3` or `gogobee sim death-saves`"
         ),
+        Mode::Play { script, json, db, seed } => {
+            let scripted = script.is_some();
+            let db = db
+                .or_else(|| std::env::var("DATABASE_URL").ok().filter(|_| !scripted))
+                .unwrap_or_else(|| {
+                    if scripted {
+                        "sqlite::memory:".to_owned()
+                    } else {
+                        service::DEFAULT_DATABASE_URL.to_owned()
+                    }
+                });
+            let output = if json { table::Output::Json } else { table::Output::Text };
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            runtime.block_on(async {
+                let mut table = table::Table::open(&db, seed, output, scripted).await?;
+                match script {
+                    Some(path) => table::run_script(&mut table, &path, &mut std::io::stdout().lock()).await,
+                    None => table::run_interactive(&mut table).await,
+                }
+            })
+        }
         Mode::Sim { sim } => sim::run(&sim),
     }
 }

@@ -27,6 +27,8 @@ pub struct Service {
 #[derive(Debug, Clone)]
 pub struct CombatUpdate {
     pub combat_id: i64,
+    /// The channel the fight is in (timers post there).
+    pub channel_id: String,
     /// The combat's version after the command (the `seq` of its log row); reaction buttons carry it.
     pub version: i64,
     /// The fight after the command.
@@ -90,6 +92,7 @@ impl Service {
     pub(crate) fn update(live: Live, events: Vec<Event>, notices: Vec<Notice>) -> CombatUpdate {
         CombatUpdate {
             combat_id: live.id,
+            channel_id: live.channel_id,
             version: live.version,
             window_token: live.reaction_timer,
             combat: live.combat,

@@ -1,5 +1,6 @@
 //! The service functions, one module per command group; each is an `impl Service` block.
 
+pub mod campaign;
 pub mod character;
 pub mod combat;
 pub mod expedition;

@@ -1,0 +1,138 @@
+//! What the fake knows, behind one lock held briefly: users, guilds, commands, interactions,
+//! messages, requests and gateway sessions.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use serde_json::Value;
+use tokio::sync::{Notify, mpsc};
+
+use crate::ids::{ChannelId, GuildId, InteractionId, MessageId, SnowflakeGen, UserId};
+use crate::openapi::Spec;
+use crate::world::{FakeChannel, FakeGuild, FakeUser};
+use crate::{Callback, Config, RecordedRequest, gateway};
+
+/// A message stored by the fake, in creation order.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredMessage {
+    pub id: MessageId,
+    pub channel: ChannelId,
+    pub value: Value,
+}
+
+/// What the fake remembers about an interaction it dispatched.
+#[derive(Debug)]
+pub(crate) struct InteractionRecord {
+    pub id: InteractionId,
+    pub token: String,
+    /// 2 command, 3 component, 4 autocomplete.
+    pub kind: u8,
+    pub user: UserId,
+    pub channel: ChannelId,
+    pub payload: Value,
+    /// When the `INTERACTION_CREATE` frame went out (updated once it was written).
+    pub dispatched_at: Instant,
+    pub callbacks: Vec<Callback>,
+    /// Set once a callback was accepted.
+    pub acknowledged: bool,
+    /// The message the interaction's response created or, for components, the message the
+    /// button was on (what `@original` means).
+    pub original: Option<MessageId>,
+    /// The command's name, for `interaction_metadata`.
+    pub name: Option<String>,
+}
+
+/// A gateway session (survives a reconnect when the bot RESUMEs).
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub id: String,
+    pub seq: u64,
+    pub intents: u64,
+    pub sender: Option<mpsc::UnboundedSender<gateway::Outbound>>,
+    /// Recent dispatches, for RESUME.
+    pub replay: VecDeque<Value>,
+}
+
+/// A registered application command, as the fake answers it.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredCommand {
+    pub guild: Option<GuildId>,
+    pub value: Value,
+}
+
+/// Everything the fake knows; one lock, held briefly.
+pub(crate) struct State {
+    pub ids: SnowflakeGen,
+    pub users: Vec<FakeUser>,
+    pub guilds: Vec<FakeGuild>,
+    pub dm_channels: Vec<FakeChannel>,
+    pub commands: Vec<StoredCommand>,
+    pub interactions: Vec<InteractionRecord>,
+    pub messages: Vec<StoredMessage>,
+    pub requests: Vec<RecordedRequest>,
+    pub sessions: Vec<Session>,
+    /// Every frame the bot sent on the gateway, in order.
+    pub gateway_received: Vec<Value>,
+}
+
+impl State {
+    pub(crate) fn user(&self, id: UserId) -> Option<&FakeUser> {
+        self.users.iter().find(|u| u.id == id)
+    }
+
+    pub(crate) fn guild(&self, id: GuildId) -> Option<&FakeGuild> {
+        self.guilds.iter().find(|g| g.id == id)
+    }
+
+    pub(crate) fn channel(&self, id: ChannelId) -> Option<&FakeChannel> {
+        self.guilds
+            .iter()
+            .flat_map(|g| &g.channels)
+            .chain(&self.dm_channels)
+            .find(|c| c.id == id)
+    }
+
+    pub(crate) fn message_mut(&mut self, id: MessageId) -> Option<&mut StoredMessage> {
+        self.messages.iter_mut().find(|m| m.id == id)
+    }
+
+    pub(crate) fn interaction_mut(&mut self, id: InteractionId) -> Option<&mut InteractionRecord> {
+        self.interactions.iter_mut().find(|i| i.id == id)
+    }
+
+    /// The session the bot is connected on now, if any.
+    pub(crate) fn live_session(&mut self) -> Option<&mut Session> {
+        self.sessions
+            .iter_mut()
+            .rev()
+            .find(|s| s.sender.as_ref().is_some_and(|tx| !tx.is_closed()))
+    }
+
+    /// Sends a dispatch (op 0) on the live session with the next sequence number.
+    pub(crate) fn dispatch(&mut self, t: &str, d: Value, interaction: Option<InteractionId>) -> bool {
+        let Some(session) = self.live_session() else {
+            return false;
+        };
+        gateway::send_dispatch(session, t, d, interaction)
+    }
+}
+
+pub(crate) struct Shared {
+    pub config: Config,
+    pub bot: FakeUser,
+    pub app_owner: UserId,
+    pub started: Instant,
+    pub spec: Result<Arc<Spec>, String>,
+    pub rest_url: String,
+    pub gateway_url: String,
+    pub state: Mutex<State>,
+    /// Woken on every change, for the `wait_for_*` calls.
+    pub changed: Notify,
+}
+
+impl Shared {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}

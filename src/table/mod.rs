@@ -1,0 +1,188 @@
+//! `gogobee play`: the game at a terminal table — the same service and renderer as the bot.
+//! Interactive by default; `--script FILE` replays a scripted session (users `@name`, `@owner`
+//! with Manage Server, button presses `[Label]`, clock advances `~ 30s`); `--json` prints each
+//! message as the JSON payload Discord would get.
+
+mod text;
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use render::Renderer;
+use serde_json::json;
+use service::{Db, Service};
+
+use crate::app::{App, Caller, Invocation, Reply};
+use crate::script::{self, Line};
+
+/// How the table shows messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Text,
+    Json,
+}
+
+/// The guild and channel of the terminal table.
+const GUILD: &str = "table";
+const CHANNEL: &str = "table";
+/// A script's clock starts here, so a scripted session is the same every time.
+const SCRIPT_EPOCH: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+/// A table in progress: the game, the clock, and the last buttons each user was shown.
+pub struct Table {
+    app: App,
+    output: Output,
+    /// `None` follows the real clock (interactive play); `Some` is a script's virtual clock.
+    clock: Option<DateTime<Utc>>,
+    buttons: HashMap<String, Vec<(String, String)>>,
+    last_buttons: Vec<(String, String)>,
+}
+
+impl Table {
+    pub async fn open(db_url: &str, seed: u64, output: Output, scripted: bool) -> Result<Self> {
+        let db = Db::connect(db_url)
+            .await
+            .with_context(|| format!("opening the database {db_url}"))?;
+        let renderer = Renderer::load().context("loading the narration files")?;
+        let app = App::new(Service::with_seed(db, seed), renderer, seed);
+        let clock = scripted.then(|| DateTime::from_timestamp(SCRIPT_EPOCH, 0).expect("valid epoch"));
+        Ok(Self {
+            app,
+            output,
+            clock,
+            buttons: HashMap::new(),
+            last_buttons: Vec::new(),
+        })
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.clock.unwrap_or_else(Utc::now)
+    }
+
+    fn caller(user: &str) -> Caller {
+        Caller {
+            guild: GUILD.into(),
+            channel: CHANNEL.into(),
+            user: user.into(),
+            manage_server: user == "owner" || user == "you",
+        }
+    }
+
+    /// Shows the replies to a command `user` sent, and remembers their buttons.
+    fn show(&mut self, user: &str, replies: &[Reply], out: &mut impl Write) -> Result<()> {
+        for reply in replies {
+            let buttons: Vec<(String, String)> = reply
+                .payload
+                .components
+                .iter()
+                .flat_map(|row| row.components.iter())
+                .filter(|b| !b.disabled)
+                .map(|b| (b.label.clone(), b.custom_id.clone()))
+                .collect();
+            if !buttons.is_empty() {
+                let to = reply.to_user.clone().unwrap_or_else(|| user.to_owned());
+                self.buttons.insert(to, buttons.clone());
+                self.last_buttons = buttons;
+            }
+            match self.output {
+                Output::Json => {
+                    let line = json!({"user": user, "ephemeral": reply.is_ephemeral(), "payload": reply.payload});
+                    writeln!(out, "{line}")?;
+                }
+                Output::Text => {
+                    let to = reply.to_user.as_deref().map(|u| format!(" → @{u}")).unwrap_or_default();
+                    let private = if reply.is_ephemeral() { " (only you)" } else { "" };
+                    writeln!(out, "── TwinBee{to}{private}")?;
+                    writeln!(out, "{}\n", text::to_text(&reply.payload))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs one parsed line.
+    pub async fn step(&mut self, line: &Line, out: &mut impl Write) -> Result<()> {
+        match line {
+            Line::Command { user, command } => {
+                let invocation = Invocation {
+                    path: command.path.clone(),
+                    options: command.options.clone(),
+                };
+                let replies = self.app.command(&Self::caller(user), &invocation, self.now()).await;
+                self.show(user, &replies, out)
+            }
+            Line::Press { user, label } => {
+                let pool = self.buttons.get(user).unwrap_or(&self.last_buttons);
+                let found = pool
+                    .iter()
+                    .find(|(l, _)| l.eq_ignore_ascii_case(label))
+                    .map(|(_, id)| id.clone());
+                let replies = if let Some(custom_id) = found {
+                    self.app.press(&Self::caller(user), &custom_id, self.now()).await
+                } else {
+                    let shown: Vec<String> = pool.iter().map(|(l, _)| format!("[{l}]")).collect();
+                    let shown = if shown.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        shown.join(" ")
+                    };
+                    vec![Reply {
+                        payload: render::refusal_text(&format!("No [{label}] button here (shown: {shown}).")),
+                        to_user: None,
+                    }]
+                };
+                self.show(user, &replies, out)
+            }
+            Line::Advance(duration) => {
+                let now = self.now() + chrono::Duration::from_std(*duration).context("that advance is too long")?;
+                self.clock = Some(now);
+                let fired = self.app.timers(now).await;
+                let replies: Vec<Reply> = fired.into_iter().map(|(_, r)| r).collect();
+                self.show("clock", &replies, out)
+            }
+        }
+    }
+}
+
+/// `gogobee play --script FILE`: runs every line; a malformed script is refused before it starts.
+pub async fn run_script(table: &mut Table, path: &str, out: &mut impl Write) -> Result<()> {
+    let source = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+    let lines = script::parse(&source).with_context(|| format!("in {path}"))?;
+    for (_, line) in &lines {
+        table.step(line, out).await?;
+    }
+    Ok(())
+}
+
+/// Interactive play: type `/commands` (as `you`, who has Manage Server), `@name /command` to
+/// speak as someone else, `[Label]` to press a button, `quit` to leave.
+pub async fn run_interactive(table: &mut Table) -> Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    writeln!(
+        out,
+        "GogoBee at the table. Try: /character create name:Aria race:elf class:rogue · /expedition start zone:forest · \
+         /expedition advance · /attack · [Opportunity Attack] · /endturn · quit"
+    )?;
+    for raw in stdin.lock().lines() {
+        let raw = raw?;
+        let trimmed = raw.trim();
+        if matches!(trimmed, "quit" | "exit") {
+            break;
+        }
+        let text = if trimmed.starts_with('/') || trimmed.starts_with('[') {
+            format!("@you {trimmed}")
+        } else {
+            raw.clone()
+        };
+        match script::parse_line(&text) {
+            Ok(Some(line)) => table.step(&line, &mut out).await?,
+            Ok(None) => {}
+            Err(e) => writeln!(out, "✗ {e}")?,
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
