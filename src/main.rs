@@ -1,6 +1,7 @@
 //! The `gogobee` binary: parses the command line and hands over to the part that runs it.
 
 mod app;
+mod bench;
 mod script;
 mod sim;
 mod table;
@@ -36,6 +37,8 @@ enum Mode {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Load test: persisted combat commands per second through the service.
+    Bench(bench::BenchArgs),
     /// Monte Carlo simulations over the rules engine.
     Sim {
         #[command(subcommand)]
@@ -84,6 +87,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
             })
         }
+        Mode::Bench(args) => bench::run(&args),
         Mode::Sim { sim } => sim::run(&sim),
     }
 }

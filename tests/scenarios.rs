@@ -1,0 +1,95 @@
+//! Scripted sessions at the terminal table, snapshotted: every `tests/scenarios/*.txt` (and the
+//! shipped `examples/first-fight.txt`) is played by the real `gogobee play --script` on an
+//! in-memory database, and its output must match the stored snapshot. A script's first
+//! `# seed: N` comment sets `--seed`.
+
+use std::path::Path;
+use std::process::Command;
+
+fn seed_of(script: &str) -> u64 {
+    script
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# seed:"))
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(1)
+}
+
+fn play(path: &Path, seed: u64, json: bool) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gogobee"));
+    command
+        .args(["play", "--script"])
+        .arg(path)
+        .args(["--seed", &seed.to_string()]);
+    if json {
+        command.arg("--json");
+    }
+    let output = command
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("gogobee runs");
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("utf-8 output")
+}
+
+fn check(file: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let script = std::fs::read_to_string(&path).expect("the script exists");
+    let output = play(&path, seed_of(&script), false);
+    let name = path.file_stem().expect("a file name").to_string_lossy().into_owned();
+    insta::assert_snapshot!(name, output);
+}
+
+#[test]
+fn characters_and_their_refusals() {
+    check("tests/scenarios/characters.txt");
+}
+
+#[test]
+fn expeditions_gm_tools_dice_and_their_refusals() {
+    check("tests/scenarios/expedition_and_gm.txt");
+}
+
+#[test]
+fn a_fight_refuses_every_kind_of_bad_input() {
+    check("tests/scenarios/combat_refusals.txt");
+}
+
+#[test]
+fn a_readied_attack_fires_when_the_goblin_closes_in() {
+    check("tests/scenarios/ready.txt");
+}
+
+#[test]
+fn the_first_fight_example_is_won_with_a_reaction_button() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/first-fight.txt");
+    let output = play(&path, 6, false);
+    assert!(output.contains("[Opportunity Attack] [Pass]"), "{output}");
+    assert!(output.contains("Victory"), "{output}");
+    insta::assert_snapshot!("first_fight", output);
+}
+
+#[test]
+fn json_output_is_one_discord_payload_per_line() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/first-fight.txt");
+    let output = play(&path, 6, true);
+    for line in output.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert!(
+            value["user"].is_string() && value["ephemeral"].is_boolean() && value["payload"].is_object(),
+            "{line}"
+        );
+    }
+    assert!(output.lines().count() >= 8);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_session() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/first-fight.txt");
+    assert_eq!(play(&path, 6, true), play(&path, 6, true));
+}
