@@ -445,9 +445,9 @@ impl App {
             ("campaign", "rules") => {
                 gm()?;
                 let ruleset = inv.need("ruleset")?;
-                if !ruleset.eq_ignore_ascii_case("gogobee") {
+                if engine::Ruleset::parse(ruleset).is_none() {
                     return Err(Refused::Input(format!(
-                        "\"{ruleset}\" is not playable yet: only gogobee is (tdgs, ctb and ticks are being built)."
+                        "\"{ruleset}\" is not a ruleset: choose gogobee, tdgs, ctb or ticks."
                     )));
                 }
                 let set = s.set_ruleset(campaign, ruleset).await?;

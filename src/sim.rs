@@ -5,7 +5,7 @@ use chrono::DateTime;
 use clap::{Args, Subcommand};
 use engine::content::{Behaviour, Class, Monster, Race};
 use engine::death_saves::{DeathSaveOutcome, DeathSaveResult, DeathSaveState};
-use engine::{Actor, Combat, Combatant, Command, Controller, Dice, Outcome, Side, Terrain, apply};
+use engine::{Actor, Combat, Combatant, Command, Controller, Dice, Outcome, Ruleset, Side, Terrain, apply};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -40,7 +40,7 @@ pub struct DuelArgs {
     trials: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The timing model.
+    /// The timing model: gogobee, tdgs, ctb or ticks.
     #[arg(long, default_value = "gogobee")]
     rules: String,
     #[arg(long)]
@@ -170,10 +170,16 @@ struct DuelReport {
     mean_rounds: f64,
 }
 
+/// The timing model named `name`.
+fn ruleset(name: &str) -> Result<Ruleset> {
+    Ruleset::parse(name).with_context(|| {
+        let names: Vec<&str> = Ruleset::ALL.iter().map(|r| r.name()).collect();
+        format!("unknown ruleset \"{name}\"; choose one of {}", names.join(", "))
+    })
+}
+
 fn duel(args: &DuelArgs) -> Result<()> {
-    if args.rules != "gogobee" {
-        bail!("unknown ruleset \"{}\": only gogobee is available so far", args.rules);
-    }
+    let ruleset = ruleset(&args.rules)?;
     if args.trials == 0 {
         bail!("--trials must be at least 1");
     }
@@ -184,7 +190,8 @@ fn duel(args: &DuelArgs) -> Result<()> {
     let now = DateTime::from_timestamp(0, 0).expect("epoch");
     let (mut a_wins, mut b_wins, mut draws, mut rounds) = (0, 0, 0, 0u64);
     for trial in 0..args.trials {
-        let mut combat = Combat::new(a.iter().chain(b.iter()).cloned().collect(), Terrain::default());
+        let mut combat =
+            Combat::new(a.iter().chain(b.iter()).cloned().collect(), Terrain::default()).with_ruleset(ruleset);
         let mut dice = Dice::seeded(args.seed.wrapping_add(trial));
         apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now).map_err(|e| anyhow::anyhow!("{e}"))?;
         match combat.outcome {
@@ -244,6 +251,23 @@ mod tests {
         let a = tally_death_saves(10_000, 3, &ProgressBar::hidden());
         let b = tally_death_saves(10_000, 3, &ProgressBar::hidden());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn duels_run_under_every_ruleset() {
+        for rules in ["gogobee", "tdgs", "ctb", "ticks"] {
+            let args = DuelArgs {
+                a: "fighter:3".into(),
+                b: "goblin:2".into(),
+                trials: 20,
+                seed: 1,
+                rules: rules.into(),
+                json: true,
+            };
+            duel(&args).unwrap_or_else(|e| panic!("{rules}: {e}"));
+        }
+        assert!(ruleset("chess").is_err());
+        assert_eq!(ruleset("CTB").unwrap(), Ruleset::Ctb);
     }
 
     #[test]

@@ -66,6 +66,11 @@ fn a_readied_attack_fires_when_the_goblin_closes_in() {
 }
 
 #[test]
+fn each_fight_runs_under_its_campaigns_ruleset() {
+    check("tests/scenarios/rulesets.txt");
+}
+
+#[test]
 fn the_first_fight_example_is_won_with_a_reaction_button() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/first-fight.txt");
     let output = play(&path, 6, false);

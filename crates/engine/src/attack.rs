@@ -171,6 +171,9 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     let total = d20.natural as i32 + p.to_hit;
     let critical = d20.natural == 20;
     let hit = critical || (d20.natural != 1 && total >= armor_class);
+    if ctx.combat.ruleset == crate::combat::Ruleset::Ticks {
+        ctx.combat.model.timeline.last_swing = Some((s.attacker, s.target, hit));
+    }
     ctx.emit(Event::AttackRolled {
         attacker: s.attacker,
         target: s.target,

@@ -186,7 +186,9 @@ pub fn choose_reaction(
     trigger: &ReactionTrigger,
     options: &[ReactionKind],
 ) -> Option<ReactionKind> {
-    const PRIORITY: [ReactionKind; 8] = [
+    const PRIORITY: [ReactionKind; 10] = [
+        ReactionKind::Cancel,
+        ReactionKind::Exploit,
         ReactionKind::Counterspell,
         ReactionKind::Readied,
         ReactionKind::ShieldOfFaith,

@@ -14,12 +14,40 @@ use crate::reactions::ReactionWindow;
 use crate::resolve::Step;
 use crate::violation::RuleViolation;
 
-/// The timing model a fight runs under.
+/// The timing model a fight runs under (DESIGN "Timing models"). The serialised names are the
+/// variant names and never change; [`Ruleset::name`] and [`Ruleset::parse`] use the lower-case
+/// names players type (`/campaign rules ruleset:ctb`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Ruleset {
     /// GogoBee's own (seed 000): d20 + DEX initiative, action / bonus / reaction / movement.
     #[default]
     Gogobee,
+    /// TDGS (seed 001): REF → LUK → d2 order, Instant phase, Interrupts with limits, Delay, Step.
+    Tdgs,
+    /// The charge-meter race (seed 003): speed fills a meter, AP budgets, cooldowns, statuses.
+    Ctb,
+    /// The tick timeline (seed 004): prep / exec / recover cycles, phase-gated reactions.
+    Ticks,
+}
+
+impl Ruleset {
+    pub const ALL: [Ruleset; 4] = [Ruleset::Gogobee, Ruleset::Tdgs, Ruleset::Ctb, Ruleset::Ticks];
+
+    /// The name players type and campaigns store.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ruleset::Gogobee => "gogobee",
+            Ruleset::Tdgs => "tdgs",
+            Ruleset::Ctb => "ctb",
+            Ruleset::Ticks => "ticks",
+        }
+    }
+
+    /// Parses `gogobee`, `tdgs`, `ctb` or `ticks` (case and surrounding spaces ignored).
+    pub fn parse(text: &str) -> Option<Ruleset> {
+        let wanted = text.trim().to_ascii_lowercase();
+        Self::ALL.into_iter().find(|r| r.name() == wanted)
+    }
 }
 
 /// Where the fight takes place.
@@ -62,6 +90,10 @@ pub struct Combat {
     /// An open reaction window: resolution waits until the reactor reacts or passes.
     pub window: Option<ReactionWindow>,
     pub outcome: Option<Outcome>,
+    /// Fight-wide state of the timing model (the charge race's clock, TDGS's fixed order, the
+    /// tick timeline's loop). Boxed: most fights never need it, and `Combat` stays small.
+    #[serde(default)]
+    pub model: Box<crate::timing::ModelState>,
 }
 
 impl Combat {
@@ -106,7 +138,15 @@ impl Combat {
             queue: VecDeque::new(),
             window: None,
             outcome: None,
+            model: Box::default(),
         }
+    }
+
+    /// The same fight under another timing model (before it begins).
+    #[must_use]
+    pub fn with_ruleset(mut self, ruleset: Ruleset) -> Self {
+        self.ruleset = ruleset;
+        self
     }
 
     pub fn get(&self, id: CombatantId) -> &Combatant {
@@ -205,7 +245,19 @@ impl Combat {
     }
 
     /// Ids in initiative order, starting after the current turn (for reaction ordering).
+    /// Under TDGS, simultaneous events resolve by REF → LUK → d2 instead: the fixed natural order.
     pub fn initiative_from_current(&self) -> Vec<CombatantId> {
+        if self.ruleset == Ruleset::Tdgs && !self.model.natural_order.is_empty() {
+            let mut ids = self.model.natural_order.clone();
+            let rest: Vec<CombatantId> = self
+                .combatants
+                .iter()
+                .map(|c| c.id)
+                .filter(|id| !ids.contains(id))
+                .collect();
+            ids.extend(rest);
+            return ids;
+        }
         if self.order.is_empty() {
             return self.combatants.iter().map(|c| c.id).collect();
         }

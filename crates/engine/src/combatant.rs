@@ -141,6 +141,15 @@ pub struct Combatant {
     pub items: BTreeMap<Item, u32>,
     pub death: DeathSaveState,
     pub readied: Option<ReadiedAction>,
+    /// The charge race's sheet (seed 003): charge, AP, cooldowns, status effects.
+    #[serde(default)]
+    pub ctb: crate::timing::ctb::CtbSheet,
+    /// TDGS's sheet (seed 001): interrupt uses, the declared Instant.
+    #[serde(default)]
+    pub tdgs: crate::timing::tdgs::TdgsSheet,
+    /// The tick timeline's sheet (seed 004): the PER cycle in progress and paused ones.
+    #[serde(default)]
+    pub ticks: crate::timing::ticks::TicksSheet,
 }
 
 impl Combatant {
@@ -181,6 +190,9 @@ impl Combatant {
             items,
             death: DeathSaveState::default(),
             readied: None,
+            ctb: crate::timing::ctb::CtbSheet::default(),
+            tdgs: crate::timing::tdgs::TdgsSheet::default(),
+            ticks: crate::timing::ticks::TicksSheet::default(),
         }
     }
 
@@ -213,6 +225,9 @@ impl Combatant {
             items: BTreeMap::new(),
             death: DeathSaveState::default(),
             readied: None,
+            ctb: crate::timing::ctb::CtbSheet::default(),
+            tdgs: crate::timing::tdgs::TdgsSheet::default(),
+            ticks: crate::timing::ticks::TicksSheet::default(),
         }
     }
 

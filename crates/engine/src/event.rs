@@ -40,6 +40,23 @@ pub struct InitiativeEntry {
     pub total: i32,
 }
 
+/// One unit's meter when the charge race (CTB) stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeEntry {
+    pub id: CombatantId,
+    pub charge: i32,
+    pub speed: i32,
+}
+
+/// One entry of TDGS's stat order: REF, LUK and the d2 flips that broke its ties.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatInitiative {
+    pub id: CombatantId,
+    pub reflex: i32,
+    pub luck: i32,
+    pub flips: Vec<u32>,
+}
+
 /// Something that happened in a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
@@ -292,5 +309,84 @@ pub enum Event {
     CombatEnded {
         outcome: Outcome,
         xp: u32,
+    },
+    /// CTB: the race ran `ticks` ticks (`tick` in all) until `winner` led with 100 or more.
+    ChargeRace {
+        ticks: u64,
+        tick: u64,
+        winner: CombatantId,
+        charges: Vec<ChargeEntry>,
+    },
+    /// CTB: the turn's AP budget.
+    ActionPointsRefreshed {
+        id: CombatantId,
+        ap: u32,
+    },
+    /// CTB: a command paid `cost` AP.
+    ActionPointsSpent {
+        id: CombatantId,
+        cost: u32,
+        left: u32,
+    },
+    /// CTB: an ability cools down for `turns` turns.
+    CooldownStarted {
+        id: CombatantId,
+        ability: String,
+        turns: u32,
+    },
+    /// CTB: a status effect's upkeep: `amount` HP (negative for damage), turns `remaining`.
+    StatusTicked {
+        id: CombatantId,
+        status: String,
+        amount: i32,
+        remaining: u32,
+        permanent: bool,
+    },
+    /// CTB: a status effect ran out.
+    StatusExpired {
+        id: CombatantId,
+        status: String,
+    },
+    /// CTB: stunned — the turn ends at once.
+    Stunned {
+        id: CombatantId,
+    },
+    /// TDGS: the order by REF → LUK → d2, fixed at scene start (or when REF or LUK changed).
+    InitiativeFixed {
+        order: Vec<StatInitiative>,
+    },
+    /// TDGS: an Instant resolves in the Instant phase.
+    InstantResolved {
+        id: CombatantId,
+        instant: crate::timing::tdgs::Instant,
+        instant_ref: i32,
+    },
+    /// TDGS: `id` acts later this round — after `after`, or last.
+    Delayed {
+        id: CombatantId,
+        after: Option<CombatantId>,
+    },
+    /// Ticks: `id`'s `action` enters `phase`, lasting `ticks` ticks.
+    PhaseStarted {
+        id: CombatantId,
+        action: String,
+        phase: crate::timing::ticks::Phase,
+        ticks: u32,
+    },
+    /// Ticks: `id`'s action was lost — broken by `by`'s strike, or dropped to react.
+    ActionCancelled {
+        id: CombatantId,
+        action: String,
+        by: Option<CombatantId>,
+    },
+    /// Ticks: at exec the action had become impossible.
+    ActionFizzled {
+        id: CombatantId,
+        reason: String,
+    },
+    /// Ticks: the timeline waits at `tick` for `id`'s player to choose an action.
+    AwaitingCommand {
+        id: CombatantId,
+        tick: u64,
     },
 }

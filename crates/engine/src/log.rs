@@ -249,5 +249,78 @@ pub fn line(c: &Combat, event: &Event) -> String {
             format!("GM adjusts {} by {delta:+} ({hp} HP)", n(*id))
         }
         Event::CombatEnded { outcome, xp } => format!("Combat ends: {outcome:?} ({xp} XP)"),
+        Event::ChargeRace {
+            ticks,
+            tick,
+            winner,
+            charges,
+        } => {
+            let meters: Vec<String> = charges
+                .iter()
+                .map(|e| format!("{} {} (+{})", n(e.id), e.charge, e.speed))
+                .collect();
+            format!(
+                "Charge race: {ticks} tick(s) (tick {tick}): {} — {} acts",
+                meters.join(", "),
+                n(*winner)
+            )
+        }
+        Event::ActionPointsRefreshed { id, ap } => format!("{} has {ap} AP", n(*id)),
+        Event::ActionPointsSpent { id, cost, left } => format!("{} spends {cost} AP ({left} left)", n(*id)),
+        Event::CooldownStarted { id, ability, turns } => {
+            format!("{}'s {ability} cools down for {turns} turn(s)", n(*id))
+        }
+        Event::StatusTicked {
+            id,
+            status,
+            amount,
+            remaining,
+            permanent,
+        } => {
+            let left = if *permanent {
+                "permanent".to_owned()
+            } else {
+                format!("{remaining} turn(s) left")
+            };
+            format!("{}'s {status} ticks ({amount:+} HP, {left})", n(*id))
+        }
+        Event::StatusExpired { id, status } => format!("{}'s {status} wears off", n(*id)),
+        Event::Stunned { id } => format!("{} is stunned and loses the turn", n(*id)),
+        Event::InitiativeFixed { order } => {
+            let list: Vec<String> = order
+                .iter()
+                .map(|e| {
+                    let flips: Vec<String> = e.flips.iter().map(u32::to_string).collect();
+                    let d2 = if flips.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" d2 {}", flips.join("/"))
+                    };
+                    format!("{} REF {} LUK {}{d2}", n(e.id), e.reflex, e.luck)
+                })
+                .collect();
+            format!("Order: {}", list.join(", "))
+        }
+        Event::InstantResolved {
+            id,
+            instant,
+            instant_ref,
+        } => format!("Instant: {}'s {} (REF {instant_ref})", n(*id), instant.name()),
+        Event::Delayed { id, after } => match after {
+            Some(other) => format!("{} delays until after {}", n(*id), n(*other)),
+            None => format!("{} delays to the end of the round", n(*id)),
+        },
+        Event::PhaseStarted {
+            id,
+            action,
+            phase,
+            ticks,
+        } => format!("{} {action}: {} ({ticks} tick(s))", n(*id), phase.name()),
+        Event::ActionCancelled { id, action, by } => match by {
+            Some(by) => format!("{} breaks {}'s {action}", n(*by), n(*id)),
+            None => format!("{} drops their {action} to react", n(*id)),
+        },
+        Event::ActionFizzled { id, reason } => format!("{}'s action fizzles: {reason}", n(*id)),
+        Event::AwaitingCommand { id, tick } => format!("Tick {tick}: waiting for {}", n(*id)),
     }
 }

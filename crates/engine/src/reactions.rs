@@ -29,10 +29,15 @@ pub enum ReactionKind {
     Evasion,
     /// A readied action's trigger occurred.
     Readied,
+    /// Tick timeline: strike an enemy in its prep; a hit breaks the windup (only for those who
+    /// can read prep).
+    Cancel,
+    /// Tick timeline: strike an enemy in its recover, with advantage.
+    Exploit,
 }
 
 impl ReactionKind {
-    pub const ALL: [ReactionKind; 8] = [
+    pub const ALL: [ReactionKind; 10] = [
         ReactionKind::OpportunityAttack,
         ReactionKind::Parry,
         ReactionKind::UncannyDodge,
@@ -41,6 +46,8 @@ impl ReactionKind {
         ReactionKind::Counterspell,
         ReactionKind::Evasion,
         ReactionKind::Readied,
+        ReactionKind::Cancel,
+        ReactionKind::Exploit,
     ];
 
     /// The button label.
@@ -54,6 +61,8 @@ impl ReactionKind {
             ReactionKind::Counterspell => "Counterspell",
             ReactionKind::Evasion => "Evasion",
             ReactionKind::Readied => "Readied Action",
+            ReactionKind::Cancel => "Break Their Windup",
+            ReactionKind::Exploit => "Exploit the Opening",
         }
     }
 
@@ -95,6 +104,26 @@ pub enum ReactionTrigger {
     },
     /// A readied action's trigger: `observed`.
     Readied { observed: Observed },
+    /// Tick timeline: `actor` entered `phase` of its action.
+    Phase {
+        actor: CombatantId,
+        phase: crate::timing::ticks::Phase,
+    },
+}
+
+impl ReactionTrigger {
+    /// Who set the trigger off.
+    pub fn source(&self) -> CombatantId {
+        match self {
+            ReactionTrigger::LeavesMelee { mover } => *mover,
+            ReactionTrigger::Hit { attacker, .. } => *attacker,
+            ReactionTrigger::DroppedToZero { ally } => *ally,
+            ReactionTrigger::CastsSpell { caster, .. } => *caster,
+            ReactionTrigger::FailedDexSave { target, .. } => *target,
+            ReactionTrigger::Readied { observed } => observed.actor(),
+            ReactionTrigger::Phase { actor, .. } => *actor,
+        }
+    }
 }
 
 /// An open reaction window: resolution waits for `reactor` to choose one of `options` or pass.
@@ -103,11 +132,6 @@ pub struct ReactionWindow {
     pub reactor: CombatantId,
     pub trigger: ReactionTrigger,
     pub options: Vec<ReactionKind>,
-}
-
-/// Whether `reactor` can react at all: standing, reaction unspent (a readied action has its reaction reserved).
-fn can_react(reactor: &Combatant, kind: ReactionKind) -> bool {
-    reactor.is_standing() && (kind == ReactionKind::Readied || !reactor.resources.reaction_used)
 }
 
 fn has_counterspell(reactor: &Combatant) -> bool {
@@ -121,8 +145,10 @@ fn has_counterspell(reactor: &Combatant) -> bool {
 pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<ReactionKind> {
     let r = combat.get(reactor);
     let mut offered = Vec::new();
+    // Whether it may react now is the timing model's call (GogoBee: standing, reaction unspent —
+    // a readied action has its reaction reserved; TDGS: an Interrupt with uses left).
     let mut offer = |kind: ReactionKind, legal: bool| {
-        if legal && can_react(r, kind) {
+        if legal && crate::timing::may_react(combat, reactor, kind) {
             offered.push(kind);
         }
     };
@@ -142,8 +168,14 @@ pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger)
             ..
         } => {
             if *target == reactor {
-                let parries =
-                    r.is_class_at_least(Class::Fighter, 5) || r.monster_kind().is_some_and(|m| m.stats().parry);
+                // TDGS's Parry is a Fighter's from level 1 (seed 001: "Parry (Lv1): 1/round").
+                let parry_level = if combat.ruleset == crate::combat::Ruleset::Tdgs {
+                    1
+                } else {
+                    5
+                };
+                let parries = r.is_class_at_least(Class::Fighter, parry_level)
+                    || r.monster_kind().is_some_and(|m| m.stats().parry);
                 offer(ReactionKind::Parry, *melee && parries);
                 offer(
                     ReactionKind::UncannyDodge,
@@ -177,6 +209,12 @@ pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger)
         ReactionTrigger::FailedDexSave { target, .. } => {
             let evades = r.is_class_at_least(Class::Rogue, 7) || r.is_class_at_least(Class::Ranger, 7);
             offer(ReactionKind::Evasion, *target == reactor && evades);
+        }
+        ReactionTrigger::Phase { actor, phase } => {
+            let kind = crate::timing::ticks::reaction_for(combat, reactor, *actor, *phase);
+            for k in [ReactionKind::Cancel, ReactionKind::Exploit] {
+                offer(k, kind == Some(k));
+            }
         }
         ReactionTrigger::Readied { observed } => {
             let legal = r

@@ -1,7 +1,6 @@
 //! Taking a reaction (seed 000 §2.3, §4, §5): what each chosen reaction does to the action it
 //! interrupts, and answering an open window with `React` or `Pass`.
 
-use crate::action_economy::Resource;
 use crate::combatant::CombatantId;
 use crate::command::{Actor, Command};
 use crate::content::{Ability, Spell};
@@ -84,9 +83,7 @@ pub fn take(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &R
         reactor,
         reaction: kind,
     });
-    if kind != ReactionKind::Readied {
-        ctx.combat.get_mut(reactor).resources.spend(Resource::Reaction);
-    }
+    crate::timing::spend_reaction(ctx, reactor, kind, trigger);
     match (kind, trigger) {
         (ReactionKind::OpportunityAttack, ReactionTrigger::LeavesMelee { mover }) => {
             let r = ctx.combat.get(reactor);
@@ -165,6 +162,9 @@ pub fn take(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &R
             steps
         }
         (ReactionKind::Readied, ReactionTrigger::Readied { observed }) => fire_readied(ctx, reactor, observed.actor()),
+        (ReactionKind::Cancel | ReactionKind::Exploit, ReactionTrigger::Phase { actor, .. }) => {
+            crate::timing::ticks::reactive_strike(ctx, reactor, kind, *actor)
+        }
         _ => vec![],
     }
 }

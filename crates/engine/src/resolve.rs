@@ -97,6 +97,11 @@ pub enum Step {
     Breath {
         monster: CombatantId,
     },
+    /// Tick timeline: a Cancel's strike hit — the target's windup breaks.
+    BreakWindup {
+        reactor: CombatantId,
+        target: CombatantId,
+    },
 }
 
 /// What rules code works with while resolving: the fight, the dice, the time, and the events so far.
@@ -190,12 +195,15 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
         return Err(RuleViolation::CombatOver);
     }
     if *command == Command::Begin {
-        return timing::gogobee::begin(ctx);
+        return timing::begin(ctx);
     }
     if !ctx.combat.started {
         return Err(RuleViolation::NotStarted);
     }
     match (command, actor) {
+        (Command::DeclareInstant(instant), Actor::Combatant(id)) => {
+            return timing::tdgs::declare_instant(ctx, id, *instant);
+        }
         (Command::React(_) | Command::Pass, _) => {
             return reactions_take::answer(ctx, actor, command);
         }
@@ -242,10 +250,15 @@ pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Resu
     }
     match command {
         Command::EndTurn => Ok(vec![Step::EndTurn(id)]),
-        Command::Move(intent) => actions::move_to(ctx, id, *intent),
-        Command::Bonus(bonus) => crate::bonus_actions::perform(ctx, id, *bonus),
-        Command::Cast { spell, target } => casting::cast(ctx, id, *spell, *target),
-        _ => actions::perform(ctx, id, command),
+        Command::Delay { after } => timing::tdgs::delay(ctx, id, *after),
+        Command::Move(intent) => timing::within_budget(ctx, id, command, |ctx| actions::move_to(ctx, id, *intent)),
+        Command::Bonus(bonus) => {
+            timing::within_budget(ctx, id, command, |ctx| crate::bonus_actions::perform(ctx, id, *bonus))
+        }
+        Command::Cast { spell, target } => {
+            timing::within_budget(ctx, id, command, |ctx| casting::cast(ctx, id, *spell, *target))
+        }
+        _ => timing::within_budget(ctx, id, command, |ctx| actions::perform(ctx, id, command)),
     }
 }
 
@@ -253,6 +266,13 @@ pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Resu
 pub(crate) fn run(ctx: &mut Ctx) {
     while ctx.combat.window.is_none() && ctx.combat.outcome.is_none() {
         let Some(step) = ctx.combat.queue.pop_front() else {
+            // The tick timeline moves on by itself until a player must commit.
+            if ctx.combat.ruleset == crate::combat::Ruleset::Ticks {
+                if timing::ticks::pump(ctx) {
+                    continue;
+                }
+                break;
+            }
             // A combatant who fell on its own turn cannot end it: the turn passes.
             match ctx.combat.current() {
                 Some(id) if !ctx.combat.get(id).is_standing() => {
@@ -263,8 +283,8 @@ pub(crate) fn run(ctx: &mut Ctx) {
             }
         };
         match step {
-            Step::StartTurn(id) => timing::gogobee::start_turn(ctx, id),
-            Step::EndTurn(id) => timing::gogobee::end_turn(ctx, id),
+            Step::StartTurn(id) => timing::start_turn(ctx, id),
+            Step::EndTurn(id) => timing::end_turn(ctx, id),
             Step::Think(id) => think(ctx, id),
             Step::Offer { reactor, trigger } => offer(ctx, reactor, trigger),
             Step::Arrive { mover, plan } => actions::arrive(ctx, mover, &plan),
@@ -280,6 +300,7 @@ pub(crate) fn run(ctx: &mut Ctx) {
                 reactions_take::resolve_counterspell(ctx, reactor, caster, spell, countered);
             }
             Step::Breath { monster } => casting::breath(ctx, monster),
+            Step::BreakWindup { reactor, target } => timing::ticks::break_windup(ctx, reactor, target),
         }
     }
 }

@@ -90,6 +90,21 @@ pub enum RuleViolation {
     /// The move direction is not understood.
     #[error("I don't know the direction \"{direction}\" — use melee, ranged, toward, away, or a compass direction.")]
     UnknownDirection { direction: String },
+    /// The command belongs to another timing model.
+    #[error("{command} is not part of the {ruleset} rules.")]
+    NotInThisRuleset { command: String, ruleset: String },
+    /// CTB: the action costs more AP than are left this turn.
+    #[error("{action} costs {cost} AP but you have {left} AP left — end your turn or do something cheaper.")]
+    NotEnoughAp { action: String, cost: u32, left: u32 },
+    /// CTB: the ability is cooling down.
+    #[error("{ability} is on cooldown for {turns} more turn(s).")]
+    OnCooldown { ability: String, turns: u32 },
+    /// TDGS: the turn's one step is spent (before or after the action, never both).
+    #[error("You have already taken your step this turn — a turn has one step, before or after the action.")]
+    StepSpent,
+    /// TDGS: Delay only moves you later this round, before you have done anything.
+    #[error("{reason}")]
+    CannotDelay { reason: String },
     /// The command is meaningless in the current situation.
     #[error("{reason}")]
     Pointless { reason: String },

@@ -454,6 +454,8 @@ impl Renderer {
                     ReactionKind::Interception => Key::ReactInterception,
                     ReactionKind::Counterspell => Key::ReactCounterspell,
                     ReactionKind::Evasion => Key::ReactEvasion,
+                    ReactionKind::Cancel => Key::ReactCancel,
+                    ReactionKind::Exploit => Key::ReactExploit,
                     // The readied action's own line follows (ReadiedActionTriggered).
                     ReactionKind::Readied => return vec![],
                 };
@@ -520,6 +522,84 @@ impl Renderer {
                 Outcome::Defeat => one(Key::Defeat, &[]),
                 Outcome::Halted => one(Key::Halted, &[]),
             },
+            Event::ChargeRace { ticks, winner, .. } => {
+                one(Key::ChargeRace, &[("name", &n(*winner)), ("ticks", &ticks.to_string())])
+            }
+            Event::ActionPointsRefreshed { id, ap } => {
+                one(Key::ActionPoints, &[("name", &n(*id)), ("ap", &ap.to_string())])
+            }
+            Event::ActionPointsSpent { id, cost, left } => one(
+                Key::ActionPointsSpent,
+                &[
+                    ("name", &n(*id)),
+                    ("cost", &cost.to_string()),
+                    ("ap", &left.to_string()),
+                ],
+            ),
+            Event::CooldownStarted { id, ability, turns } => one(
+                Key::CooldownStarted,
+                &[("name", &n(*id)), ("ability", ability), ("turns", &turns.to_string())],
+            ),
+            Event::StatusTicked { id, status, amount, .. } => {
+                let key = match amount.signum() {
+                    -1 => Key::StatusDamage,
+                    1 => Key::StatusHeal,
+                    _ => Key::StatusHolds,
+                };
+                one(
+                    key,
+                    &[
+                        ("name", &n(*id)),
+                        ("status", status),
+                        ("amount", &amount.unsigned_abs().to_string()),
+                    ],
+                )
+            }
+            Event::StatusExpired { id, status } => one(Key::StatusExpired, &[("name", &n(*id)), ("status", status)]),
+            Event::Stunned { id } => one(Key::Stunned, &[("name", &n(*id))]),
+            Event::InitiativeFixed { order } => {
+                let list: Vec<String> = order
+                    .iter()
+                    .map(|e| format!("{} (REF {}, LUK {})", n(e.id), e.reflex, e.luck))
+                    .collect();
+                one(Key::InitiativeFixed, &[("order", &list.join(", "))])
+            }
+            Event::InstantResolved { id, instant, .. } => {
+                one(Key::InstantResolved, &[("name", &n(*id)), ("instant", instant.name())])
+            }
+            Event::Delayed { id, after } => match after {
+                Some(other) => one(Key::Delayed, &[("name", &n(*id)), ("target", &n(*other))]),
+                None => one(Key::DelayedToEnd, &[("name", &n(*id))]),
+            },
+            Event::PhaseStarted {
+                id,
+                action,
+                phase,
+                ticks,
+            } => one(
+                Key::PhaseStarted,
+                &[
+                    ("name", &n(*id)),
+                    ("action", &escape_markdown(action)),
+                    ("phase", phase.name()),
+                    ("ticks", &ticks.to_string()),
+                ],
+            ),
+            Event::ActionCancelled { id, action, by } => match by {
+                Some(by) => one(
+                    Key::WindupBroken,
+                    &[("name", &n(*id)), ("action", &escape_markdown(action)), ("by", &n(*by))],
+                ),
+                None => one(
+                    Key::ActionDropped,
+                    &[("name", &n(*id)), ("action", &escape_markdown(action))],
+                ),
+            },
+            Event::ActionFizzled { id, reason } => one(
+                Key::ActionFizzled,
+                &[("name", &n(*id)), ("reason", &escape_markdown(reason))],
+            ),
+            Event::AwaitingCommand { id, .. } => one(Key::AwaitingCommand, &[("name", &n(*id))]),
         }
     }
 
@@ -696,6 +776,15 @@ impl Renderer {
                 seed,
                 salt,
                 &[("name", &name), ("mover", &n(observed.actor()))],
+            ),
+            ReactionTrigger::Phase { actor, phase } => self.flavor.pick(
+                match phase {
+                    engine::timing::ticks::Phase::Prep => Key::ReactionPromptPrep,
+                    _ => Key::ReactionPromptRecover,
+                },
+                seed,
+                salt,
+                &[("name", &name), ("mover", &n(*actor))],
             ),
         };
         let (mention, user) = mention(reactor);

@@ -205,6 +205,33 @@ keys! {
         Revived => ["name", "hp"],
         MonsterSlain => ["name", "killer"],
         MonsterSlainUnattributed => ["name"],
+        /// CTB: the charge race stopped; `name` acts.
+        ChargeRace => ["name", "ticks"],
+        /// CTB: the turn's AP.
+        ActionPoints => ["name", "ap"],
+        ActionPointsSpent => ["name", "cost", "ap"],
+        CooldownStarted => ["name", "ability", "turns"],
+        StatusDamage => ["name", "status", "amount"],
+        StatusHeal => ["name", "status", "amount"],
+        StatusHolds => ["name", "status"],
+        StatusExpired => ["name", "status"],
+        Stunned => ["name"],
+        /// TDGS: the fixed order, REF → LUK → d2.
+        InitiativeFixed => ["order"],
+        InstantResolved => ["name", "instant"],
+        Delayed => ["name", "target"],
+        DelayedToEnd => ["name"],
+        /// Ticks: an action enters prep, exec or recover.
+        PhaseStarted => ["name", "action", "phase", "ticks"],
+        WindupBroken => ["name", "action", "by"],
+        ActionDropped => ["name", "action"],
+        ActionFizzled => ["name", "reason"],
+        /// Ticks: the timeline waits for this player's choice.
+        AwaitingCommand => ["name"],
+        ReactCancel => ["name"],
+        ReactExploit => ["name"],
+        ReactionPromptPrep => ["name", "mover"],
+        ReactionPromptRecover => ["name", "mover"],
     }
     TwinbeeGm {
         /// §8.6: with complete respect.

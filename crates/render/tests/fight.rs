@@ -188,7 +188,7 @@ fn a_forged_or_malformed_button_id_does_not_parse() {
         "",
         "rx",
         "rx:c:1:0",
-        "rx:c:1:0:9",
+        "rx:c:1:0:99", // no such reaction kind
         "rx:c:1:0:pass:extra",
         "xx:c:1:0:pass",
         "rx:c d:1:0:pass",

@@ -1,5 +1,7 @@
 //! GogoBee's timing model (seed 000 §1, §7.1): initiative d20 + DEX, rounds, turn resources
 //! reset at the start of the owner's turn, automatic death saves for the downed, victory and defeat.
+//! The other models reuse its shared parts: [`can_begin`], [`refresh_for_turn`], [`upkeep`],
+//! [`close_turn`], [`check_outcome`] and [`finish`].
 
 use crate::action_economy::TurnResources;
 use crate::combat::MAX_ROUNDS;
@@ -14,13 +16,7 @@ use crate::violation::RuleViolation;
 /// Rolls initiative (d20 + DEX modifier; ties: higher DEX score, then party first, then lower id)
 /// and starts round 1.
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
-    let c = &*ctx.combat;
-    if c.started {
-        return Err(RuleViolation::AlreadyStarted);
-    }
-    if c.side_alive(Side::Party).next().is_none() || c.side_alive(Side::Enemies).next().is_none() {
-        return Err(RuleViolation::NeedBothSides);
-    }
+    can_begin(ctx)?;
     let mut entries: Vec<(InitiativeEntry, i32, bool)> = Vec::new();
     for i in 0..ctx.combat.combatants.len() {
         let roll = ctx.dice.die(20);
@@ -56,10 +52,30 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     Ok(())
 }
 
+/// Refuses to begin a fight already begun, or one without someone on each side (every model).
+pub fn can_begin(ctx: &Ctx) -> Result<(), RuleViolation> {
+    let c = &*ctx.combat;
+    if c.started {
+        return Err(RuleViolation::AlreadyStarted);
+    }
+    if c.side_alive(Side::Party).next().is_none() || c.side_alive(Side::Enemies).next().is_none() {
+        return Err(RuleViolation::NeedBothSides);
+    }
+    Ok(())
+}
+
 /// Start of a turn: resources reset (§1), Dodge ends, an unfired readied action expires (§5),
 /// a breath weapon may recharge, and the downed roll their death save (§7.1).
 pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
+    let movement = refresh_for_turn(ctx, id);
+    ctx.emit(Event::TurnStarted { id, round, movement });
+    upkeep(ctx, id);
+}
+
+/// The part of a turn's start every model shares, before `TurnStarted`: the per-turn slots and
+/// turn-long conditions reset, an unfired readied action lapses. Returns the feet of movement.
+pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
     let movement = ctx.combat.get(id).speed();
     {
         let c = ctx.combat.get_mut(id);
@@ -76,7 +92,12 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
             action: readied.action.describe(),
         });
     }
-    ctx.emit(Event::TurnStarted { id, round, movement });
+    movement
+}
+
+/// The part of a turn's start every model shares, after `TurnStarted`: a breath weapon may
+/// recharge, the downed roll their death save or wake (§7.1), and the AI starts thinking.
+pub fn upkeep(ctx: &mut Ctx, id: CombatantId) {
     let c = ctx.combat.get(id);
     if c.monster_kind().and_then(|m| m.stats().breath).is_some() && !c.pools.breath_ready {
         let roll = ctx.dice.die(6);
@@ -178,8 +199,17 @@ pub fn release_grapples(ctx: &mut Ctx, id: CombatantId) {
 
 /// End of a turn: turn-long effects end, the next living combatant in initiative order starts.
 pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
-    if ctx.combat.current() != Some(id) {
+    if !close_turn(ctx, id) {
         return;
+    }
+    advance(ctx);
+}
+
+/// The part of a turn's end every model shares: turn-long effects end, `TurnEnded`, and the
+/// outcome is checked. False when it was not `id`'s turn or the fight is over.
+pub fn close_turn(ctx: &mut Ctx, id: CombatantId) -> bool {
+    if ctx.combat.current() != Some(id) {
+        return false;
     }
     {
         let c = ctx.combat.get_mut(id);
@@ -198,9 +228,11 @@ pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
     }
     ctx.emit(Event::TurnEnded { id });
     check_outcome(ctx);
-    if ctx.combat.outcome.is_some() {
-        return;
-    }
+    ctx.combat.outcome.is_none()
+}
+
+/// The next living combatant in initiative order starts; a new round when the order wraps.
+fn advance(ctx: &mut Ctx) {
     let n = ctx.combat.order.len();
     let mut next = ctx.combat.turn;
     for _ in 0..n {
@@ -249,6 +281,9 @@ pub fn finish(ctx: &mut Ctx, outcome: Outcome) {
         .map(|m| m.stats().xp)
         .sum();
     ctx.combat.outcome = Some(outcome);
+    if ctx.combat.ruleset == crate::combat::Ruleset::Tdgs {
+        super::tdgs::scene_end(ctx.combat);
+    }
     ctx.combat.queue.clear();
     ctx.combat.window = None;
     ctx.emit(Event::CombatEnded { outcome, xp });

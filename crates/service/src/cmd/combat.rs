@@ -373,7 +373,8 @@ impl Service {
             expedition_id,
             reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
             version: 0,
-            combat: Combat::new(combatants, terrain),
+            combat: Combat::new(combatants, terrain)
+                .with_ruleset(engine::Ruleset::parse(&campaign.ruleset).unwrap_or_default()),
             dice: Dice::seeded(seed),
             reaction_timer: None,
             characters,

@@ -1,0 +1,419 @@
+//! The charge-meter race (seed 003 "Turn Lifecycle Specification: Activation & Reset"): when
+//! nobody is active, every unit adds its speed to its charge meter, tick by tick, until someone
+//! reaches 100; the highest charge acts. Start of turn: AP = 3 + ⌊speed / 5⌋ (no roll-over),
+//! cooldowns drop by 1, status effects tick (damage or healing over time, duration, expiry) and a stunned unit's
+//! turn ends at once. End of turn: charge = max(0, charge − 100), action flags reset.
+//!
+//! **Mapping from the shared content** (which has no CTB stats):
+//! - *Speed* = base speed in feet / 3, rounded down (a human's 30 ft → 10, a wolf's 40 ft → 13,
+//!   a zombie's 20 ft → 6), +10 while hasted, never below 1 (so the race always ends). Grapples,
+//!   armor and encumbrance slow movement in feet, not the meter.
+//! - *Ties*: the highest charge acts; equal charges go to the higher speed, then the higher DEX
+//!   score, then the party before its enemies, then the lower combatant id. No dice: the race is
+//!   fully determined by the stats.
+//! - *Rounds* are not part of the race; `Combat.round` counts blocks of 10 ticks (one turn of a
+//!   speed-10 unit), so `RoundStarted` and the 100-round limit still mean something.
+//! - *Budget*: the shared rules still run on GogoBee's per-turn slots, but every command is paid
+//!   for in AP instead: before it runs the action and bonus slots are opened, and AP are spent
+//!   only if it succeeds. So a unit may attack twice if it has the AP. Movement in feet stays a
+//!   per-turn pool (speed in feet, Dash adds it again) and each `Move` also costs 1 AP.
+//! - *Costs*: see [`ap_cost`]; *cooldowns*: see [`cooldown`] (a leveled spell cools down for its
+//!   level in turns; Second Wind and Misty Step for 2).
+//! - *Reactions*: one between your turns, as in GogoBee (it comes back at the start of your turn).
+//! - *Statuses*: the content has no damage or healing over time nor stun yet; they are data on the unit's sheet
+//!   ([`StatusEffect`]) for spells and the GM to add. A stun of duration N takes N turns away:
+//!   it counts as active for the upkeep in which it expires.
+//! - A breath weapon is used with the action slot, outside the AP table: it ends the unit's
+//!   actions for the turn (the AI may still move).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::combat::MAX_ROUNDS;
+use crate::combatant::{Combatant, CombatantId, Side};
+use crate::command::{BonusAction, Command};
+use crate::content::DamageType;
+use crate::event::{ChargeEntry, Event, Outcome};
+use crate::resolve::{Ctx, PendingDamage, Step};
+use crate::violation::RuleViolation;
+
+use super::gogobee;
+
+/// Charge needed to act.
+pub const THRESHOLD: i32 = 100;
+/// AP every turn starts with before the speed bonus.
+pub const BASE_AP: u32 = 3;
+/// Ticks that make one `Combat.round` of the race.
+pub const TICKS_PER_ROUND: u64 = 10;
+
+/// A unit's charge-race sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct CtbSheet {
+    /// The charge meter: acts at 100 or more.
+    pub charge: i32,
+    /// AP left this turn.
+    pub ap: u32,
+    /// Turns left before an ability may be used again, by ability name (only entries above 0).
+    pub cooldowns: BTreeMap<String, u32>,
+    pub statuses: Vec<StatusEffect>,
+}
+
+/// What a status effect does at its owner's upkeep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StatusKind {
+    /// Damage over time.
+    Dot { amount: i32, damage_type: DamageType },
+    /// Healing over time.
+    Hot { amount: i32 },
+    /// The turn ends as soon as it starts.
+    Stun,
+}
+
+/// A status effect on a unit (seed 003 §1.C).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusEffect {
+    pub name: String,
+    pub kind: StatusKind,
+    /// Turns left.
+    pub duration: u32,
+    /// Never expires.
+    pub permanent: bool,
+}
+
+/// The unit's speed in the race: base speed in feet / 3, +10 hasted, at least 1.
+pub fn speed(c: &Combatant) -> i32 {
+    let haste = if c.conditions.hasted { 10 } else { 0 };
+    (c.base_speed() / 3 + haste).max(1)
+}
+
+/// AP at the start of each turn: 3 + ⌊speed / 5⌋.
+pub fn max_ap(speed: i32) -> u32 {
+    BASE_AP + (speed.max(0) / 5).unsigned_abs()
+}
+
+/// What `command` costs in AP (`None`: nothing — ending the turn, reacting).
+///
+/// | command | AP |
+/// |---|---|
+/// | Attack, Grapple, Shove, Ready | 2 |
+/// | Move, Dash, Disengage, Dodge, Help, Hide, Search, Use Item, Stabilize | 1 |
+/// | a bonus action | 1 |
+/// | a cantrip | 2 |
+/// | a leveled spell | 2 + level (1 + level when its casting time is a bonus action) |
+pub fn ap_cost(command: &Command) -> Option<u32> {
+    Some(match command {
+        Command::Attack { .. } | Command::Grapple { .. } | Command::Shove { .. } | Command::Ready { .. } => 2,
+        Command::Move(_)
+        | Command::Dash
+        | Command::Disengage
+        | Command::Dodge
+        | Command::Help { .. }
+        | Command::Hide
+        | Command::Search
+        | Command::UseItem { .. }
+        | Command::Stabilize { .. } => 1,
+        Command::Bonus(BonusAction::HealingWord { .. } | BonusAction::HuntersMark { .. }) => 2,
+        Command::Bonus(_) => 1,
+        Command::Cast { spell, .. } => {
+            let base = if spell.stats().casting_time == crate::content::spells::CastingTime::BonusAction {
+                1
+            } else {
+                2
+            };
+            base + spell.level()
+        }
+        _ => return None,
+    })
+}
+
+/// The cooldown `command` starts: (ability name, turns). A skill with a 1-turn cooldown used on
+/// one turn is ready again on the next.
+pub fn cooldown(command: &Command) -> Option<(String, u32)> {
+    match command {
+        Command::Cast { spell, .. } if spell.level() > 0 => Some((spell.name().to_owned(), spell.level())),
+        Command::Bonus(BonusAction::SecondWind) => Some(("Second Wind".into(), 2)),
+        Command::Bonus(BonusAction::MistyStep { .. }) => Some(("Misty Step".into(), 2)),
+        Command::Bonus(BonusAction::HealingWord { .. }) => Some(("Healing Word".into(), 1)),
+        _ => None,
+    }
+}
+
+/// `Begin`: every charge meter starts where it stands (0 for a new fight) and the race runs.
+pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
+    gogobee::can_begin(ctx)?;
+    let c = &mut *ctx.combat;
+    c.order = c.combatants.iter().filter(|x| !x.is_dead()).map(|x| x.id).collect();
+    c.started = true;
+    c.round = 1;
+    c.turn = 0;
+    c.model.tick = 0;
+    ctx.emit(Event::RoundStarted { round: 1 });
+    race(ctx);
+    Ok(())
+}
+
+/// Who wins a race already run: the highest charge at or above 100, ties broken as documented.
+pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
+    combat
+        .combatants
+        .iter()
+        .filter(|c| !c.is_dead() && c.ctb.charge >= THRESHOLD)
+        .max_by_key(|c| {
+            (
+                c.ctb.charge,
+                speed(c),
+                c.abilities.dex,
+                c.side == Side::Party,
+                std::cmp::Reverse(c.id),
+            )
+        })
+        .map(|c| c.id)
+}
+
+/// Ticks until someone reaches 100: each tick adds every living unit's speed to its meter.
+/// Returns how many ticks passed.
+pub fn run_ticks(combat: &mut crate::combat::Combat) -> u64 {
+    let mut ticks = 0;
+    while leader(combat).is_none() {
+        ticks += 1;
+        for c in combat.combatants.iter_mut().filter(|c| !c.is_dead()) {
+            c.ctb.charge += speed(c);
+        }
+    }
+    combat.model.tick += ticks;
+    ticks
+}
+
+/// The race (seed 003 §3): tick until someone reaches 100, then the highest charge starts its turn.
+fn race(ctx: &mut Ctx) {
+    let ticks = run_ticks(ctx.combat);
+    let round = u32::try_from(ctx.combat.model.tick / TICKS_PER_ROUND + 1).unwrap_or(u32::MAX);
+    while ctx.combat.round < round {
+        ctx.combat.round += 1;
+        if ctx.combat.round > MAX_ROUNDS {
+            gogobee::finish(ctx, Outcome::Halted);
+            return;
+        }
+        let round = ctx.combat.round;
+        ctx.emit(Event::RoundStarted { round });
+    }
+    let Some(winner) = leader(ctx.combat) else {
+        return;
+    };
+    let charges = ctx
+        .combat
+        .combatants
+        .iter()
+        .filter(|c| !c.is_dead())
+        .map(|c| ChargeEntry {
+            id: c.id,
+            charge: c.ctb.charge,
+            speed: speed(c),
+        })
+        .collect();
+    ctx.emit(Event::ChargeRace {
+        ticks,
+        tick: ctx.combat.model.tick,
+        winner,
+        charges,
+    });
+    if let Some(i) = ctx.combat.order.iter().position(|&id| id == winner) {
+        ctx.combat.turn = i;
+    } else {
+        ctx.combat.order.push(winner);
+        ctx.combat.turn = ctx.combat.order.len() - 1;
+    }
+    ctx.push_front(vec![Step::StartTurn(winner)]);
+}
+
+/// Start of turn (seed 003 §1): AP, cooldowns, status upkeep, the stun check; then GogoBee's
+/// shared upkeep (breath recharge, death saves, the AI thinking).
+pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
+    let round = ctx.combat.round;
+    let movement = gogobee::refresh_for_turn(ctx, id);
+    ctx.emit(Event::TurnStarted { id, round, movement });
+    let ap = max_ap(speed(ctx.combat.get(id)));
+    let sheet = &mut ctx.combat.get_mut(id).ctb;
+    sheet.ap = ap;
+    for turns in sheet.cooldowns.values_mut() {
+        *turns = turns.saturating_sub(1);
+    }
+    sheet.cooldowns.retain(|_, turns| *turns > 0);
+    ctx.emit(Event::ActionPointsRefreshed { id, ap });
+    let stunned = tick_statuses(ctx, id);
+    if ctx.combat.outcome.is_some() {
+        return;
+    }
+    if stunned && ctx.combat.get(id).is_standing() {
+        ctx.emit(Event::Stunned { id });
+        ctx.push_front(vec![Step::EndTurn(id)]);
+        return;
+    }
+    gogobee::upkeep(ctx, id);
+}
+
+/// The upkeep step (seed 003 §1.C): each effect applies, loses a turn and expires at 0 unless
+/// permanent. Returns whether a stun was active.
+fn tick_statuses(ctx: &mut Ctx, id: CombatantId) -> bool {
+    let statuses = std::mem::take(&mut ctx.combat.get_mut(id).ctb.statuses);
+    let mut kept = Vec::new();
+    let mut stunned = false;
+    for mut status in statuses {
+        let amount = match status.kind {
+            StatusKind::Dot { amount, damage_type } => {
+                crate::attack::land(
+                    ctx,
+                    PendingDamage {
+                        source: None,
+                        target: id,
+                        amount,
+                        damage_type,
+                        critical: false,
+                    },
+                );
+                -amount
+            }
+            StatusKind::Hot { amount } => {
+                crate::attack::heal(ctx, id, id, amount);
+                amount
+            }
+            StatusKind::Stun => {
+                stunned = true;
+                0
+            }
+        };
+        if !status.permanent {
+            status.duration = status.duration.saturating_sub(1);
+        }
+        ctx.emit(Event::StatusTicked {
+            id,
+            status: status.name.clone(),
+            amount,
+            remaining: status.duration,
+            permanent: status.permanent,
+        });
+        if status.permanent || status.duration > 0 {
+            kept.push(status);
+        } else {
+            ctx.emit(Event::StatusExpired {
+                id,
+                status: status.name,
+            });
+        }
+    }
+    ctx.combat.get_mut(id).ctb.statuses = kept;
+    stunned
+}
+
+/// End of turn (seed 003 §2): the meter pays 100 (keeping any excess), the action flags and
+/// leftover AP go, and the race runs again.
+pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
+    if !gogobee::close_turn(ctx, id) {
+        return;
+    }
+    let c = ctx.combat.get_mut(id);
+    c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
+    c.ctb.ap = 0;
+    let r = &mut c.resources;
+    r.action_used = false;
+    r.bonus_used = false;
+    r.movement_used = 0;
+    c.conditions.attacked_this_turn = false;
+    race(ctx);
+}
+
+/// Pays for `command` in AP (and checks its cooldown); `perform` runs with the action and bonus
+/// slots open, and nothing is charged if it fails.
+pub fn within_budget(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    command: &Command,
+    perform: impl FnOnce(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+) -> Result<Vec<Step>, RuleViolation> {
+    let Some(cost) = ap_cost(command) else {
+        return perform(ctx);
+    };
+    let sheet = &ctx.combat.get(id).ctb;
+    let cooling = cooldown(command);
+    if let Some((ability, _)) = &cooling
+        && let Some(&turns) = sheet.cooldowns.get(ability)
+    {
+        return Err(RuleViolation::OnCooldown {
+            ability: ability.clone(),
+            turns,
+        });
+    }
+    if sheet.ap < cost {
+        return Err(RuleViolation::NotEnoughAp {
+            action: describe(command),
+            cost,
+            left: sheet.ap,
+        });
+    }
+    let saved = ctx.combat.get(id).resources;
+    {
+        let r = &mut ctx.combat.get_mut(id).resources;
+        r.action_used = false;
+        r.bonus_used = false;
+    }
+    match perform(ctx) {
+        Err(e) => {
+            ctx.combat.get_mut(id).resources = saved;
+            Err(e)
+        }
+        Ok(steps) => {
+            let c = ctx.combat.get_mut(id);
+            c.ctb.ap -= cost;
+            let left = c.ctb.ap;
+            // What the AI reads: an action slot while 2 AP (an attack) remain, a bonus slot while 1 does.
+            c.resources.action_used = left < 2;
+            c.resources.bonus_used = left < 1;
+            ctx.emit(Event::ActionPointsSpent { id, cost, left });
+            if let Some((ability, turns)) = cooling {
+                ctx.combat.get_mut(id).ctb.cooldowns.insert(ability.clone(), turns);
+                ctx.emit(Event::CooldownStarted { id, ability, turns });
+            }
+            Ok(steps)
+        }
+    }
+}
+
+/// A short name of a command, for messages.
+pub fn describe(command: &Command) -> String {
+    match command {
+        Command::Attack { .. } => "Attack",
+        Command::Cast { spell, .. } => spell.name(),
+        Command::Move(_) => "Move",
+        Command::Dash => "Dash",
+        Command::Disengage => "Disengage",
+        Command::Dodge => "Dodge",
+        Command::Help { .. } => "Help",
+        Command::Hide => "Hide",
+        Command::Ready { .. } => "Ready",
+        Command::UseItem { item, .. } => item.name(),
+        Command::Search => "Search",
+        Command::Grapple { .. } => "Grapple",
+        Command::Shove { .. } => "Shove",
+        Command::Stabilize { .. } => "Stabilize",
+        Command::Bonus(bonus) => match bonus {
+            BonusAction::OffHandAttack { .. } => "Off-hand Attack",
+            BonusAction::SecondWind => "Second Wind",
+            BonusAction::CunningAction(_) => "Cunning Action",
+            BonusAction::HealingWord { .. } => "Healing Word",
+            BonusAction::HuntersMark { .. } => "Hunter's Mark",
+            BonusAction::Rage => "Rage",
+            BonusAction::MistyStep { .. } => "Misty Step",
+            BonusAction::CunningStrike(_) => "Cunning Strike",
+        },
+        Command::Delay { .. } => "Delay",
+        Command::DeclareInstant(instant) => instant.name(),
+        Command::Begin
+        | Command::React(_)
+        | Command::Pass
+        | Command::EndTurn
+        | Command::AdjustHp { .. }
+        | Command::EndCombat => "That",
+    }
+    .to_owned()
+}

@@ -1,0 +1,561 @@
+//! TDGS (seed 001, "Document 6: Action Economy"): scene → rounds → Instant phase → Action
+//! phase → turns. Initiative is not rolled: REF, then LUK, then d2, fixed at scene start and
+//! recomputed only when REF or LUK change. A turn is 1 action (use or lose), 1 step (before or
+//! after the action, never both) and free actions. Interrupts come only from abilities, each with
+//! its limit per round, scene or day; chains resolve responder first. Ready turns the action
+//! into a conditional Interrupt; Delay moves you later this round only. Simultaneous events and
+//! mutual destruction resolve by REF → LUK → d2. Scene end resets per-scene abilities.
+//!
+//! **Mapping from the shared content** (which has no TDGS stats):
+//! - *REF* = the DEX score; *LUK* = the CHA score.
+//! - *d2 ties*: every tied entity flips a d2 at once, the 2s go before the 1s, and each group
+//!   still tied flips again until all are resolved (a tied pair is the same rule: a fair coin).
+//! - *Step* = one `Move` (up to your speed in feet); the feet it leaves unused are forfeited, so
+//!   there is never a second step. *Dash* spends the action to buy one more move this turn.
+//! - *Free actions* = GogoBee's bonus actions, one per turn (the seed: free-action limits "vary").
+//! - *Interrupts* ([`interrupt_limit`]): Parry is any Fighter's (1/round, 2/round from level 5)
+//!   or a parrying monster's (1/round); Opportunity Attack belongs to the martial classes
+//!   (Fighter, Berserker, Ranger) and monsters with a melee attack (1/round); Uncanny Dodge,
+//!   Interception, Evasion and Shield of Faith keep their GogoBee gates (1/round); Counterspell is
+//!   1/scene. Casters, clerics and rogues below their gates have no Interrupt — "no free
+//!   interrupts". Per-day limits (the seed's Divine Intervention) are supported by [`Limit`] but
+//!   no shared ability has one yet; per-day counts survive scene end and reset on a long rest
+//!   ([`long_rest`]).
+//! - *Instants* ([`Instant`]): Rogues have Quick Draw (Instant REF 12), Fighters and Berserkers
+//!   Battle Cry (8), Mages Premonition (5), Rangers Steady Aim (no REF of its own: the ranger's).
+//!   The AI declares its Instant every round; a player declares with `DeclareInstant` during a
+//!   round, for the next round's Instant phase.
+//! - *Armor durability*: the shared content has none, so scene end only resets abilities.
+
+use serde::{Deserialize, Serialize};
+
+use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
+use crate::combatant::{Combatant, CombatantId, Controller};
+use crate::command::Command;
+use crate::content::Class;
+use crate::dice::Dice;
+use crate::event::{Event, Outcome, StatInitiative};
+use crate::reactions::ReactionKind;
+use crate::resolve::{Ctx, Step};
+use crate::violation::RuleViolation;
+
+use super::gogobee;
+
+/// A combatant's TDGS sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TdgsSheet {
+    /// The step of this turn is taken.
+    pub stepped: bool,
+    /// Moves bought with the action (Dash) still to take this turn.
+    pub extra_moves: u8,
+    /// Interrupt uses counted against their limits.
+    pub uses: Vec<InterruptUses>,
+    /// The Instant declared for the next Instant phase.
+    pub declared: Option<Instant>,
+}
+
+/// How often an Interrupt has been used this round, this scene and today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterruptUses {
+    pub kind: ReactionKind,
+    pub round: u32,
+    pub scene: u32,
+    pub day: u32,
+}
+
+/// An Interrupt's limit (seed 001 "Interrupt limits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    PerRound(u32),
+    PerScene(u32),
+    PerDay(u32),
+}
+
+impl Limit {
+    /// Whether `uses` leave room for one more.
+    pub fn allows(self, counted: Option<&InterruptUses>) -> bool {
+        let (spent, max) = match self {
+            Limit::PerRound(n) => (counted.map_or(0, |u| u.round), n),
+            Limit::PerScene(n) => (counted.map_or(0, |u| u.scene), n),
+            Limit::PerDay(n) => (counted.map_or(0, |u| u.day), n),
+        };
+        spent < max
+    }
+}
+
+/// REF: the DEX score.
+pub fn reflex(c: &Combatant) -> i32 {
+    c.abilities.dex
+}
+
+/// LUK: the CHA score.
+pub fn luck(c: &Combatant) -> i32 {
+    c.abilities.cha
+}
+
+/// The Interrupt of `kind` that `c` has, with its limit; `None` when no ability grants it.
+pub fn interrupt_limit(c: &Combatant, kind: ReactionKind) -> Option<Limit> {
+    let monster = c.monster_kind().map(crate::content::Monster::stats);
+    match kind {
+        ReactionKind::Parry => match c.class() {
+            Some(Class::Fighter) => Some(Limit::PerRound(if c.level() >= 5 { 2 } else { 1 })),
+            _ if monster.is_some_and(|m| m.parry) => Some(Limit::PerRound(1)),
+            _ => None,
+        },
+        ReactionKind::OpportunityAttack => {
+            let martial = matches!(c.class(), Some(Class::Fighter | Class::Berserker | Class::Ranger));
+            (martial || (monster.is_some() && c.has_melee_attack())).then_some(Limit::PerRound(1))
+        }
+        ReactionKind::Counterspell => Some(Limit::PerScene(1)),
+        ReactionKind::UncannyDodge
+        | ReactionKind::Interception
+        | ReactionKind::Evasion
+        | ReactionKind::ShieldOfFaith => Some(Limit::PerRound(1)),
+        // A readied action is the turn's action held back, not an Interrupt ability; Cancel and
+        // Exploit belong to the tick timeline.
+        ReactionKind::Readied | ReactionKind::Cancel | ReactionKind::Exploit => None,
+    }
+}
+
+/// Whether `c` may use an Interrupt of `kind` now (its trigger conditions aside).
+pub fn may_interrupt(c: &Combatant, kind: ReactionKind) -> bool {
+    if kind == ReactionKind::Readied {
+        return true;
+    }
+    interrupt_limit(c, kind).is_some_and(|limit| limit.allows(c.tdgs.uses.iter().find(|u| u.kind == kind)))
+}
+
+/// Counts one use of the Interrupt `kind`.
+pub fn spend_interrupt(c: &mut Combatant, kind: ReactionKind) {
+    if kind == ReactionKind::Readied {
+        return;
+    }
+    let uses = &mut c.tdgs.uses;
+    if let Some(u) = uses.iter_mut().find(|u| u.kind == kind) {
+        u.round += 1;
+        u.scene += 1;
+        u.day += 1;
+    } else {
+        uses.push(InterruptUses {
+            kind,
+            round: 1,
+            scene: 1,
+            day: 1,
+        });
+    }
+}
+
+/// A long rest: per-day Interrupts come back.
+pub fn long_rest(c: &mut Combatant) {
+    c.tdgs.uses.clear();
+}
+
+/// An Instant: a pre-emptive ability declared for the round's Instant phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Instant {
+    /// Rogue, Instant REF 12: advantage on the rogue's next attack.
+    QuickDraw,
+    /// Fighter / Berserker, Instant REF 8: every standing ally's next attack at advantage.
+    BattleCry,
+    /// Mage, Instant REF 5: the mage is Dodging until its turn.
+    Premonition,
+    /// Ranger, no Instant REF of its own (the ranger's REF): advantage on its next attack.
+    SteadyAim,
+}
+
+impl Instant {
+    pub const ALL: [Instant; 4] = [
+        Instant::QuickDraw,
+        Instant::BattleCry,
+        Instant::Premonition,
+        Instant::SteadyAim,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Instant::QuickDraw => "Quick Draw",
+            Instant::BattleCry => "Battle Cry",
+            Instant::Premonition => "Premonition",
+            Instant::SteadyAim => "Steady Aim",
+        }
+    }
+
+    /// Parses a name, case and spaces ignored.
+    pub fn parse(text: &str) -> Option<Instant> {
+        let wanted = crate::content::normalize(text);
+        Self::ALL
+            .into_iter()
+            .find(|i| crate::content::normalize(i.name()) == wanted)
+    }
+
+    /// The Instant's own REF, if it defines one.
+    pub fn own_ref(self) -> Option<i32> {
+        match self {
+            Instant::QuickDraw => Some(12),
+            Instant::BattleCry => Some(8),
+            Instant::Premonition => Some(5),
+            Instant::SteadyAim => None,
+        }
+    }
+
+    /// The REF it resolves at: its own, or else its user's.
+    pub fn reflex_for(self, user: &Combatant) -> i32 {
+        self.own_ref().unwrap_or_else(|| reflex(user))
+    }
+
+    /// The Instant a combatant's class grants.
+    pub fn granted(c: &Combatant) -> Option<Instant> {
+        match c.class()? {
+            Class::Rogue => Some(Instant::QuickDraw),
+            Class::Fighter | Class::Berserker => Some(Instant::BattleCry),
+            Class::Mage => Some(Instant::Premonition),
+            Class::Ranger => Some(Instant::SteadyAim),
+            Class::Cleric => None,
+        }
+    }
+}
+
+/// Orders `entries` — (id, primary, LUK) — by primary (REF) then LUK, highest first; ties flip
+/// d2 together and again until resolved. Returns each id with the d2 results it flipped.
+pub fn order_by_ref_luk_d2(entries: &[(CombatantId, i32, i32)], dice: &mut Dice) -> Vec<(CombatantId, Vec<u32>)> {
+    let mut sorted: Vec<(CombatantId, i32, i32)> = entries.to_vec();
+    sorted.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i + 1;
+        while j < sorted.len() && sorted[j].1 == sorted[i].1 && sorted[j].2 == sorted[i].2 {
+            j += 1;
+        }
+        let group: Vec<(CombatantId, Vec<u32>)> = sorted[i..j].iter().map(|e| (e.0, Vec::new())).collect();
+        out.extend(flip_until_resolved(group, dice));
+        i = j;
+    }
+    out
+}
+
+/// Everyone in a tied group flips a d2 at once; 2s go first; groups still tied flip again.
+fn flip_until_resolved(group: Vec<(CombatantId, Vec<u32>)>, dice: &mut Dice) -> Vec<(CombatantId, Vec<u32>)> {
+    if group.len() < 2 {
+        return group;
+    }
+    let (mut high, mut low) = (Vec::new(), Vec::new());
+    for (id, mut flips) in group {
+        let d2 = dice.die(2);
+        flips.push(d2);
+        if d2 == 2 {
+            high.push((id, flips));
+        } else {
+            low.push((id, flips));
+        }
+    }
+    let mut out = flip_until_resolved(high, dice);
+    out.extend(flip_until_resolved(low, dice));
+    out
+}
+
+/// Which of two simultaneous (or mutually destructive) events resolves first: the faster
+/// entity's — REF, then LUK, then d2.
+pub fn first_to_resolve(combat: &Combat, a: CombatantId, b: CombatantId, dice: &mut Dice) -> CombatantId {
+    let entry = |id: CombatantId| {
+        let c = combat.get(id);
+        (id, reflex(c), luck(c))
+    };
+    order_by_ref_luk_d2(&[entry(a), entry(b)], dice)[0].0
+}
+
+/// The declared Instants in resolution order: Instant REF, then the declarer's LUK, then d2.
+pub fn order_instants(
+    combat: &Combat,
+    declared: &[(CombatantId, Instant)],
+    dice: &mut Dice,
+) -> Vec<(CombatantId, Instant)> {
+    let entries: Vec<(CombatantId, i32, i32)> = declared
+        .iter()
+        .map(|&(id, instant)| {
+            let c = combat.get(id);
+            (id, instant.reflex_for(c), luck(c))
+        })
+        .collect();
+    order_by_ref_luk_d2(&entries, dice)
+        .into_iter()
+        .filter_map(|(id, _)| declared.iter().find(|(d, _)| *d == id).copied())
+        .collect()
+}
+
+/// Fixes the natural order from REF and LUK (scene start, or when either changes).
+fn fix_order(ctx: &mut Ctx) {
+    let entries: Vec<(CombatantId, i32, i32)> = ctx
+        .combat
+        .combatants
+        .iter()
+        .filter(|c| !c.is_dead())
+        .map(|c| (c.id, reflex(c), luck(c)))
+        .collect();
+    let order = order_by_ref_luk_d2(&entries, ctx.dice);
+    ctx.combat.model.natural_order = order.iter().map(|(id, _)| *id).collect();
+    ctx.combat.model.order_basis.clone_from(&entries);
+    let order = order
+        .into_iter()
+        .map(|(id, flips)| {
+            let (_, reflex, luck) = entries.iter().find(|e| e.0 == id).copied().unwrap_or((id, 0, 0));
+            StatInitiative {
+                id,
+                reflex,
+                luck,
+                flips,
+            }
+        })
+        .collect();
+    ctx.emit(Event::InitiativeFixed { order });
+}
+
+/// Scene start: the order is fixed, round 1 begins with its Instant phase.
+pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
+    gogobee::can_begin(ctx)?;
+    for c in &mut ctx.combat.combatants {
+        c.tdgs.stepped = false;
+        c.tdgs.extra_moves = 0;
+    }
+    fix_order(ctx);
+    ctx.combat.started = true;
+    ctx.combat.round = 1;
+    ctx.emit(Event::RoundStarted { round: 1 });
+    round_start(ctx);
+    first_turn(ctx);
+    Ok(())
+}
+
+/// A round's start: per-round limits reset, Delay undone (the natural order again, refixed only
+/// if a REF or LUK changed), then the Instant phase.
+fn round_start(ctx: &mut Ctx) {
+    for c in &mut ctx.combat.combatants {
+        for u in &mut c.tdgs.uses {
+            u.round = 0;
+        }
+    }
+    let changed = ctx.combat.model.order_basis.iter().any(|&(id, reflex_was, luck_was)| {
+        let c = ctx.combat.get(id);
+        !c.is_dead() && (reflex(c) != reflex_was || luck(c) != luck_was)
+    });
+    if changed {
+        fix_order(ctx);
+    }
+    let natural = ctx.combat.model.natural_order.clone();
+    ctx.combat.order = natural;
+    instant_phase(ctx);
+}
+
+/// The Instant phase: every declared Instant resolves, by Instant REF → LUK → d2.
+fn instant_phase(ctx: &mut Ctx) {
+    let mut declared = Vec::new();
+    for i in 0..ctx.combat.combatants.len() {
+        let c = &mut ctx.combat.combatants[i];
+        if !c.is_standing() {
+            c.tdgs.declared = None;
+            continue;
+        }
+        if matches!(c.controller, Controller::Ai(_)) && c.tdgs.declared.is_none() {
+            c.tdgs.declared = Instant::granted(c);
+        }
+        if let Some(instant) = c.tdgs.declared.take() {
+            declared.push((c.id, instant));
+        }
+    }
+    for (id, instant) in order_instants(ctx.combat, &declared, ctx.dice) {
+        let instant_ref = instant.reflex_for(ctx.combat.get(id));
+        ctx.emit(Event::InstantResolved {
+            id,
+            instant,
+            instant_ref,
+        });
+        resolve_instant(ctx, id, instant);
+    }
+}
+
+fn resolve_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) {
+    match instant {
+        Instant::QuickDraw | Instant::SteadyAim => ctx.combat.get_mut(id).conditions.helped = true,
+        Instant::Premonition => ctx.combat.get_mut(id).conditions.dodging = true,
+        Instant::BattleCry => {
+            let side = ctx.combat.get(id).side;
+            for c in &mut ctx.combat.combatants {
+                if c.side == side && c.id != id && c.is_standing() {
+                    c.conditions.helped = true;
+                }
+            }
+        }
+    }
+}
+
+/// The Action phase opens with the first living entity of the order.
+fn first_turn(ctx: &mut Ctx) {
+    let Some(i) = ctx.combat.order.iter().position(|&id| !ctx.combat.get(id).is_dead()) else {
+        return;
+    };
+    ctx.combat.turn = i;
+    let first = ctx.combat.order[i];
+    ctx.push_front(vec![Step::StartTurn(first)]);
+}
+
+/// A turn starts: 1 action, 1 step, free actions.
+pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
+    let round = ctx.combat.round;
+    let movement = gogobee::refresh_for_turn(ctx, id);
+    let sheet = &mut ctx.combat.get_mut(id).tdgs;
+    sheet.stepped = false;
+    sheet.extra_moves = 0;
+    ctx.emit(Event::TurnStarted { id, round, movement });
+    gogobee::upkeep(ctx, id);
+}
+
+/// A turn ends (an unused action is lost); the next in the order acts, or a new round begins.
+pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
+    if !gogobee::close_turn(ctx, id) {
+        return;
+    }
+    let n = ctx.combat.order.len();
+    let mut next = ctx.combat.turn + 1;
+    while next < n && ctx.combat.get(ctx.combat.order[next]).is_dead() {
+        next += 1;
+    }
+    if next < n {
+        ctx.combat.turn = next;
+        let who = ctx.combat.order[next];
+        ctx.push_front(vec![Step::StartTurn(who)]);
+        return;
+    }
+    ctx.combat.round += 1;
+    if ctx.combat.round > MAX_ROUNDS {
+        gogobee::finish(ctx, Outcome::Halted);
+        return;
+    }
+    let round = ctx.combat.round;
+    ctx.emit(Event::RoundStarted { round });
+    round_start(ctx);
+    first_turn(ctx);
+}
+
+/// The turn's budget: the step is one move, after which its unused feet are gone; Dash (the
+/// action) buys one more move. Everything else is the action or a free action, as in GogoBee's slots.
+pub fn within_budget(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    command: &Command,
+    perform: impl FnOnce(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+) -> Result<Vec<Step>, RuleViolation> {
+    match command {
+        Command::Move(_) => {
+            let sheet = &ctx.combat.get(id).tdgs;
+            if sheet.stepped && sheet.extra_moves == 0 {
+                return Err(RuleViolation::StepSpent);
+            }
+            let steps = perform(ctx)?;
+            let c = ctx.combat.get_mut(id);
+            if c.tdgs.stepped {
+                c.tdgs.extra_moves -= 1;
+            } else {
+                c.tdgs.stepped = true;
+            }
+            c.resources.movement_used = c.resources.movement_total;
+            Ok(steps)
+        }
+        Command::Dash => {
+            let steps = perform(ctx)?;
+            ctx.combat.get_mut(id).tdgs.extra_moves += 1;
+            Ok(steps)
+        }
+        _ => perform(ctx),
+    }
+}
+
+/// Delay (a free action): act later this round — right after `after`, or at the end. Only
+/// before doing anything this turn, never past the next round's start.
+pub fn delay(ctx: &mut Ctx, id: CombatantId, after: Option<CombatantId>) -> Result<Vec<Step>, RuleViolation> {
+    if ctx.combat.ruleset != Ruleset::Tdgs {
+        return Err(RuleViolation::NotInThisRuleset {
+            command: "Delay".into(),
+            ruleset: ctx.combat.ruleset.name().into(),
+        });
+    }
+    let me = ctx.combat.get(id);
+    if me.resources.action_used || me.resources.bonus_used || me.tdgs.stepped {
+        return Err(RuleViolation::CannotDelay {
+            reason: "You can only delay when your turn comes, before you act or step.".into(),
+        });
+    }
+    let turn = ctx.combat.turn;
+    let last = ctx.combat.order.len() - 1;
+    let to = match after {
+        Some(other) => {
+            ctx.combat.find(other)?;
+            match ctx.combat.order.iter().position(|&o| o == other) {
+                Some(i) if i > turn && !ctx.combat.get(other).is_dead() => i,
+                _ => {
+                    return Err(RuleViolation::CannotDelay {
+                        reason: format!(
+                            "{} doesn't act later this round — you can't delay past the next round's start.",
+                            ctx.combat.get(other).name
+                        ),
+                    });
+                }
+            }
+        }
+        None => last,
+    };
+    if to <= turn {
+        return Err(RuleViolation::CannotDelay {
+            reason: "You already act last this round.".into(),
+        });
+    }
+    let me = ctx.combat.order.remove(turn);
+    ctx.combat.order.insert(to, me);
+    ctx.emit(Event::Delayed { id, after });
+    // Whoever now stands at this place in the order acts (it is alive: it was after us, and
+    // the dead are skipped).
+    let mut next = turn;
+    while ctx.combat.get(ctx.combat.order[next]).is_dead() {
+        next += 1;
+    }
+    ctx.combat.turn = next;
+    Ok(vec![Step::StartTurn(ctx.combat.order[next])])
+}
+
+/// `DeclareInstant`: holds `instant` for the next Instant phase.
+pub fn declare_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Result<(), RuleViolation> {
+    if ctx.combat.ruleset != Ruleset::Tdgs {
+        return Err(RuleViolation::NotInThisRuleset {
+            command: "Instants".into(),
+            ruleset: ctx.combat.ruleset.name().into(),
+        });
+    }
+    let c = ctx.combat.find(id)?;
+    if !c.is_standing() {
+        return Err(RuleViolation::Incapacitated);
+    }
+    if Instant::granted(c) != Some(instant) {
+        return Err(RuleViolation::NotEligible {
+            ability: instant.name().into(),
+            requirement: match instant {
+                Instant::QuickDraw => "a Rogue",
+                Instant::BattleCry => "a Fighter or Berserker",
+                Instant::Premonition => "a Mage",
+                Instant::SteadyAim => "a Ranger",
+            }
+            .into(),
+        });
+    }
+    ctx.combat.get_mut(id).tdgs.declared = Some(instant);
+    Ok(())
+}
+
+/// Scene end: per-scene (and per-round) Interrupt uses reset; per-day ones remain.
+pub fn scene_end(combat: &mut Combat) {
+    for c in &mut combat.combatants {
+        for u in &mut c.tdgs.uses {
+            u.round = 0;
+            u.scene = 0;
+        }
+        c.tdgs.declared = None;
+    }
+}

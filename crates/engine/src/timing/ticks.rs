@@ -1,0 +1,755 @@
+//! The tick timeline (seed 004 "Resolution, Initiative, and Reactions"): every action runs a
+//! prep / exec / recover (PER) cycle measured in ticks. Each tick, actors in initiative order
+//! process their action (a player with none chosen halts the game until they commit), then the
+//! reactions the tick set off are collected — an actor in its own exec collects none — and
+//! resolved in initiative order, each actor using only its best one. A reaction may cancel the
+//! target's prep (only for actors who can read it), mitigate its exec, or exploit its recover;
+//! reacting pauses or cancels the reactor's own action per that action's interruptibility.
+//! Initiative is rolled once, with tiebreakers DEX → level → PCs over monsters → a coin
+//! pre-rolled once per combat; it shortens prep and recover, never exec; a small seeded jitter
+//! varies each cycle. The whole fight is deterministic and replayable from its seed.
+//!
+//! **Mapping onto the shared engine**:
+//! - *Initiative* = d20 + DEX modifier, rolled once at the start. It takes
+//!   ⌊max(0, initiative − 10) / 5⌋ ticks off each cycle — from recover first, then prep.
+//! - *Jitter*: each cycle's recover gets d3 − 2 ticks (−1, 0 or +1, never below 0).
+//! - *The coin*: one d2 at the start; heads (2) puts the lower id first among fully tied
+//!   actors, tails the higher.
+//! - *PER table*: [`base_cycle`] (e.g. Attack 3/1/3 pause, a spell 3 + level / 1 / 3 cancel,
+//!   Move 1/2/1 pause, a reactive strike 0/1/4, a mitigating reaction 0/0/3).
+//! - *Effects* happen when exec starts: the shared rules (`resolve::perform`) run then, with the
+//!   action and bonus slots open; a command that has become illegal by then fizzles. Commands
+//!   are checked when committed too (a dry run), so a player learns at once that it is illegal.
+//! - *Reading prep*: proficiency in Perception (every class but the mage; monsters with a
+//!   Perception bonus).
+//! - *Cancel* (target in prep) and *Exploit* (target in recover) are reactive strikes against an
+//!   enemy in reach; a Cancel that hits breaks the windup, an Exploit strikes with advantage.
+//!   *Mitigation* in exec is GogoBee's reactions (Parry, Uncanny Dodge, Interception, Evasion,
+//!   Counterspell, Shield of Faith, and Opportunity Attacks on "leaving"), offered while the
+//!   action executes. Every reaction runs its own PER; its recover is the throttle.
+//! - *Players*: `EndTurn` means "wait a tick". Ready, Delay and Instants belong to other models.
+//! - *Rounds*: `Combat.round` counts blocks of 10 ticks; the fight is halted after 100.
+
+use serde::{Deserialize, Serialize};
+
+use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
+use crate::combatant::{Combatant, CombatantId, Controller};
+use crate::command::Command;
+use crate::content::{Ability, Skill};
+use crate::event::{Event, InitiativeEntry, Outcome};
+use crate::reactions::{self, ReactionKind, ReactionTrigger, ReactionWindow};
+use crate::resolve::{Ctx, Step, Swing};
+use crate::violation::RuleViolation;
+use crate::{behaviour, multiattack};
+
+use super::gogobee;
+
+/// Ticks in one `Combat.round`.
+pub const TICKS_PER_ROUND: u64 = 10;
+
+/// A phase of a PER cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    Prep,
+    Exec,
+    Recover,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Prep => "prep",
+            Phase::Exec => "exec",
+            Phase::Recover => "recover",
+        }
+    }
+}
+
+/// What happens to an action in progress when its actor reacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Interruptibility {
+    /// Resumes once the reaction fully completes (including its recover).
+    Pause,
+    /// Deep concentration: lost.
+    Cancel,
+}
+
+/// What a cycle is doing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Activity {
+    /// A chosen action.
+    Command(Command),
+    /// Nothing chosen (the AI had nothing to do; a player ended their "turn"): one tick idle.
+    Wait,
+    /// A monster's breath weapon.
+    Breath,
+    /// A downed character's death save (or recovery).
+    Downed,
+    /// A reaction's own cycle.
+    Reaction { kind: ReactionKind, target: CombatantId },
+}
+
+impl Activity {
+    pub fn describe(&self) -> String {
+        match self {
+            Activity::Command(command) => super::ctb::describe(command),
+            Activity::Wait => "Wait".into(),
+            Activity::Breath => "Breath Weapon".into(),
+            Activity::Downed => "Death Save".into(),
+            Activity::Reaction { kind, .. } => kind.label().into(),
+        }
+    }
+}
+
+/// One PER cycle in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cycle {
+    pub activity: Activity,
+    pub prep: u32,
+    pub exec: u32,
+    pub recover: u32,
+    pub interruptible: Interruptibility,
+    /// Ticks processed so far.
+    pub elapsed: u32,
+    /// The phase last entered (None before the first tick).
+    pub entered: Option<Phase>,
+    /// The tick last processed (a cycle advances at most once a tick).
+    pub processed_at: Option<u64>,
+}
+
+impl Cycle {
+    /// Ticks the whole cycle takes (at least one).
+    pub fn total(&self) -> u32 {
+        (self.prep + self.exec + self.recover).max(1)
+    }
+
+    /// The phase at `elapsed` ticks in.
+    pub fn phase_at(&self, elapsed: u32) -> Phase {
+        if elapsed < self.prep {
+            Phase::Prep
+        } else if elapsed < self.prep + self.exec {
+            Phase::Exec
+        } else {
+            Phase::Recover
+        }
+    }
+
+    /// The phase an observer sees now.
+    pub fn phase(&self) -> Phase {
+        self.entered.unwrap_or(Phase::Prep)
+    }
+}
+
+/// A combatant's timeline sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TicksSheet {
+    pub current: Option<Cycle>,
+    /// Actions paused by reactions, the most recent last.
+    pub paused: Vec<Cycle>,
+    /// A Dash doubles the feet of the next move.
+    pub dashed: bool,
+}
+
+/// A reaction the tick set off: `observer` saw `actor` enter `phase`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    pub observer: CombatantId,
+    pub actor: CombatantId,
+    pub phase: Phase,
+}
+
+/// The timeline's fight-wide state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TimelineState {
+    /// The coin pre-rolled at the start (true: heads).
+    pub coin: bool,
+    /// The next actor to process this tick (index into `Combat.order`).
+    pub cursor: usize,
+    /// The tick's actors are done; its reactions are being resolved.
+    pub reacting: bool,
+    pub observed: Vec<Observation>,
+    /// The player the loop waits for.
+    pub awaiting: Option<CombatantId>,
+    /// The actor whose exec is running its command now.
+    pub executing: Option<CombatantId>,
+    /// The last swing: (attacker, target, hit).
+    pub last_swing: Option<(CombatantId, CombatantId, bool)>,
+}
+
+/// The PER cycle of an activity before initiative and jitter: (prep, exec, recover, interruptibility).
+pub fn base_cycle(activity: &Activity) -> (u32, u32, u32, Interruptibility) {
+    use Interruptibility::{Cancel, Pause};
+    match activity {
+        Activity::Command(command) => match command {
+            Command::Attack { .. } => (3, 1, 3, Pause),
+            Command::Grapple { .. } | Command::Shove { .. } => (2, 1, 3, Pause),
+            Command::Cast { spell, .. } => {
+                let bonus = spell.stats().casting_time == crate::content::spells::CastingTime::BonusAction;
+                (if bonus { 1 } else { 3 } + spell.level(), 1, 3, Cancel)
+            }
+            Command::Move(_) => (1, 2, 1, Pause),
+            Command::Dash | Command::Disengage => (0, 1, 1, Pause),
+            Command::Dodge => (0, 1, 2, Pause),
+            Command::Hide | Command::Stabilize { .. } => (1, 1, 2, Cancel),
+            Command::Search => (2, 1, 2, Pause),
+            Command::Help { .. } | Command::UseItem { .. } => (1, 1, 2, Pause),
+            Command::Bonus(_) => (0, 1, 1, Pause),
+            _ => (1, 1, 1, Pause),
+        },
+        Activity::Wait => (0, 0, 1, Pause),
+        Activity::Breath => (2, 1, 4, Cancel),
+        Activity::Downed => (0, 1, 5, Pause),
+        Activity::Reaction { kind, .. } => match kind {
+            ReactionKind::Cancel | ReactionKind::Exploit | ReactionKind::OpportunityAttack => (0, 1, 4, Pause),
+            _ => (0, 0, 3, Pause),
+        },
+    }
+}
+
+/// Ticks initiative takes off a cycle: ⌊max(0, initiative − 10) / 5⌋.
+pub fn initiative_bonus(initiative: i32) -> u32 {
+    ((initiative - 10).max(0) / 5).unsigned_abs()
+}
+
+/// A cycle's durations: initiative shortens recover then prep (never exec); `jitter` (−1..=1)
+/// lands on recover, never below 0.
+pub fn durations(activity: &Activity, initiative: i32, jitter: i32) -> Cycle {
+    let (prep, exec, recover, interruptible) = base_cycle(activity);
+    let mut cut = initiative_bonus(initiative);
+    let off_recover = cut.min(recover);
+    cut -= off_recover;
+    let prep = prep - cut.min(prep);
+    let recover = (i64::from(recover - off_recover) + i64::from(jitter)).max(0);
+    Cycle {
+        activity: activity.clone(),
+        prep,
+        exec,
+        recover: u32::try_from(recover).unwrap_or(0),
+        interruptible,
+        elapsed: 0,
+        entered: None,
+        processed_at: None,
+    }
+}
+
+/// A new cycle for `id`, with its seeded jitter.
+fn cycle_for(ctx: &mut Ctx, id: CombatantId, activity: &Activity) -> Cycle {
+    let jitter = ctx.dice.die(3) as i32 - 2;
+    durations(activity, ctx.combat.get(id).initiative, jitter)
+}
+
+/// Same-tick priority: initiative, then DEX score, then level, then PCs over monsters, then the
+/// pre-rolled coin (heads: lower id first).
+pub fn initiative_order(combat: &Combat, coin: bool) -> Vec<CombatantId> {
+    let mut ids: Vec<&Combatant> = combat.combatants.iter().collect();
+    ids.sort_by(|a, b| {
+        b.initiative
+            .cmp(&a.initiative)
+            .then(b.abilities.dex.cmp(&a.abilities.dex))
+            .then(b.level().cmp(&a.level()))
+            .then(b.is_character().cmp(&a.is_character()))
+            .then(if coin { a.id.cmp(&b.id) } else { b.id.cmp(&a.id) })
+    });
+    ids.into_iter().map(|c| c.id).collect()
+}
+
+/// Whether `c` can read an action's prep for what it is (Perception proficiency).
+pub fn reads_prep(c: &Combatant) -> bool {
+    c.proficient_in(Skill::Perception)
+}
+
+/// `Begin`: initiative is rolled once, the coin is pre-rolled, and the timeline starts at tick 0.
+pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
+    gogobee::can_begin(ctx)?;
+    let mut entries = Vec::new();
+    for i in 0..ctx.combat.combatants.len() {
+        let roll = ctx.dice.die(20);
+        let c = &mut ctx.combat.combatants[i];
+        c.initiative = roll as i32 + c.modifier(Ability::Dex);
+        c.ticks = TicksSheet::default();
+        entries.push(InitiativeEntry {
+            id: c.id,
+            roll,
+            total: c.initiative,
+        });
+    }
+    let coin = ctx.dice.coin();
+    let order = initiative_order(ctx.combat, coin);
+    let mut rolled = Vec::new();
+    for id in &order {
+        rolled.extend(entries.iter().find(|e| e.id == *id).copied());
+    }
+    let c = &mut *ctx.combat;
+    c.order = order;
+    c.model.tick = 0;
+    c.model.timeline = TimelineState {
+        coin,
+        ..TimelineState::default()
+    };
+    c.started = true;
+    c.round = 1;
+    c.turn = 0;
+    ctx.emit(Event::InitiativeRolled { order: rolled });
+    ctx.emit(Event::RoundStarted { round: 1 });
+    Ok(())
+}
+
+/// Moves the timeline on by one unit of work; false when it must stop (a player must commit,
+/// or the fight is over). Called by `resolve::run` whenever the step queue is empty.
+pub fn pump(ctx: &mut Ctx) -> bool {
+    if ctx.combat.outcome.is_some() || !ctx.combat.started {
+        return false;
+    }
+    if ctx.combat.model.timeline.reacting {
+        if !reaction_pass(ctx) {
+            next_tick(ctx);
+        }
+        return true;
+    }
+    let cursor = ctx.combat.model.timeline.cursor;
+    let Some(&id) = ctx.combat.order.get(cursor) else {
+        ctx.combat.model.timeline.reacting = true;
+        return true;
+    };
+    ctx.combat.turn = cursor;
+    if ctx.combat.get(id).is_dead() {
+        let sheet = &mut ctx.combat.get_mut(id).ticks;
+        sheet.current = None;
+        sheet.paused.clear();
+        ctx.combat.model.timeline.cursor += 1;
+        return true;
+    }
+    let downed = !ctx.combat.get(id).is_standing();
+    let busy = ctx
+        .combat
+        .get(id)
+        .ticks
+        .current
+        .as_ref()
+        .is_some_and(|c| !downed || c.activity == Activity::Downed);
+    if !busy && !select(ctx, id) {
+        return false;
+    }
+    process_tick(ctx, id);
+    ctx.combat.model.timeline.cursor += 1;
+    true
+}
+
+/// The next tick: the cursor returns to the first actor; a new round every 10 ticks.
+fn next_tick(ctx: &mut Ctx) {
+    let t = &mut ctx.combat.model.timeline;
+    t.reacting = false;
+    t.cursor = 0;
+    t.observed.clear();
+    ctx.combat.model.tick += 1;
+    let round = u32::try_from(ctx.combat.model.tick / TICKS_PER_ROUND + 1).unwrap_or(u32::MAX);
+    if round > ctx.combat.round {
+        ctx.combat.round = round;
+        if round > MAX_ROUNDS {
+            gogobee::finish(ctx, Outcome::Halted);
+            return;
+        }
+        ctx.emit(Event::RoundStarted { round });
+    }
+}
+
+/// An actor with nothing in progress chooses: the downed roll for their lives, monsters choose
+/// by profile, a player halts the game until they commit (false).
+fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
+    let c = ctx.combat.get(id);
+    if !c.is_standing() {
+        let sheet = &mut ctx.combat.get_mut(id).ticks;
+        sheet.current = None;
+        sheet.paused.clear();
+        let cycle = cycle_for(ctx, id, &Activity::Downed);
+        ctx.combat.get_mut(id).ticks.current = Some(cycle);
+        return true;
+    }
+    if ctx.combat.model.timeline.awaiting == Some(id) {
+        return false;
+    }
+    gogobee::refresh_for_turn(ctx, id);
+    if let Controller::Player(_) = ctx.combat.get(id).controller {
+        ctx.combat.model.timeline.awaiting = Some(id);
+        let tick = ctx.combat.model.tick;
+        ctx.emit(Event::AwaitingCommand { id, tick });
+        return false;
+    }
+    let c = ctx.combat.get(id);
+    if c.monster_kind().and_then(|m| m.stats().breath).is_some() && !c.pools.breath_ready {
+        let roll = ctx.dice.die(6);
+        if roll >= 5 {
+            ctx.combat.get_mut(id).pools.breath_ready = true;
+            ctx.emit(Event::BreathRecharged { id, roll });
+        }
+    }
+    let activity = match behaviour::decide(ctx.combat, id) {
+        behaviour::Choice::Breath => Activity::Breath,
+        behaviour::Choice::Do(Command::EndTurn) => Activity::Wait,
+        behaviour::Choice::Do(command) => {
+            if dry_run(ctx, id, &command) {
+                Activity::Command(command)
+            } else {
+                Activity::Wait
+            }
+        }
+    };
+    let cycle = cycle_for(ctx, id, &activity);
+    ctx.combat.get_mut(id).ticks.current = Some(cycle);
+    true
+}
+
+/// Whether `command` would be legal for `id` now (nothing changes).
+fn dry_run(ctx: &Ctx, id: CombatantId, command: &Command) -> bool {
+    let mut combat = ctx.combat.clone();
+    let mut dice = ctx.dice.clone();
+    let mut probe = Ctx {
+        combat: &mut combat,
+        dice: &mut dice,
+        now: ctx.now,
+        events: Vec::new(),
+    };
+    probe.combat.model.timeline.executing = Some(id);
+    crate::resolve::perform(&mut probe, id, command).is_ok()
+}
+
+/// A player commits `command`: it is checked now and its cycle starts; its effect comes at exec.
+/// During exec (the timeline running the command) the shared rules just run.
+pub fn within_budget(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    command: &Command,
+    perform: impl FnOnce(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+) -> Result<Vec<Step>, RuleViolation> {
+    if ctx.combat.model.timeline.executing == Some(id) {
+        return perform(ctx);
+    }
+    if matches!(command, Command::Ready { .. }) {
+        return Err(RuleViolation::NotInThisRuleset {
+            command: "Ready".into(),
+            ruleset: Ruleset::Ticks.name().into(),
+        });
+    }
+    if ctx.combat.model.timeline.awaiting != Some(id) {
+        return Err(RuleViolation::NotYourTurn {
+            current: ctx.combat.get(id).name.clone(),
+        });
+    }
+    {
+        let mut combat = ctx.combat.clone();
+        let mut dice = ctx.dice.clone();
+        let mut probe = Ctx {
+            combat: &mut combat,
+            dice: &mut dice,
+            now: ctx.now,
+            events: Vec::new(),
+        };
+        probe.combat.model.timeline.executing = Some(id);
+        perform(&mut probe)?;
+    }
+    commit(ctx, id, &Activity::Command(command.clone()));
+    Ok(vec![])
+}
+
+fn commit(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
+    ctx.combat.model.timeline.awaiting = None;
+    let cycle = cycle_for(ctx, id, activity);
+    ctx.combat.get_mut(id).ticks.current = Some(cycle);
+}
+
+/// `EndTurn` on the timeline: the awaited player waits a tick.
+pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
+    if ctx.combat.model.timeline.awaiting == Some(id) {
+        commit(ctx, id, &Activity::Wait);
+    }
+}
+
+/// Processes one tick of `id`'s cycle: phases entered this tick (the effect at exec), then the
+/// cycle ends when its ticks are used up (a paused action resumes).
+fn process_tick(ctx: &mut Ctx, id: CombatantId) {
+    let tick = ctx.combat.model.tick;
+    let Some(mut cycle) = ctx.combat.get(id).ticks.current.clone() else {
+        return;
+    };
+    if cycle.processed_at == Some(tick) {
+        return;
+    }
+    cycle.processed_at = Some(tick);
+    let target = cycle.phase_at(cycle.elapsed);
+    let entering: Vec<Phase> = [Phase::Prep, Phase::Exec, Phase::Recover]
+        .into_iter()
+        .filter(|p| cycle.entered.is_none_or(|e| *p > e) && *p <= target)
+        .filter(|p| *p != Phase::Prep || cycle.prep > 0)
+        .collect();
+    cycle.entered = Some(target);
+    cycle.elapsed += 1;
+    let done = cycle.elapsed >= cycle.total();
+    let activity = cycle.activity.clone();
+    let lengths = [cycle.prep, cycle.exec, cycle.recover];
+    ctx.combat.get_mut(id).ticks.current = Some(cycle);
+    for phase in entering {
+        let ticks = lengths[phase as usize];
+        let shown = activity != Activity::Wait;
+        let reaction = matches!(activity, Activity::Reaction { .. });
+        if shown && !(reaction && phase == Phase::Exec) && (phase != Phase::Recover || ticks > 0) {
+            ctx.emit(Event::PhaseStarted {
+                id,
+                action: activity.describe(),
+                phase,
+                ticks,
+            });
+        }
+        if phase == Phase::Exec {
+            execute(ctx, id, &activity);
+        }
+        if shown && activity != Activity::Downed && phase != Phase::Exec {
+            observe(ctx, id, phase);
+        }
+    }
+    if done {
+        let sheet = &mut ctx.combat.get_mut(id).ticks;
+        if sheet.current.as_ref().is_some_and(|c| c.processed_at == Some(tick)) {
+            sheet.current = sheet.paused.pop();
+        }
+    }
+}
+
+/// The effect of an activity, when its exec starts.
+fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
+    match activity {
+        Activity::Command(command) => {
+            let speed = ctx.combat.get(id).speed();
+            let c = ctx.combat.get_mut(id);
+            let feet = if std::mem::take(&mut c.ticks.dashed) {
+                speed * 2
+            } else {
+                speed
+            };
+            c.resources.action_used = false;
+            c.resources.bonus_used = false;
+            c.resources.movement_used = 0;
+            c.resources.movement_total = feet;
+            ctx.combat.model.timeline.executing = Some(id);
+            let result = crate::resolve::perform(ctx, id, command);
+            ctx.combat.model.timeline.executing = None;
+            match result {
+                Ok(steps) => {
+                    if *command == Command::Dash {
+                        ctx.combat.get_mut(id).ticks.dashed = true;
+                    }
+                    ctx.push_front(steps);
+                }
+                Err(why) => ctx.emit(Event::ActionFizzled {
+                    id,
+                    reason: why.to_string(),
+                }),
+            }
+        }
+        Activity::Breath => {
+            let steps = crate::casting::start_breath(ctx, id);
+            ctx.push_front(steps);
+        }
+        Activity::Downed => downed(ctx, id),
+        Activity::Wait | Activity::Reaction { .. } => {}
+    }
+}
+
+/// A downed character's exec: a death save, or a step closer to waking.
+fn downed(ctx: &mut Ctx, id: CombatantId) {
+    let c = ctx.combat.get(id);
+    if c.death.dying() {
+        gogobee::death_save(ctx, id);
+    } else if c.is_downed() {
+        let c = ctx.combat.get_mut(id);
+        c.death.wakes_in = c.death.wakes_in.saturating_sub(1);
+        if c.death.wakes_in == 0 {
+            c.hp = 1;
+            c.death.revive(ctx.now);
+            ctx.emit(Event::Woke { id });
+        }
+    }
+}
+
+/// The reaction `observer` may take on seeing `actor` in `phase`, if any: Cancel on prep (for
+/// those who can read it), Exploit on recover — enemies in reach only, and never while the
+/// observer is in its own exec.
+pub fn reaction_for(combat: &Combat, observer: CombatantId, actor: CombatantId, phase: Phase) -> Option<ReactionKind> {
+    let o = combat.get(observer);
+    let a = combat.get(actor);
+    if observer == actor || o.side == a.side || !o.is_standing() || a.is_dead() {
+        return None;
+    }
+    if !may_react(o) {
+        return None;
+    }
+    let reach = multiattack::strike_for(combat, o, actor, 1).is_some_and(|s| multiattack::reaches(combat, o, actor, s));
+    if !reach {
+        return None;
+    }
+    match phase {
+        Phase::Prep if reads_prep(o) => Some(ReactionKind::Cancel),
+        Phase::Recover => Some(ReactionKind::Exploit),
+        _ => None,
+    }
+}
+
+fn in_exec(c: &Combatant) -> bool {
+    c.ticks.current.as_ref().is_some_and(|cy| cy.phase() == Phase::Exec)
+}
+
+/// Reaction collection after an actor's processing: every other actor that saw it enter `phase`.
+fn observe(ctx: &mut Ctx, actor: CombatantId, phase: Phase) {
+    let order = ctx.combat.order.clone();
+    for observer in order {
+        if reaction_for(ctx.combat, observer, actor, phase).is_some() {
+            ctx.combat
+                .model
+                .timeline
+                .observed
+                .push(Observation { observer, actor, phase });
+        }
+    }
+}
+
+/// One reactor of the reaction pass: the first in initiative order with something queued uses
+/// its best reaction (Cancel before Exploit; the earlier actor first). False when none is left.
+fn reaction_pass(ctx: &mut Ctx) -> bool {
+    let order = ctx.combat.order.clone();
+    let observed = &ctx.combat.model.timeline.observed;
+    let Some(reactor) = order.into_iter().find(|id| observed.iter().any(|o| o.observer == *id)) else {
+        return false;
+    };
+    let (mine, rest): (Vec<Observation>, Vec<Observation>) = observed.iter().partition(|o| o.observer == reactor);
+    ctx.combat.model.timeline.observed = rest;
+    let best = mine
+        .iter()
+        .filter(|o| {
+            ctx.combat
+                .get(o.actor)
+                .ticks
+                .current
+                .as_ref()
+                .is_some_and(|c| c.phase() == o.phase)
+                && reaction_for(ctx.combat, reactor, o.actor, o.phase).is_some()
+        })
+        .min_by_key(|o| {
+            (
+                o.phase != Phase::Prep,
+                ctx.combat.order.iter().position(|x| *x == o.actor),
+            )
+        });
+    let Some(best) = best.copied() else {
+        return true;
+    };
+    let trigger = ReactionTrigger::Phase {
+        actor: best.actor,
+        phase: best.phase,
+    };
+    let options = reactions::options(ctx.combat, reactor, &trigger);
+    if options.is_empty() {
+        return true;
+    }
+    match ctx.combat.get(reactor).controller {
+        Controller::Player(_) => {
+            ctx.emit(Event::ReactionOffered {
+                reactor,
+                trigger: trigger.clone(),
+                options: options.clone(),
+            });
+            ctx.combat.window = Some(ReactionWindow {
+                reactor,
+                trigger,
+                options,
+            });
+        }
+        Controller::Ai(_) => {
+            if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &trigger, &options) {
+                let steps = crate::reactions_take::take(ctx, reactor, choice, &trigger);
+                ctx.push_front(steps);
+            }
+        }
+    }
+    true
+}
+
+/// Taking any reaction on the timeline: the reactor's own action pauses or is cancelled (per its
+/// interruptibility) and the reaction's PER cycle starts, its first tick processed at once.
+pub fn begin_reaction_cycle(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, target: CombatantId) {
+    let tick = ctx.combat.model.tick;
+    let mut cycle = cycle_for(ctx, reactor, &Activity::Reaction { kind, target });
+    let sheet = &mut ctx.combat.get_mut(reactor).ticks;
+    if let Some(current) = sheet.current.take() {
+        match current.interruptible {
+            Interruptibility::Pause => sheet.paused.push(current),
+            Interruptibility::Cancel => {
+                let action = current.activity.describe();
+                ctx.emit(Event::ActionCancelled {
+                    id: reactor,
+                    action,
+                    by: None,
+                });
+            }
+        }
+    }
+    // Its first tick: prep is 0, so exec (or, with no exec, recover) starts now.
+    cycle.entered = Some(cycle.phase_at(0));
+    cycle.elapsed = 1;
+    cycle.processed_at = Some(tick);
+    if cycle.elapsed >= cycle.total() {
+        let sheet = &mut ctx.combat.get_mut(reactor).ticks;
+        sheet.current = sheet.paused.pop();
+    } else {
+        ctx.combat.get_mut(reactor).ticks.current = Some(cycle);
+    }
+}
+
+/// The strike of a Cancel or Exploit reaction (Exploit at advantage), then the Cancel's check.
+pub fn reactive_strike(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, target: CombatantId) -> Vec<Step> {
+    let r = ctx.combat.get(reactor);
+    let Some(strike) = multiattack::strike_for(ctx.combat, r, target, 1) else {
+        return vec![];
+    };
+    if kind == ReactionKind::Exploit {
+        ctx.combat.get_mut(reactor).conditions.helped = true;
+    }
+    let mut steps = vec![Step::Swing(Swing {
+        attacker: reactor,
+        target,
+        strike,
+        kind: crate::event::AttackKind::Opportunity,
+        swing: 1,
+        of: 1,
+        declared: true,
+    })];
+    if kind == ReactionKind::Cancel {
+        steps.push(Step::BreakWindup { reactor, target });
+    }
+    steps
+}
+
+/// A Cancel that hit breaks the target's windup: its action in prep is lost.
+pub fn break_windup(ctx: &mut Ctx, reactor: CombatantId, target: CombatantId) {
+    if ctx.combat.model.timeline.last_swing != Some((reactor, target, true)) {
+        return;
+    }
+    let sheet = &mut ctx.combat.get_mut(target).ticks;
+    if let Some(current) = sheet.current.take_if(|c| c.phase() == Phase::Prep) {
+        sheet.current = sheet.paused.pop();
+        ctx.emit(Event::ActionCancelled {
+            id: target,
+            action: current.activity.describe(),
+            by: Some(reactor),
+        });
+    }
+}
+
+/// Whether `c` may react now: standing, not in its own exec (committed), and not already in a
+/// reaction's cycle (the reaction's own PER is the throttle: no reacting to reactions mid-cycle).
+pub fn may_react(c: &Combatant) -> bool {
+    let in_reaction = c
+        .ticks
+        .current
+        .as_ref()
+        .is_some_and(|cy| matches!(cy.activity, Activity::Reaction { .. }));
+    c.is_standing() && !in_exec(c) && !in_reaction
+}

@@ -1,0 +1,480 @@
+//! The charge-meter race (seed 003): the tick loop, the tiebreak, start of turn (AP, cooldowns,
+//! status upkeep, stun), end of turn (charge − 100, flags reset), AP costs, and the property that
+//! a unit twice as fast acts twice as often.
+
+mod common;
+
+use common::{Fight, monster, now, pc, puppet};
+use engine::command::BonusAction;
+use engine::content::{Behaviour, Class, DamageType, Monster, Race};
+use engine::timing::ctb::{self, StatusEffect, StatusKind};
+use engine::{Actor, Combat, CombatantId, Command, Controller, Dice, Event, RuleViolation, Ruleset, Terrain, apply};
+
+fn ctb_fight(combatants: Vec<engine::Combatant>) -> Fight {
+    let mut f = Fight::new(combatants);
+    f.combat.ruleset = Ruleset::Ctb;
+    f
+}
+
+fn turns_started(events: &[Event]) -> Vec<CombatantId> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TurnStarted { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ruleset_names_parse_and_round_trip() {
+    for r in Ruleset::ALL {
+        assert_eq!(Ruleset::parse(r.name()), Some(r));
+    }
+    assert_eq!(Ruleset::parse(" CTB "), Some(Ruleset::Ctb));
+    assert_eq!(Ruleset::parse("chess"), None);
+    assert_eq!(serde_json::to_string(&Ruleset::Ctb).unwrap(), "\"Ctb\"");
+    assert_eq!(serde_json::to_string(&Ruleset::Gogobee).unwrap(), "\"Gogobee\"");
+}
+
+#[test]
+fn speed_is_base_feet_over_three_and_ap_is_three_plus_a_fifth_of_speed() {
+    let human = pc("Aria", Race::Human, Class::Fighter, 1);
+    let elf = pc("Elowen", Race::Elf, Class::Rogue, 1);
+    let dwarf = pc("Durin", Race::Dwarf, Class::Cleric, 1);
+    let wolf = monster("Wolf", Monster::Wolf);
+    let zombie = monster("Zombie", Monster::Zombie);
+    let quickling = monster("Quickling", Monster::Quickling);
+    assert_eq!(
+        [&human, &elf, &dwarf, &wolf, &zombie, &quickling].map(ctb::speed),
+        [10, 11, 8, 13, 6, 40]
+    );
+    assert_eq!([10, 11, 8, 13, 6, 40].map(ctb::max_ap), [5, 5, 4, 5, 4, 11]);
+    let mut hasted = human.clone();
+    hasted.conditions.hasted = true;
+    assert_eq!(ctb::speed(&hasted), 20);
+    assert_eq!(ctb::max_ap(20), 7);
+}
+
+#[test]
+fn the_race_adds_speed_every_tick_until_someone_reaches_100_and_the_highest_charge_acts() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Wolf", Monster::Wolf),
+    ]);
+    let events = f.direct(Command::Begin);
+    // Wolf 13 per tick reaches 104 at tick 8; Aria has 80.
+    let race = events
+        .iter()
+        .find_map(|e| match e {
+            Event::ChargeRace {
+                ticks, winner, charges, ..
+            } => Some((*ticks, *winner, charges.clone())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(race.0, 8);
+    assert_eq!(race.1, f.id("Wolf"));
+    let charge_of = |id| race.2.iter().find(|e| e.id == id).unwrap().charge;
+    assert_eq!(charge_of(f.id("Wolf")), 104);
+    assert_eq!(charge_of(f.id("Aria")), 80);
+    assert_eq!(f.current(), f.id("Wolf"));
+    assert_eq!(f.combat.model.tick, 8);
+}
+
+#[test]
+fn ending_a_turn_pays_100_and_keeps_the_excess() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
+    f.get_mut(aria).ctb.charge = 115;
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), aria, "115 is already past 100: no ticks needed");
+    let events = f.act(aria, Command::EndTurn);
+    // A unit at 115 keeps 15: nine ticks later Aria has 15 + 90 = 105 and the goblin 90.
+    let race = events
+        .iter()
+        .find_map(|e| match e {
+            Event::ChargeRace { ticks, charges, .. } => Some((*ticks, charges.clone())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(race.0, 9);
+    assert_eq!(race.1[0].charge, 105);
+    assert_eq!(race.1[1].charge, 90);
+    assert_eq!(f.current(), aria, "the 15 kept is a head start in the next race");
+    f.act(aria, Command::EndTurn);
+    assert_eq!(f.current(), goblin);
+    f.get_mut(goblin).ctb.charge = 40; // whatever it holds, it never goes below 0
+    f.act(goblin, Command::EndTurn);
+    // max(0, 40 − 100) = 0: the goblin has 0 + 9 × 10 when Aria (15 + 90) acts again.
+    assert_eq!(f.current(), aria);
+    assert_eq!((f.get(aria).ctb.charge, f.get(goblin).ctb.charge), (105, 90));
+}
+
+#[test]
+fn ties_go_to_the_higher_speed_then_dex_then_the_party_then_the_lower_id() {
+    let mut c = Combat::new(
+        vec![
+            pc("Aria", Race::Human, Class::Fighter, 1),
+            pc("Elowen", Race::Elf, Class::Rogue, 1),
+            monster("Goblin", Monster::Goblin),
+            monster("Goblin 2", Monster::Goblin),
+        ],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Ctb);
+    for x in &mut c.combatants {
+        x.ctb.charge = 100;
+    }
+    assert_eq!(ctb::leader(&c), Some(CombatantId(1)), "the elf is fastest (11)");
+    c.combatants[1].ctb.charge = 99;
+    // Aria (human, DEX 14) and the goblins (DEX 14) have speed 10: DEX ties, the party wins.
+    assert_eq!(c.combatants[0].abilities.dex, c.combatants[2].abilities.dex);
+    assert_eq!(ctb::leader(&c), Some(CombatantId(0)));
+    c.combatants[0].ctb.charge = 0;
+    assert_eq!(ctb::leader(&c), Some(CombatantId(2)), "between equals, the lower id");
+    c.combatants[3].ctb.charge = 101;
+    assert_eq!(ctb::leader(&c), Some(CombatantId(3)), "the highest charge first of all");
+}
+
+#[test]
+fn each_turn_grants_ap_that_do_not_roll_over() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let aria = f.id("Aria");
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), aria);
+    assert_eq!(f.get(aria).ctb.ap, 5);
+    f.act(aria, Command::Dodge);
+    assert_eq!(f.get(aria).ctb.ap, 4);
+    f.act(aria, Command::Move(engine::MoveIntent::Away));
+    f.act(aria, Command::EndTurn);
+    assert_eq!(f.get(aria).ctb.ap, 0, "leftover AP are gone at the end of the turn");
+    let r = f.get(aria).resources;
+    assert!(
+        !r.action_used && !r.bonus_used && r.movement_used == 0,
+        "action flags reset at the end of the turn: {r:?}"
+    );
+    let goblin = f.current();
+    f.act(goblin, Command::EndTurn);
+    assert_eq!(f.current(), aria);
+    assert_eq!(f.get(aria).ctb.ap, 5, "back to the maximum, not 5 + 4");
+}
+
+#[test]
+fn actions_cost_ap_and_a_unit_with_the_ap_attacks_twice() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Ogre", Monster::Ogre),
+    ]);
+    let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
+    f.melee(aria, ogre);
+    f.get_mut(aria).ctb.charge = 100;
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), aria);
+    let events = f.act(aria, Command::Attack { target: Some(ogre) });
+    assert!(events.contains(&Event::ActionPointsSpent {
+        id: aria,
+        cost: 2,
+        left: 3
+    }));
+    f.act(aria, Command::Attack { target: Some(ogre) });
+    assert_eq!(f.get(aria).ctb.ap, 1);
+    let why = f.refused_for(aria, Command::Attack { target: Some(ogre) });
+    assert_eq!(
+        why,
+        RuleViolation::NotEnoughAp {
+            action: "Attack".into(),
+            cost: 2,
+            left: 1
+        }
+    );
+    f.act(aria, Command::Dodge);
+    assert_eq!(f.get(aria).ctb.ap, 0);
+    let why = f.refused_for(aria, Command::Dodge);
+    assert!(matches!(why, RuleViolation::NotEnoughAp { cost: 1, left: 0, .. }));
+}
+
+#[test]
+fn a_move_costs_one_ap_besides_its_feet() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Ogre", Monster::Ogre),
+    ]);
+    let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
+    f.get_mut(aria).ctb.charge = 100;
+    f.direct(Command::Begin);
+    f.act(aria, Command::Move(engine::MoveIntent::Melee(ogre)));
+    assert_eq!(f.get(aria).ctb.ap, 4);
+    assert_eq!(f.band(aria, ogre), engine::Band::Melee);
+}
+
+#[test]
+fn the_cost_table_prices_spells_by_level() {
+    use engine::content::Spell;
+    let cast = |spell| Command::Cast { spell, target: None };
+    assert_eq!(ctb::ap_cost(&cast(Spell::FireBolt)), Some(2));
+    assert_eq!(ctb::ap_cost(&cast(Spell::MagicMissile)), Some(3));
+    assert_eq!(ctb::ap_cost(&cast(Spell::Fireball)), Some(5));
+    assert_eq!(
+        ctb::ap_cost(&cast(Spell::HealingWord)),
+        Some(2),
+        "a bonus-action spell: 1 + level"
+    );
+    assert_eq!(ctb::ap_cost(&Command::Attack { target: None }), Some(2));
+    assert_eq!(ctb::ap_cost(&Command::Dash), Some(1));
+    assert_eq!(ctb::ap_cost(&Command::Bonus(BonusAction::SecondWind)), Some(1));
+    assert_eq!(ctb::ap_cost(&Command::EndTurn), None);
+    assert_eq!(ctb::cooldown(&cast(Spell::Fireball)), Some(("Fireball".into(), 3)));
+    assert_eq!(ctb::cooldown(&cast(Spell::FireBolt)), None);
+}
+
+#[test]
+fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next_turn() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 3),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
+    f.get_mut(aria).hp = 5;
+    f.direct(Command::Begin);
+    let events = f.act(aria, Command::Bonus(BonusAction::SecondWind));
+    assert!(events.contains(&Event::CooldownStarted {
+        id: aria,
+        ability: "Second Wind".into(),
+        turns: 2
+    }));
+    assert_eq!(
+        f.refused_for(aria, Command::Bonus(BonusAction::SecondWind)),
+        RuleViolation::OnCooldown {
+            ability: "Second Wind".into(),
+            turns: 2
+        }
+    );
+    f.act(aria, Command::EndTurn);
+    f.act(goblin, Command::EndTurn);
+    assert_eq!(f.current(), aria);
+    assert_eq!(f.get(aria).ctb.cooldowns.get("Second Wind"), Some(&1));
+    f.refused_for(aria, Command::Bonus(BonusAction::SecondWind));
+    f.act(aria, Command::EndTurn);
+    f.act(goblin, Command::EndTurn);
+    assert!(f.get(aria).ctb.cooldowns.is_empty());
+    f.act(aria, Command::Bonus(BonusAction::SecondWind));
+
+    // Seed 003 §1.B: a skill used on turn 1 with a 1-turn cooldown is ready again on turn 2.
+    let mut f = ctb_fight(vec![
+        pc("Cleo", Race::Human, Class::Cleric, 3),
+        pc("Aria", Race::Human, Class::Fighter, 3),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (cleo, aria) = (f.id("Cleo"), f.id("Aria"));
+    f.get_mut(cleo).ctb.charge = 100;
+    f.get_mut(aria).hp = 3;
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), cleo);
+    f.act(cleo, Command::Bonus(BonusAction::HealingWord { target: aria }));
+    f.act(cleo, Command::EndTurn);
+    while f.current() != cleo {
+        let who = f.current();
+        f.act(who, Command::EndTurn);
+    }
+    f.act(cleo, Command::Bonus(BonusAction::HealingWord { target: aria }));
+}
+
+#[test]
+fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 5),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
+    let hp = f.get(aria).hp;
+    f.get_mut(aria).ctb.statuses = vec![
+        StatusEffect {
+            name: "Burning".into(),
+            kind: StatusKind::Dot {
+                amount: 3,
+                damage_type: DamageType::Fire,
+            },
+            duration: 2,
+            permanent: false,
+        },
+        StatusEffect {
+            name: "Regeneration".into(),
+            kind: StatusKind::Hot { amount: 1 },
+            duration: 1,
+            permanent: true,
+        },
+    ];
+    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(goblin).ctb.charge = 50;
+    let events = f.direct(Command::Begin);
+    assert!(events.contains(&Event::StatusTicked {
+        id: aria,
+        status: "Burning".into(),
+        amount: -3,
+        remaining: 1,
+        permanent: false
+    }));
+    assert!(events.contains(&Event::StatusTicked {
+        id: aria,
+        status: "Regeneration".into(),
+        amount: 1,
+        remaining: 1,
+        permanent: true
+    }));
+    assert_eq!(f.get(aria).hp, hp - 3 + 1);
+    f.act(aria, Command::EndTurn);
+    f.act(goblin, Command::EndTurn);
+    let events: Vec<Event> = f
+        .log
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e, Event::TurnEnded { .. }))
+        .cloned()
+        .collect();
+    assert!(events.contains(&Event::StatusExpired {
+        id: aria,
+        status: "Burning".into()
+    }));
+    assert_eq!(f.get(aria).hp, hp - 6 + 2);
+    assert_eq!(f.get(aria).ctb.statuses.len(), 1, "the permanent one stays");
+    assert_eq!(f.get(aria).ctb.statuses[0].name, "Regeneration");
+}
+
+#[test]
+fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
+    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb.statuses = vec![StatusEffect {
+        name: "Stun".into(),
+        kind: StatusKind::Stun,
+        duration: 1,
+        permanent: false,
+    }];
+    f.get_mut(goblin).ctb.charge = 50;
+    let events = f.direct(Command::Begin);
+    let stunned = events.iter().position(|e| *e == Event::Stunned { id: aria }).unwrap();
+    assert_eq!(events[stunned + 1], Event::TurnEnded { id: aria });
+    assert_eq!(
+        f.get(aria).ctb.charge,
+        50,
+        "the lost turn still pays its 100: 0, then 5 ticks until the goblin's 50 reaches 100"
+    );
+    assert_eq!(f.current(), goblin);
+    f.act(goblin, Command::EndTurn);
+    assert_eq!(f.current(), aria);
+    f.act(aria, Command::Dodge);
+}
+
+#[test]
+fn a_refused_command_costs_nothing() {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let aria = f.id("Aria");
+    f.direct(Command::Begin);
+    let goblin = f.id("Goblin");
+    // Out of reach: refused by the shared rules, AP and slots untouched.
+    f.refused_for(aria, Command::Attack { target: Some(goblin) });
+    assert_eq!(f.get(aria).ctb.ap, 5);
+}
+
+/// Plays `turns` turns of a race where everyone just ends their turn; counts turns per unit.
+fn count_turns(mut combat: Combat, dice: &mut Dice, turns: usize) -> Vec<usize> {
+    let mut counts = vec![0; combat.combatants.len()];
+    let events = apply(&mut combat, Actor::Director, Command::Begin, dice, now()).unwrap();
+    for id in turns_started(&events) {
+        counts[id.0 as usize] += 1;
+    }
+    for _ in 1..turns {
+        let who = combat.current().unwrap();
+        let events = apply(&mut combat, Actor::Combatant(who), Command::EndTurn, dice, now()).unwrap();
+        for id in turns_started(&events) {
+            counts[id.0 as usize] += 1;
+        }
+    }
+    counts
+}
+
+#[test]
+fn over_many_seeded_trials_a_unit_twice_as_fast_acts_twice_as_often() {
+    // A hasted human (speed 20) against an ordinary one (speed 10): each turn costs 100 charge,
+    // so over a long fight turns are in proportion to speed — 2 : 1. Each trial starts the
+    // meters at seeded random charges.
+    let (mut fast_turns, mut slow_turns) = (0, 0);
+    for seed in 0..200 {
+        let mut dice = Dice::seeded(seed);
+        let mut fast = pc("Fast", Race::Human, Class::Fighter, 1);
+        fast.conditions.hasted = true;
+        fast.ctb.charge = dice.die(100) as i32 - 1;
+        let mut slow = pc("Slow", Race::Human, Class::Fighter, 1).on_side(engine::Side::Enemies);
+        slow.ctb.charge = dice.die(100) as i32 - 1;
+        let combat = Combat::new(vec![fast, slow], Terrain::default()).with_ruleset(Ruleset::Ctb);
+        let counts = count_turns(combat, &mut dice, 90);
+        assert!(counts[0].abs_diff(2 * counts[1]) <= 3, "seed {seed}: {counts:?}");
+        fast_turns += counts[0];
+        slow_turns += counts[1];
+    }
+    let ratio = fast_turns as f64 / slow_turns as f64;
+    assert!((ratio - 2.0).abs() < 0.05, "{fast_turns} : {slow_turns} = {ratio}");
+}
+
+#[test]
+fn turns_follow_the_speed_ratio_the_rules_imply_for_any_speeds() {
+    // The race alone (no fight): wolf (speed 13) against zombie (6) — 13 : 6 ≈ 2.17.
+    let mut combat = Combat::new(
+        vec![monster("Wolf", Monster::Wolf), monster("Zombie", Monster::Zombie)],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Ctb);
+    let mut counts = [0usize; 2];
+    for _ in 0..1900 {
+        ctb::run_ticks(&mut combat);
+        let who = ctb::leader(&combat).unwrap();
+        counts[who.0 as usize] += 1;
+        let c = combat.get_mut(who);
+        c.ctb.charge = (c.ctb.charge - ctb::THRESHOLD).max(0);
+    }
+    let ratio = counts[0] as f64 / counts[1] as f64;
+    assert!((ratio - 13.0 / 6.0).abs() < 0.02, "{counts:?}");
+}
+
+#[test]
+fn ai_fights_under_ctb_run_to_an_end_and_replay_identically() {
+    for seed in 0..100 {
+        let fighter = engine::Combatant::character(
+            "Bo",
+            Race::Human,
+            Class::Fighter,
+            5,
+            Controller::Ai(Behaviour::Aggressive),
+        );
+        let mage = engine::Combatant::character("Mo", Race::Elf, Class::Mage, 5, Controller::Ai(Behaviour::Caster));
+        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::Goblin));
+        let wolf = monster("Wolf", Monster::Wolf);
+        let all: Vec<_> = [fighter, mage].into_iter().chain(goblins).chain([wolf]).collect();
+        let run = || {
+            let mut combat = Combat::new(all.clone(), Terrain::default()).with_ruleset(Ruleset::Ctb);
+            let mut dice = Dice::seeded(seed);
+            let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now()).unwrap();
+            (combat, events)
+        };
+        let (combat, events) = run();
+        assert!(combat.outcome.is_some(), "seed {seed} did not finish");
+        assert_eq!(run().1, events, "seed {seed}: same seed, same log");
+        for c in &combat.combatants {
+            assert!(c.hp <= c.max_hp && c.hp >= 0);
+        }
+    }
+}

@@ -1,0 +1,701 @@
+//! TDGS (seed 001): REF → LUK → d2 order fixed at scene start, the Instant phase, the turn's
+//! 1 action + 1 step + free actions, Interrupts with limits, chains responder-first, Ready,
+//! Delay, simultaneous events, and scene-end resets.
+
+mod common;
+
+use common::{Fight, any, monster, now, offered_to, pc, puppet};
+use engine::content::{Behaviour, Class, Monster, Race, Spell};
+use engine::event::StatInitiative;
+use engine::resolve::Step;
+use engine::timing::tdgs::{self, Instant, Limit};
+use engine::{
+    Actor, Band, Combat, Combatant, CombatantId, Command, Controller, Dice, Event, MoveIntent, ReactionKind,
+    RuleViolation, Ruleset, Terrain, apply,
+};
+
+fn tdgs_fight(combatants: Vec<Combatant>) -> Fight {
+    let mut f = Fight::new(combatants);
+    f.combat.ruleset = Ruleset::Tdgs;
+    f
+}
+
+/// Sets REF (DEX) and LUK (CHA).
+fn stats(mut c: Combatant, reflex: i32, luck: i32) -> Combatant {
+    c.abilities.dex = reflex;
+    c.abilities.cha = luck;
+    c
+}
+
+fn fixed_order(events: &[Event]) -> Vec<StatInitiative> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::InitiativeFixed { order } => Some(order.clone()),
+            _ => None,
+        })
+        .expect("the order is fixed")
+}
+
+fn instants(events: &[Event]) -> Vec<(CombatantId, Instant, i32)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::InstantResolved {
+                id,
+                instant,
+                instant_ref,
+            } => Some((*id, *instant, *instant_ref)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn initiative_is_ref_then_luk_and_is_not_rolled() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Bren", Race::Human, Class::Fighter, 1), 14, 12),
+        stats(puppet("Goblin", Monster::Goblin), 14, 8),
+        stats(pc("Aria", Race::Human, Class::Cleric, 1), 16, 10),
+    ]);
+    let before = f.dice.position();
+    let events = f.direct(Command::Begin);
+    let order: Vec<(CombatantId, i32, i32)> = fixed_order(&events).iter().map(|e| (e.id, e.reflex, e.luck)).collect();
+    assert_eq!(
+        order,
+        vec![(f.id("Aria"), 16, 10), (f.id("Bren"), 14, 12), (f.id("Goblin"), 14, 8)]
+    );
+    assert!(fixed_order(&events).iter().all(|e| e.flips.is_empty()));
+    assert_eq!(f.dice.position(), before, "REF 16 IS faster than REF 14: no dice");
+    assert_eq!(f.current(), f.id("Aria"));
+}
+
+#[test]
+fn three_or_more_tied_entities_flip_d2_together_until_resolved() {
+    let tied: Vec<(CombatantId, i32, i32)> = (0..4).map(|i| (CombatantId(i), 12, 10)).collect();
+    let mut saw_a_second_flip = false;
+    for seed in 0..300 {
+        let order = tdgs::order_by_ref_luk_d2(&tied, &mut Dice::seeded(seed));
+        let ids: std::collections::BTreeSet<_> = order.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids.len(), 4, "a permutation");
+        // Everyone flipped in the first round of flips, and each later entry's flips are lower:
+        // higher results act before lower ones, remaining ties flipped again.
+        for pair in order.windows(2) {
+            let (a, b) = (&pair[0].1, &pair[1].1);
+            assert!(!a.is_empty() && !b.is_empty());
+            let first_difference = a.iter().zip(b).find(|(x, y)| x != y);
+            assert!(
+                matches!(first_difference, Some((2, 1))),
+                "seed {seed}: {order:?} is not resolved by the flips"
+            );
+        }
+        saw_a_second_flip |= order.iter().any(|(_, flips)| flips.len() > 1);
+    }
+    assert!(saw_a_second_flip);
+}
+
+#[test]
+fn the_order_persists_across_rounds_and_is_refixed_only_when_ref_or_luk_change() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Aria", Race::Human, Class::Cleric, 1), 14, 10),
+        stats(pc("Bren", Race::Human, Class::Cleric, 1), 14, 10),
+        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+    ]);
+    let events = f.direct(Command::Begin);
+    let first: Vec<CombatantId> = fixed_order(&events).iter().map(|e| e.id).collect();
+    for _ in 0..3 {
+        let who = f.current();
+        f.act(who, Command::EndTurn);
+    }
+    assert_eq!(f.combat.round, 2);
+    assert!(!any(&f.log[events.len()..], |e| matches!(
+        e,
+        Event::InitiativeFixed { .. }
+    )));
+    assert_eq!(f.combat.order, first, "same order in round 2");
+    // A change of REF refixes the order at the next round's start.
+    let goblin = f.id("Goblin");
+    f.get_mut(goblin).abilities.dex = 20;
+    let before = f.log.len();
+    for _ in 0..3 {
+        let who = f.current();
+        f.act(who, Command::EndTurn);
+    }
+    let refixed = fixed_order(&f.log[before..]);
+    assert_eq!(refixed[0].id, goblin);
+    assert_eq!(f.current(), goblin);
+}
+
+#[test]
+fn instants_resolve_by_instant_ref_quick_draw_12_battle_cry_8_premonition_5() {
+    // Seed 001's example: Fighter "Battle Cry" (8), Rogue "Quick Draw" (12), Wizard "Premonition" (5).
+    let mut f = tdgs_fight(vec![
+        stats(pc("Fighter", Race::Human, Class::Fighter, 1), 18, 10),
+        stats(pc("Rogue", Race::Human, Class::Rogue, 1), 10, 10),
+        stats(pc("Wizard", Race::Human, Class::Mage, 1), 14, 10),
+        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+    ]);
+    let (fighter, rogue, wizard) = (f.id("Fighter"), f.id("Rogue"), f.id("Wizard"));
+    let order = tdgs::order_instants(
+        &f.combat,
+        &[
+            (fighter, Instant::BattleCry),
+            (rogue, Instant::QuickDraw),
+            (wizard, Instant::Premonition),
+        ],
+        &mut Dice::seeded(0),
+    );
+    assert_eq!(
+        order,
+        vec![
+            (rogue, Instant::QuickDraw),
+            (fighter, Instant::BattleCry),
+            (wizard, Instant::Premonition)
+        ]
+    );
+    // In play: declared during round 1, resolved in round 2's Instant phase, before any turn.
+    f.direct(Command::Begin);
+    for (id, instant) in [
+        (fighter, Instant::BattleCry),
+        (rogue, Instant::QuickDraw),
+        (wizard, Instant::Premonition),
+    ] {
+        assert!(f.act(id, Command::DeclareInstant(instant)).is_empty());
+    }
+    let before = f.log.len();
+    for _ in 0..4 {
+        let who = f.current();
+        f.act(who, Command::EndTurn);
+    }
+    let round_two = &f.log[before..];
+    assert_eq!(
+        instants(round_two),
+        vec![
+            (rogue, Instant::QuickDraw, 12),
+            (fighter, Instant::BattleCry, 8),
+            (wizard, Instant::Premonition, 5)
+        ]
+    );
+    let last_instant = round_two
+        .iter()
+        .rposition(|e| matches!(e, Event::InstantResolved { .. }))
+        .unwrap();
+    let first_turn = round_two
+        .iter()
+        .position(|e| matches!(e, Event::TurnStarted { round: 2, .. }))
+        .unwrap();
+    assert!(last_instant < first_turn, "Instants resolve before the Action phase");
+    assert!(
+        f.get(rogue).conditions.helped,
+        "Quick Draw: advantage on the next attack"
+    );
+    assert!(f.get(wizard).conditions.helped, "Battle Cry: allies' next attack");
+    assert!(f.get(wizard).conditions.dodging, "Premonition");
+}
+
+#[test]
+fn instant_ties_go_to_luk_and_an_instant_without_its_own_ref_uses_its_user_s() {
+    let c = Combat::new(
+        vec![
+            stats(pc("Rook", Race::Human, Class::Rogue, 1), 10, 8),
+            stats(pc("Rue", Race::Human, Class::Rogue, 1), 10, 15),
+            stats(pc("Robin", Race::Human, Class::Ranger, 1), 9, 10),
+        ],
+        Terrain::default(),
+    );
+    assert_eq!(Instant::SteadyAim.reflex_for(c.get(CombatantId(2))), 9);
+    let order = tdgs::order_instants(
+        &c,
+        &[
+            (CombatantId(2), Instant::SteadyAim),
+            (CombatantId(0), Instant::QuickDraw),
+            (CombatantId(1), Instant::QuickDraw),
+        ],
+        &mut Dice::seeded(0),
+    );
+    let ids: Vec<CombatantId> = order.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, vec![CombatantId(1), CombatantId(0), CombatantId(2)]);
+}
+
+#[test]
+fn only_a_class_s_own_instant_may_be_declared_and_only_under_tdgs() {
+    let mut f = tdgs_fight(vec![
+        pc("Wizard", Race::Human, Class::Mage, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let wizard = f.id("Wizard");
+    f.direct(Command::Begin);
+    let why = f.refused_for(wizard, Command::DeclareInstant(Instant::QuickDraw));
+    assert!(matches!(why, RuleViolation::NotEligible { .. }));
+    let mut g = Fight::new(vec![
+        pc("Wizard", Race::Human, Class::Mage, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    g.direct(Command::Begin);
+    let why = g.refused_for(wizard, Command::DeclareInstant(Instant::Premonition));
+    assert!(matches!(why, RuleViolation::NotInThisRuleset { .. }));
+}
+
+#[test]
+fn a_turn_is_one_action_and_one_step_before_or_after_it_never_both() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Aria", Race::Human, Class::Fighter, 1), 18, 10),
+        stats(puppet("Ogre", Monster::Ogre), 8, 8),
+    ]);
+    let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
+    f.get_mut(ogre).hp = 200;
+    f.direct(Command::Begin);
+    // Step, then action.
+    f.act(aria, Command::Move(MoveIntent::Melee(ogre)));
+    f.act(aria, Command::Attack { target: Some(ogre) });
+    assert_eq!(
+        f.refused_for(aria, Command::Attack { target: Some(ogre) }),
+        RuleViolation::ResourceSpent {
+            resource: engine::action_economy::Resource::Action
+        }
+    );
+    assert_eq!(
+        f.refused_for(aria, Command::Move(MoveIntent::Away)),
+        RuleViolation::StepSpent
+    );
+    f.act(aria, Command::EndTurn);
+    f.act(ogre, Command::EndTurn);
+    // Action, then step; and the unused action of a turn is not banked.
+    f.act(aria, Command::Attack { target: Some(ogre) });
+    f.act(aria, Command::Move(MoveIntent::Away));
+    f.act(ogre, Command::Pass); // the ogre's Opportunity Attack (monsters have one)
+    assert_eq!(f.band(aria, ogre), Band::Near);
+    assert_eq!(
+        f.refused_for(aria, Command::Move(MoveIntent::Toward)),
+        RuleViolation::StepSpent
+    );
+}
+
+#[test]
+fn a_step_is_one_move_its_unused_feet_are_forfeit_and_dash_buys_one_more_move() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Aria", Race::Human, Class::Fighter, 1), 18, 10),
+        stats(puppet("Ogre", Monster::Ogre), 8, 8),
+    ]);
+    let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
+    f.direct(Command::Begin);
+    f.act(
+        aria,
+        Command::Move(MoveIntent::Shift(engine::movement::Direction::North)),
+    );
+    assert_eq!(
+        f.get(aria).resources.movement_left(),
+        0,
+        "the step's unused feet are gone"
+    );
+    f.act(aria, Command::Dash);
+    f.act(aria, Command::Move(MoveIntent::Melee(ogre)));
+    assert_eq!(f.band(aria, ogre), Band::Melee);
+    assert_eq!(
+        f.refused_for(aria, Command::Move(MoveIntent::Away)),
+        RuleViolation::StepSpent
+    );
+}
+
+#[test]
+fn free_actions_are_the_bonus_actions_once_per_turn() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Aria", Race::Human, Class::Fighter, 3), 18, 10),
+        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+    ]);
+    let aria = f.id("Aria");
+    f.get_mut(aria).hp = 5;
+    f.direct(Command::Begin);
+    f.act(aria, Command::Bonus(engine::BonusAction::SecondWind));
+    assert!(matches!(
+        f.refused_for(aria, Command::Bonus(engine::BonusAction::SecondWind)),
+        RuleViolation::ResourceSpent { .. }
+    ));
+    f.act(aria, Command::Dodge);
+}
+
+/// A goblin puppet swings at `target` until a hit opens a reaction window (or the swing is
+/// offered nothing); returns the events.
+fn goblin_hits(f: &mut Fight, goblin: CombatantId, target: CombatantId) -> Vec<Event> {
+    f.act_with(goblin, Command::Attack { target: Some(target) }, |e, _| {
+        any(e, |e| {
+            matches!(
+                e,
+                Event::AttackRolled {
+                    hit: true,
+                    critical: false,
+                    ..
+                }
+            )
+        })
+    })
+}
+
+#[test]
+fn parry_is_an_interrupt_one_per_round_at_level_one_and_two_at_level_five() {
+    for (level, per_round) in [(1, 1), (5, 2)] {
+        let mut f = tdgs_fight(vec![
+            stats(puppet("Goblin 1", Monster::Goblin), 18, 10),
+            stats(puppet("Goblin 2", Monster::Goblin), 17, 10),
+            stats(puppet("Goblin 3", Monster::Goblin), 16, 10),
+            stats(pc("Aria", Race::Human, Class::Fighter, level), 10, 10),
+        ]);
+        let aria = f.id("Aria");
+        f.get_mut(aria).hp = 200;
+        f.get_mut(aria).max_hp = 200;
+        f.direct(Command::Begin);
+        let mut parried = 0;
+        for g in ["Goblin 1", "Goblin 2", "Goblin 3"] {
+            let goblin = f.id(g);
+            f.melee(goblin, aria);
+            let events = goblin_hits(&mut f, goblin, aria);
+            if offered_to(&events, aria) == Some(vec![ReactionKind::Parry]) {
+                let events = f.act(aria, Command::React(ReactionKind::Parry));
+                // The Interrupt resolves before the triggering attack completes.
+                let reduced = events
+                    .iter()
+                    .position(|e| matches!(e, Event::DamageReduced { .. }))
+                    .unwrap();
+                let dealt = events
+                    .iter()
+                    .position(|e| matches!(e, Event::DamageDealt { .. }))
+                    .unwrap_or(usize::MAX);
+                assert!(reduced < dealt);
+                parried += 1;
+            } else {
+                assert_eq!(offered_to(&events, aria), None);
+            }
+            f.act(goblin, Command::EndTurn);
+        }
+        assert_eq!(parried, per_round, "level {level}");
+        assert_eq!(
+            tdgs::interrupt_limit(f.get(aria), ReactionKind::Parry),
+            Some(Limit::PerRound(per_round))
+        );
+        // A new round: Parry is back.
+        f.act(aria, Command::EndTurn);
+        let goblin = f.id("Goblin 1");
+        let events = goblin_hits(&mut f, goblin, aria);
+        assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Parry]));
+    }
+}
+
+#[test]
+fn there_are_no_free_interrupts_only_those_abilities_grant() {
+    let mut f = tdgs_fight(vec![
+        stats(puppet("Goblin", Monster::Goblin), 18, 10),
+        stats(pc("Wizard", Race::Human, Class::Mage, 1), 10, 10),
+        stats(pc("Bren", Race::Human, Class::Fighter, 1), 9, 10),
+    ]);
+    let (goblin, wizard, bren) = (f.id("Goblin"), f.id("Wizard"), f.id("Bren"));
+    f.melee(goblin, wizard);
+    f.melee(goblin, bren);
+    f.direct(Command::Begin);
+    let events = f.act(goblin, Command::Move(MoveIntent::Away));
+    assert_eq!(offered_to(&events, wizard), None, "a mage has no Opportunity Attack");
+    assert_eq!(offered_to(&events, bren), Some(vec![ReactionKind::OpportunityAttack]));
+    assert_eq!(
+        tdgs::interrupt_limit(f.get(wizard), ReactionKind::OpportunityAttack),
+        None
+    );
+    assert_eq!(
+        tdgs::interrupt_limit(f.get(goblin), ReactionKind::OpportunityAttack),
+        Some(Limit::PerRound(1))
+    );
+}
+
+#[test]
+fn limits_count_per_round_per_scene_and_per_day() {
+    let mut c = pc("Aria", Race::Human, Class::Mage, 5);
+    assert_eq!(
+        tdgs::interrupt_limit(&c, ReactionKind::Counterspell),
+        Some(Limit::PerScene(1))
+    );
+    assert!(tdgs::may_interrupt(&c, ReactionKind::Counterspell));
+    tdgs::spend_interrupt(&mut c, ReactionKind::Counterspell);
+    assert!(!tdgs::may_interrupt(&c, ReactionKind::Counterspell));
+    let uses = c.tdgs.uses[0];
+    assert_eq!((uses.round, uses.scene, uses.day), (1, 1, 1));
+    // Divine Intervention (1/day) in the seed: a per-day limit survives the scene's end.
+    assert!(!Limit::PerDay(1).allows(Some(&uses)));
+    let mut combat = Combat::new(vec![c], Terrain::default());
+    tdgs::scene_end(&mut combat);
+    let uses = combat.combatants[0].tdgs.uses[0];
+    assert_eq!((uses.round, uses.scene, uses.day), (0, 0, 1));
+    assert!(tdgs::may_interrupt(&combat.combatants[0], ReactionKind::Counterspell));
+    assert!(!Limit::PerDay(1).allows(Some(&uses)));
+    tdgs::long_rest(&mut combat.combatants[0]);
+    assert!(Limit::PerDay(1).allows(combat.combatants[0].tdgs.uses.first()));
+}
+
+/// A level-5 mage (REF 20, first) against a drow mage.
+fn mage_duel() -> (Fight, CombatantId, CombatantId) {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Aria", Race::Human, Class::Mage, 5), 20, 10),
+        monster("Drow Mage", Monster::DrowMage),
+    ]);
+    let (aria, drow) = (f.id("Aria"), f.id("Drow Mage"));
+    f.get_mut(drow).hp = 200;
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), aria);
+    (f, aria, drow)
+}
+
+#[test]
+fn a_counterspell_chain_resolves_responder_first_counter_counterspell_then_counterspell_then_fireball() {
+    let (mut f, aria, drow) = mage_duel();
+    // 1. Wizard A casts Fireball. 2. Wizard B counterspells. 3. A counter-counterspells.
+    let events = f.act(
+        aria,
+        Command::Cast {
+            spell: Spell::Fireball,
+            target: Some(drow),
+        },
+    );
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::SpellCast { caster, spell: Spell::Counterspell, .. } if *caster == drow)
+    ));
+    assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Counterspell]));
+    let events = f.act(aria, Command::React(ReactionKind::Counterspell));
+    // 4. Resolve: Counter-Counterspell, then Counterspell (if not countered), then Fireball.
+    let checks: Vec<CombatantId> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SpellCountered { by, .. } | Event::CounterspellFailed { by, .. } => Some(*by),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks[0], aria, "the responder's interrupt resolves first");
+    let fireball_resolved = events
+        .iter()
+        .position(|e| {
+            matches!(e, Event::SavingThrow { .. })
+                || matches!(
+                    e,
+                    Event::SpellCountered {
+                        spell: Spell::Fireball,
+                        ..
+                    }
+                )
+        })
+        .expect("the Fireball resolves (or is countered) last");
+    let last_check = events
+        .iter()
+        .rposition(|e| {
+            matches!(
+                e,
+                Event::SpellCountered {
+                    spell: Spell::Counterspell,
+                    ..
+                } | Event::CounterspellFailed { .. }
+            )
+        })
+        .unwrap();
+    assert!(last_check < fireball_resolved);
+}
+
+#[test]
+fn counterspell_is_once_per_scene() {
+    let (mut f, aria, drow) = mage_duel();
+    let events = f.act(
+        aria,
+        Command::Cast {
+            spell: Spell::MagicMissile,
+            target: Some(drow),
+        },
+    );
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::ReactionTaken { reactor, reaction: ReactionKind::Counterspell } if *reactor == drow)
+    ));
+    f.act(aria, Command::Pass); // no counter-counterspell
+    f.act(aria, Command::EndTurn);
+    // The drow's turn: Aria lets whatever it casts through.
+    while let Some(window) = f.combat.window.clone() {
+        f.act(window.reactor, Command::Pass);
+    }
+    // Round 2: the drow has used its Counterspell for the scene, though it has slots left.
+    assert_eq!(f.current(), aria);
+    assert!(f.get(drow).lowest_slot(3).is_some());
+    let events = f.act(
+        aria,
+        Command::Cast {
+            spell: Spell::MagicMissile,
+            target: Some(drow),
+        },
+    );
+    assert!(!any(&events, |e| matches!(e, Event::ReactionTaken { .. })));
+    // Scene end resets per-scene abilities.
+    f.direct(Command::EndCombat);
+    assert!(tdgs::may_interrupt(f.get(drow), ReactionKind::Counterspell));
+}
+
+#[test]
+fn ready_turns_the_action_into_a_conditional_interrupt_for_those_without_any() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Rue", Race::Human, Class::Rogue, 1), 18, 10),
+        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+    ]);
+    let (rue, goblin) = (f.id("Rue"), f.id("Goblin"));
+    f.direct(Command::Begin);
+    f.act(
+        rue,
+        Command::Ready {
+            text: "attack when the goblin moves into melee range".into(),
+        },
+    );
+    assert!(f.get(rue).resources.action_used, "Ready costs the action");
+    f.act(rue, Command::EndTurn);
+    let events = f.act(goblin, Command::Move(MoveIntent::Melee(rue)));
+    assert_eq!(offered_to(&events, rue), Some(vec![ReactionKind::Readied]));
+    let events = f.act(rue, Command::React(ReactionKind::Readied));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::AttackRolled { attacker, .. } if *attacker == rue)
+    ));
+}
+
+#[test]
+fn delay_moves_you_later_this_round_only() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Aria", Race::Human, Class::Cleric, 1), 18, 10),
+        stats(pc("Bren", Race::Human, Class::Cleric, 1), 16, 10),
+        stats(puppet("Goblin", Monster::Goblin), 14, 10),
+    ]);
+    let (aria, bren, goblin) = (f.id("Aria"), f.id("Bren"), f.id("Goblin"));
+    f.direct(Command::Begin);
+    let events = f.act(aria, Command::Delay { after: Some(bren) });
+    assert!(events.contains(&Event::Delayed {
+        id: aria,
+        after: Some(bren)
+    }));
+    assert_eq!(f.current(), bren);
+    f.act(bren, Command::EndTurn);
+    assert_eq!(f.current(), aria, "right after the wizard… the cleric");
+    f.act(aria, Command::Dodge);
+    f.act(aria, Command::EndTurn);
+    assert_eq!(f.current(), goblin);
+    f.act(goblin, Command::EndTurn);
+    assert_eq!(f.combat.round, 2);
+    assert_eq!(f.current(), aria, "next round: back to the natural REF order");
+    assert_eq!(f.combat.order, vec![aria, bren, goblin]);
+
+    // Not past the next round's start: never after someone who has already acted, nor when last.
+    f.act(aria, Command::EndTurn);
+    assert!(matches!(
+        f.refused_for(bren, Command::Delay { after: Some(aria) }),
+        RuleViolation::CannotDelay { .. }
+    ));
+    f.act(bren, Command::Delay { after: None });
+    assert_eq!(f.current(), goblin);
+    f.act(goblin, Command::EndTurn);
+    assert_eq!(f.current(), bren);
+    assert!(matches!(
+        f.refused_for(bren, Command::Delay { after: None }),
+        RuleViolation::CannotDelay { .. }
+    ));
+    // Nor after acting.
+    f.act(bren, Command::EndTurn);
+    f.act(aria, Command::Dodge);
+    assert!(matches!(
+        f.refused_for(aria, Command::Delay { after: None }),
+        RuleViolation::CannotDelay { .. }
+    ));
+    // And only under TDGS.
+    let mut g = Fight::new(vec![
+        pc("Aria", Race::Human, Class::Cleric, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    g.turn_of(CombatantId(0));
+    assert!(matches!(
+        g.refused_for(CombatantId(0), Command::Delay { after: None }),
+        RuleViolation::NotInThisRuleset { .. }
+    ));
+}
+
+#[test]
+fn simultaneous_events_and_mutual_destruction_resolve_by_ref_then_luk_then_d2() {
+    let c = Combat::new(
+        vec![
+            stats(pc("Swift", Race::Human, Class::Fighter, 1), 15, 8),
+            stats(monster("Slow", Monster::Goblin), 12, 18),
+            stats(monster("Lucky", Monster::Goblin), 15, 12),
+            stats(monster("Twin", Monster::Goblin), 15, 12),
+        ],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Tdgs);
+    let mut dice = Dice::seeded(0);
+    assert_eq!(
+        tdgs::first_to_resolve(&c, CombatantId(1), CombatantId(0), &mut dice),
+        CombatantId(0)
+    );
+    assert_eq!(
+        tdgs::first_to_resolve(&c, CombatantId(0), CombatantId(2), &mut dice),
+        CombatantId(2)
+    );
+    let winners: std::collections::BTreeSet<CombatantId> = (0..40)
+        .map(|seed| tdgs::first_to_resolve(&c, CombatantId(2), CombatantId(3), &mut Dice::seeded(seed)))
+        .collect();
+    assert_eq!(winners.len(), 2, "identical REF and LUK: a fair d2");
+}
+
+#[test]
+fn simultaneous_reactions_are_offered_in_ref_order_not_turn_order() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Slow", Race::Human, Class::Fighter, 1), 10, 10),
+        stats(puppet("Goblin", Monster::Goblin), 16, 10),
+        stats(pc("Swift", Race::Human, Class::Fighter, 1), 14, 10),
+    ]);
+    let (slow, goblin, swift) = (f.id("Slow"), f.id("Goblin"), f.id("Swift"));
+    f.melee(goblin, slow);
+    f.melee(goblin, swift);
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), goblin);
+    f.act(goblin, Command::Move(MoveIntent::Away));
+    let queued: Vec<CombatantId> = f
+        .combat
+        .queue
+        .iter()
+        .filter_map(|s| match s {
+            Step::Offer { reactor, .. } => Some(*reactor),
+            _ => None,
+        })
+        .collect();
+    let window = f.combat.window.as_ref().unwrap().reactor;
+    assert_eq!(window, swift, "REF 14 before REF 10");
+    assert_eq!(queued, vec![slow]);
+}
+
+#[test]
+fn ai_fights_under_tdgs_run_to_an_end_and_replay_identically() {
+    for seed in 0..100 {
+        let fighter = Combatant::character(
+            "Bo",
+            Race::Human,
+            Class::Fighter,
+            5,
+            Controller::Ai(Behaviour::Aggressive),
+        );
+        let rogue = Combatant::character("Ro", Race::Elf, Class::Rogue, 3, Controller::Ai(Behaviour::Aggressive));
+        let mage = Combatant::character("Mo", Race::Elf, Class::Mage, 5, Controller::Ai(Behaviour::Caster));
+        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::Goblin));
+        let drow = monster("Drow", Monster::DrowMage);
+        let all: Vec<_> = [fighter, rogue, mage]
+            .into_iter()
+            .chain(goblins)
+            .chain([drow])
+            .collect();
+        let run = || {
+            let mut combat = Combat::new(all.clone(), Terrain::default()).with_ruleset(Ruleset::Tdgs);
+            let mut dice = Dice::seeded(seed);
+            let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now()).unwrap();
+            (combat, events)
+        };
+        let (combat, events) = run();
+        assert!(combat.outcome.is_some(), "seed {seed} did not finish");
+        assert_eq!(run().1, events, "seed {seed}: same seed, same log");
+        assert!(any(&events, |e| matches!(e, Event::InstantResolved { .. })));
+    }
+}
