@@ -235,6 +235,10 @@ fn action(inv: &Invocation) -> Option<Result<PlayerCommand, String>> {
             }
         }
         "endturn" => Ok(PlayerCommand::EndTurn),
+        "delay" => Ok(PlayerCommand::Delay {
+            after: inv.opt("after").map(str::to_owned),
+        }),
+        "instant" => need("ability").map(|ability| PlayerCommand::Instant { ability }),
         _ => return None,
     })
 }

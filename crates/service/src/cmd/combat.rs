@@ -87,6 +87,14 @@ pub enum PlayerCommand {
         direction: String,
     },
     EndTurn,
+    /// TDGS: act later this round, after the named combatant (or at the round's end).
+    Delay {
+        after: Option<String>,
+    },
+    /// TDGS: declare an Instant (Quick Draw, Battle Cry, Premonition, Steady Aim) for the next round.
+    Instant {
+        ability: String,
+    },
 }
 
 fn target(combat: &Combat, name: &str) -> Result<CombatantId, ServiceError> {
@@ -166,6 +174,18 @@ impl PlayerCommand {
                 Command::Move(MoveIntent::parse_direction(direction)?)
             }
             P::EndTurn => Command::EndTurn,
+            P::Delay { after } => Command::Delay {
+                after: maybe(combat, after.as_ref())?,
+            },
+            P::Instant { ability } => {
+                Command::DeclareInstant(engine::timing::tdgs::Instant::parse(ability).ok_or_else(|| {
+                    ServiceError::Unknown {
+                        kind: "instant",
+                        given: ability.trim().to_owned(),
+                        valid: choices(engine::timing::tdgs::Instant::ALL.iter().map(|i| i.name())),
+                    }
+                })?)
+            }
         })
     }
 }
