@@ -460,6 +460,17 @@ impl App {
                     &format!("New combats here use the **{set}** rules."),
                 ))]
             }
+            ("campaign", "timeout") => {
+                gm()?;
+                let seconds = inv
+                    .number::<i64>("seconds")?
+                    .ok_or("This command needs the `seconds` option (1–3600).")?;
+                let set = s.set_reaction_timeout(campaign, seconds).await?;
+                vec![Reply::public(render::info(
+                    "Campaign rules",
+                    &format!("Reaction prompts in fights started from now on wait **{set} s** before they pass."),
+                ))]
+            }
             ("gm", "spawn") => {
                 gm()?;
                 let count = inv.number::<u32>("count")?.unwrap_or(1);
@@ -544,6 +555,65 @@ impl App {
         }
     }
 
+    /// Up to 25 names for an option the player is typing (Discord's autocomplete), those
+    /// containing `partial` first-come: combatants in this channel's fight, the caller's spells
+    /// and items (all of them when the caller has no character), zones, races, classes, monsters.
+    pub async fn suggest(&self, caller: &Caller, list: Suggest, partial: &str, now: DateTime<Utc>) -> Vec<String> {
+        use engine::content::{Class, Item, Monster, Race, Spell, Zone};
+        let owned = |names: &mut dyn Iterator<Item = &'static str>| names.map(str::to_owned).collect::<Vec<_>>();
+        let campaign = || async {
+            self.service
+                .campaign_for(&caller.guild, &caller.channel, now)
+                .await
+                .ok()
+                .map(|c| c.id)
+        };
+        let names: Vec<String> = match list {
+            Suggest::Target => match campaign().await {
+                Some(id) => self
+                    .service
+                    .combat_status(id, &caller.channel)
+                    .await
+                    .map(|u| u.combat.combatants.iter().map(|c| c.name.clone()).collect())
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            },
+            Suggest::Spell => match campaign().await {
+                Some(id) => match self.service.sheet(id, &caller.user).await {
+                    Ok(sheet) if !sheet.spells.is_empty() => sheet.spells.iter().map(|s| s.name().to_owned()).collect(),
+                    _ => owned(&mut Spell::ALL.iter().map(|s| s.name())),
+                },
+                None => Vec::new(),
+            },
+            Suggest::Item => match campaign().await {
+                Some(id) => match self.service.inventory(id, &caller.user).await {
+                    Ok(inv) if !inv.items.is_empty() => inv.items.iter().map(|(i, _)| i.name().to_owned()).collect(),
+                    _ => owned(&mut Item::ALL.iter().map(|i| i.name())),
+                },
+                None => Vec::new(),
+            },
+            Suggest::Gear => {
+                use engine::content::{Armor, Weapon};
+                let mut gear = owned(&mut Weapon::ALL.iter().map(|w| w.name()));
+                gear.extend(owned(
+                    &mut Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()),
+                ));
+                gear.push("Shield".to_owned());
+                gear
+            }
+            Suggest::Zone => owned(&mut Zone::ALL.iter().map(|z| z.name())),
+            Suggest::Race => owned(&mut Race::ALL.iter().map(|r| r.name())),
+            Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
+            Suggest::Monster => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+        };
+        let partial = partial.trim().to_lowercase();
+        names
+            .into_iter()
+            .filter(|n| n.to_lowercase().contains(&partial))
+            .take(25)
+            .collect()
+    }
+
     /// Fires due timers (reaction windows that timed out): the messages to post, by channel.
     pub async fn timers(&self, now: DateTime<Utc>) -> Vec<(String, Reply)> {
         match self.service.expire_reactions(now).await {
@@ -581,4 +651,19 @@ impl From<&str> for Refused {
     fn from(text: &str) -> Self {
         Refused::Input(text.to_owned())
     }
+}
+
+/// The lists autocomplete draws from ([`App::suggest`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suggest {
+    /// Combatants in the channel's fight.
+    Target,
+    Spell,
+    Item,
+    /// Weapons, armour and shields to equip.
+    Gear,
+    Zone,
+    Race,
+    Class,
+    Monster,
 }

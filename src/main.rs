@@ -2,6 +2,7 @@
 
 mod app;
 mod bench;
+mod discord;
 mod script;
 mod sim;
 mod table;
@@ -19,7 +20,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Mode {
-    /// Run the Discord bot (needs `DISCORD_TOKEN`). The default.
+    /// Run the Discord bot (the default). Reads `DISCORD_TOKEN` (required), `DATABASE_URL`,
+    /// `DEV_GUILD_ID` (register commands in one guild), `DISCORD_API_BASE` (another
+    /// Discord-compatible server) and `GOGOBEE_SEED` from the environment or `.env`.
     Bot,
     /// Play at a terminal table: the same game, no Discord needed.
     Play {
@@ -63,9 +66,11 @@ fn main() -> std::process::ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command.unwrap_or(Mode::Bot) {
-        Mode::Bot => anyhow::bail!(
-            "the Discord bot is not built yet — try `gogobee sim duel --a fighter:5 --b goblin:3` or `gogobee sim death-saves`"
-        ),
+        Mode::Bot => {
+            let config = discord::Config::from_env()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(discord::run(config))
+        }
         Mode::Play { script, json, db, seed } => {
             let scripted = script.is_some();
             let db = db

@@ -10,4 +10,15 @@ impl Service {
         let campaign = campaigns::set_ruleset(self.store.db.conn(), campaign_id, &name).await?;
         Ok(campaign.ruleset)
     }
+
+    /// `/campaign timeout seconds:<n>`: how long a reaction prompt waits before it passes by
+    /// itself (new windows; default 30 s). Between 1 and 3600 seconds.
+    pub async fn set_reaction_timeout(&self, campaign_id: i64, seconds: i64) -> Result<i32, ServiceError> {
+        let secs = i32::try_from(seconds)
+            .ok()
+            .filter(|s| (1..=3600).contains(s))
+            .ok_or_else(|| ServiceError::InvalidInput("A reaction timeout is between 1 and 3600 seconds.".into()))?;
+        let campaign = campaigns::set_reaction_timeout(self.store.db.conn(), campaign_id, secs).await?;
+        Ok(campaign.reaction_timeout_secs)
+    }
 }

@@ -84,3 +84,14 @@ pub async fn set_ruleset<C: ConnectionTrait>(db: &C, id: i64, ruleset: &str) -> 
     campaign.ruleset = Set(ruleset.to_owned());
     Ok(campaign.update(db).await?)
 }
+
+/// Sets how long a reaction window stays open before it passes by itself.
+pub async fn set_reaction_timeout<C: ConnectionTrait>(
+    db: &C,
+    id: i64,
+    secs: i32,
+) -> Result<campaign::Model, ServiceError> {
+    let mut campaign: campaign::ActiveModel = get(db, id).await?.into();
+    campaign.reaction_timeout_secs = Set(secs);
+    Ok(campaign.update(db).await?)
+}

@@ -1,0 +1,270 @@
+//! `gogobee bot`: the Discord adapter — the only module that knows serenity and poise.
+//!
+//! Each slash command (in [`commands`]) is a thin adapter: its options become an
+//! [`Invocation`], the shared [`App`] handles it, and [`send`] delivers the renderer's payloads
+//! as they are. Buttons arrive in the event handler (poise does not dispatch component
+//! interactions); due timers (reaction windows that time out) are fired by one task in
+//! [`timers`]. One [`on_error`] turns anything unexpected into a logged error id and a short
+//! apology. SIGINT/SIGTERM close the shards and let in-flight commands finish.
+
+mod commands;
+mod config;
+mod send;
+mod timers;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context as _, Result};
+use chrono::Utc;
+use poise::serenity_prelude as serenity;
+use render::{ReactionButton, Renderer};
+use service::{Db, Service};
+use tokio::sync::RwLock;
+
+use crate::app::{App, Caller, Invocation, Reply};
+pub use config::Config;
+use send::{Interaction, Outbox};
+
+/// What every command and event sees.
+pub struct Data {
+    pub app: Arc<App>,
+    pub outbox: Arc<Outbox>,
+    /// Held (read) by each command, press and timer run; shutdown takes it (write) to wait for them.
+    pub busy: Arc<RwLock<()>>,
+}
+
+pub type Error = anyhow::Error;
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// Runs the bot until SIGINT/SIGTERM.
+pub async fn run(config: Config) -> Result<()> {
+    let db = Db::connect(&config.database_url)
+        .await
+        .with_context(|| format!("opening the database {}", config.database_url))?;
+    let renderer = Renderer::load().context("loading the narration files")?;
+    let app = Arc::new(App::new(Service::with_seed(db, config.seed), renderer, config.seed));
+
+    let mut http = serenity::HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        // serenity ignores the proxy while its ratelimiter is on; the proxy (or fake) limits.
+        http = http.proxy(base).ratelimiter_disabled(true);
+    }
+    let busy = Arc::new(RwLock::new(()));
+    // The outbox needs the client's HTTP handle, which the framework's setup is the first to see.
+    let (outbox_ready, outbox) = tokio::sync::oneshot::channel::<Arc<Outbox>>();
+    let (game, lock) = (Arc::clone(&app), Arc::clone(&busy));
+    let dev_guild = config.dev_guild.map(serenity::GuildId::new);
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            on_error: |error| Box::pin(on_error(error)),
+            event_handler: |framework, event| Box::pin(on_event(framework, event)),
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await?,
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), ?dev_guild, "ready; commands registered");
+                let outbox = Arc::new(Outbox::new(Arc::clone(&ctx.http)));
+                let _ = outbox_ready.send(Arc::clone(&outbox));
+                Ok(Data {
+                    app: game,
+                    outbox,
+                    busy: lock,
+                })
+            })
+        })
+        .build();
+    let mut client = serenity::ClientBuilder::new_with_http(http.build(), serenity::GatewayIntents::non_privileged())
+        .framework(framework)
+        .await
+        .context("building the Discord client")?;
+
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let ticker = tokio::spawn(timers::run(Arc::clone(&app), outbox, Arc::clone(&busy), stopped));
+    let shards = Arc::clone(&client.shard_manager);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: closing the shards, finishing in-flight commands");
+        shards.shutdown_all().await;
+    });
+    client.start().await.context("connecting to Discord")?;
+
+    // The shards are closed: let what is in flight finish, then stop the timers.
+    let drained = tokio::time::timeout(std::time::Duration::from_secs(10), busy.write()).await;
+    if drained.is_err() {
+        tracing::warn!("some commands were still running after 10 s");
+    }
+    drop(drained);
+    let _ = stop.send(true);
+    let _ = ticker.await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut term) = signal(SignalKind::terminate()) else {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Who sent an interaction, and where.
+fn caller(
+    guild: Option<serenity::GuildId>,
+    channel: serenity::ChannelId,
+    user: &serenity::User,
+    member: Option<&serenity::Member>,
+) -> Caller {
+    let manage_server = member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild() || p.administrator());
+    Caller {
+        // Outside a server (a DM), the channel is its own campaign.
+        guild: guild.map_or_else(|| format!("dm-{channel}"), |g| g.to_string()),
+        channel: channel.to_string(),
+        user: user.id.to_string(),
+        manage_server,
+    }
+}
+
+/// An error id for the log line and the apology that quotes it.
+fn error_id() -> String {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let stamp = Utc::now().timestamp_millis() % 1_000_000;
+    format!("E{stamp:06}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+fn apology(id: &str) -> Reply {
+    Reply {
+        payload: render::refusal_text(&format!(
+            "Sorry — something went wrong on our side (error {id}). Nothing was changed; please try again."
+        )),
+        to_user: None,
+    }
+}
+
+/// Starts app work in its own task at once (so a panic in it becomes an apology, not silence,
+/// and the adapter's future stays small); the returned future waits for its replies.
+fn guarded(work: impl Future<Output = Vec<Reply>> + Send + 'static) -> impl Future<Output = Vec<Reply>> {
+    let task = tokio::spawn(work);
+    async move {
+        match task.await {
+            Ok(replies) => replies,
+            Err(error) => {
+                let id = error_id();
+                tracing::error!(error_id = %id, %error, "the game failed on an interaction");
+                vec![apology(&id)]
+            }
+        }
+    }
+}
+
+/// A slash command: the invocation goes to the app, its replies to Discord.
+pub async fn play(ctx: Context<'_>, path: &[&str], options: commands::Options) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let i = actx.interaction;
+    let data = ctx.data();
+    let _busy = data.busy.read().await;
+    let caller = caller(i.guild_id, i.channel_id, &i.user, i.member.as_deref());
+    let invocation = Invocation {
+        path: path.iter().map(|p| (*p).to_owned()).collect(),
+        options,
+    };
+    let app = Arc::clone(&data.app);
+    let work = guarded(async move { app.command(&caller, &invocation, Utc::now()).await });
+    let on = Interaction {
+        id: i.id,
+        token: &i.token,
+        channel: i.channel_id,
+        source: None,
+    };
+    data.outbox
+        .answer_command(&on, actx.has_sent_initial_response, work)
+        .await
+}
+
+/// A button press: only reaction buttons exist; the app checks each against stored state.
+async fn press(data: &Data, press: &serenity::ComponentInteraction) -> Result<(), Error> {
+    let _busy = data.busy.read().await;
+    let caller = caller(press.guild_id, press.channel_id, &press.user, press.member.as_ref());
+    let custom_id = press.data.custom_id.clone();
+    let button = ReactionButton::parse(&custom_id);
+    let app = Arc::clone(&data.app);
+    let work = guarded(async move { app.press(&caller, &custom_id, Utc::now()).await });
+    let on = Interaction {
+        id: press.id,
+        token: &press.token,
+        channel: press.channel_id,
+        source: Some(press.message.id),
+    };
+    data.outbox.answer_press(&on, button.as_ref(), work).await
+}
+
+async fn on_event(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(component),
+    } = event
+    {
+        press(framework.user_data, component).await?;
+    }
+    Ok(())
+}
+
+/// The one error handler: unknown errors are logged with an id, and the player sees a short
+/// apology quoting it (privately); nothing panics and nothing goes unanswered.
+async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    let id = error_id();
+    let text = match &error {
+        poise::FrameworkError::ArgumentParse { error, input, .. } => {
+            let input = input.as_deref().unwrap_or("an option");
+            format!("I couldn't read {input}: {error}. Check the option and try again.")
+        }
+        poise::FrameworkError::MissingUserPermissions { .. } => "That needs the Manage Server permission.".to_owned(),
+        poise::FrameworkError::Setup { error, .. } => {
+            // Without its commands the bot is no use: stop, so the supervisor restarts it.
+            tracing::error!(error_id = %id, %error, "could not register the commands");
+            std::process::exit(1);
+        }
+        poise::FrameworkError::UnknownInteraction { interaction, .. } => {
+            tracing::warn!(command = %interaction.data.name, "an interaction for a command this bot does not have");
+            return;
+        }
+        other => {
+            tracing::error!(error_id = %id, error = %other, "interaction failed");
+            format!("Sorry — something went wrong on our side (error {id}). Nothing was changed; please try again.")
+        }
+    };
+    let Some(ctx) = error.ctx() else {
+        return;
+    };
+    let reply = poise::CreateReply::default().content(text).ephemeral(true);
+    if let Err(send) = ctx.send(reply).await {
+        tracing::error!(error_id = %id, error = %send, "could not tell the player about an error");
+    }
+}
+
+/// Marks an interaction acknowledged, for poise (its error replies then follow up).
+pub fn acknowledged(flag: &AtomicBool) {
+    flag.store(true, Ordering::SeqCst);
+}
