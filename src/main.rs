@@ -3,6 +3,7 @@
 mod app;
 mod bench;
 mod discord;
+mod ops;
 mod script;
 mod sim;
 mod table;
@@ -51,10 +52,14 @@ enum Mode {
 
 fn main() -> std::process::ExitCode {
     let _ = dotenvy::dotenv();
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {

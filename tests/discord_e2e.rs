@@ -31,6 +31,31 @@ fn scratch(name: &str) -> PathBuf {
 struct Bot {
     child: Child,
     log: PathBuf,
+    /// Where its `/healthz` and `/metrics` listen.
+    ops: String,
+}
+
+/// A loopback port nobody is listening on.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// `GET path` on the bot's operations port, as (status line, body).
+fn ops_get(addr: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("the operations port answers");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (head.lines().next().unwrap_or_default().to_owned(), body.to_owned())
 }
 
 impl Bot {
@@ -40,6 +65,7 @@ impl Bot {
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         let log = dir.join(format!("bot-{}.log", stamp.as_nanos()));
+        let ops = format!("127.0.0.1:{}", free_port());
         let mut command = Command::new(env!("CARGO_BIN_EXE_gogobee"));
         command
             .arg("bot")
@@ -52,6 +78,7 @@ impl Bot {
                 format!("sqlite://{}?mode=rwc", dir.join("gogobee.db").display()),
             )
             .env("GOGOBEE_SEED", "6")
+            .env("OPS_ADDR", &ops)
             .env("RUST_LOG", "warn,gogobee=info")
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).expect("a log file"));
@@ -60,7 +87,7 @@ impl Bot {
             None => command.env_remove("DEV_GUILD_ID"),
         };
         let child = command.spawn().expect("starting gogobee bot");
-        Bot { child, log }
+        Bot { child, log, ops }
     }
 
     /// Sends SIGTERM and waits for a clean exit.
@@ -290,6 +317,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "character",
             "combat",
             "dash",
+            "delay",
             "disengage",
             "dodge",
             "endturn",
@@ -298,6 +326,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "grapple",
             "help",
             "hide",
+            "instant",
             "move",
             "ready",
             "roll",
@@ -310,6 +339,18 @@ async fn every_command_is_registered_with_a_valid_body() {
     assert!(
         fake.commands(None).is_empty(),
         "DEV_GUILD_ID: nothing registered globally"
+    );
+    // Operations: healthy once connected; metrics in Prometheus text.
+    let (status, body) = ops_get(&bot.ops, "/healthz");
+    assert!(status.contains("200"), "{status}\n{body}");
+    assert!(
+        body.contains("gateway: connected") && body.contains("database: ok"),
+        "{body}"
+    );
+    let (status, body) = ops_get(&bot.ops, "/metrics");
+    assert!(
+        status.contains("200") && body.contains("gogobee_active_combats 0"),
+        "{status}\n{body}"
     );
     for command in &commands {
         let description = command["description"].as_str().unwrap_or_default();

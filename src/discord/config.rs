@@ -16,6 +16,8 @@ pub struct Config {
     pub api_base: Option<String>,
     /// `GOGOBEE_SEED`: the seed every random stream derives from (default: from the clock).
     pub seed: u64,
+    /// `OPS_ADDR`: where `/healthz` and `/metrics` listen (e.g. `0.0.0.0:9090`); unset: off.
+    pub ops_addr: Option<std::net::SocketAddr>,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -51,6 +53,12 @@ impl Config {
             dev_guild,
             api_base: var("DISCORD_API_BASE").map(|b| b.trim_end_matches('/').to_owned()),
             seed,
+            ops_addr: var("OPS_ADDR")
+                .map(|a| {
+                    a.parse()
+                        .with_context(|| format!("OPS_ADDR must be host:port, like 0.0.0.0:9090, not {a:?}"))
+                })
+                .transpose()?,
         })
     }
 }

@@ -23,6 +23,7 @@ use service::{Db, Service};
 use tokio::sync::RwLock;
 
 use crate::app::{App, Caller, Invocation, Reply};
+use crate::ops::Ops;
 pub use config::Config;
 use send::{Interaction, Outbox};
 
@@ -32,6 +33,7 @@ pub struct Data {
     pub outbox: Arc<Outbox>,
     /// Held (read) by each command, press and timer run; shutdown takes it (write) to wait for them.
     pub busy: Arc<RwLock<()>>,
+    pub ops: Arc<Ops>,
 }
 
 pub type Error = anyhow::Error;
@@ -51,9 +53,18 @@ pub async fn run(config: Config) -> Result<()> {
         http = http.proxy(base).ratelimiter_disabled(true);
     }
     let busy = Arc::new(RwLock::new(()));
+    let ops = Arc::new(Ops::new()?);
+    if let Some(addr) = config.ops_addr {
+        let (ops, service) = (Arc::clone(&ops), app.service.clone());
+        tokio::spawn(async move {
+            if let Err(error) = crate::ops::serve(addr, ops, service).await {
+                tracing::error!(%error, "the operations endpoint failed");
+            }
+        });
+    }
     // The outbox needs the client's HTTP handle, which the framework's setup is the first to see.
     let (outbox_ready, outbox) = tokio::sync::oneshot::channel::<Arc<Outbox>>();
-    let (game, lock) = (Arc::clone(&app), Arc::clone(&busy));
+    let (game, lock, metrics) = (Arc::clone(&app), Arc::clone(&busy), Arc::clone(&ops));
     let dev_guild = config.dev_guild.map(serenity::GuildId::new);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -76,6 +87,7 @@ pub async fn run(config: Config) -> Result<()> {
                     app: game,
                     outbox,
                     busy: lock,
+                    ops: metrics,
                 })
             })
         })
@@ -86,7 +98,13 @@ pub async fn run(config: Config) -> Result<()> {
         .context("building the Discord client")?;
 
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let ticker = tokio::spawn(timers::run(Arc::clone(&app), outbox, Arc::clone(&busy), stopped));
+    let ticker = tokio::spawn(timers::run(
+        Arc::clone(&app),
+        outbox,
+        Arc::clone(&busy),
+        Arc::clone(&ops),
+        stopped,
+    ));
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
         shutdown_signal().await;
@@ -159,6 +177,25 @@ fn apology(id: &str) -> Reply {
     }
 }
 
+/// Counts an interaction and times it from now until its replies are ready.
+fn measured(
+    ops: &Arc<Ops>,
+    command: String,
+    work: impl Future<Output = Vec<Reply>>,
+) -> impl Future<Output = Vec<Reply>> {
+    let (ops, started) = (Arc::clone(ops), std::time::Instant::now());
+    async move {
+        let replies = work.await;
+        let outcome = if replies.first().is_some_and(Reply::is_ephemeral) {
+            "refused"
+        } else {
+            "ok"
+        };
+        ops.interaction(&command, outcome, started.elapsed());
+        replies
+    }
+}
+
 /// Starts app work in its own task at once (so a panic in it becomes an apology, not silence,
 /// and the adapter's future stays small); the returned future waits for its replies.
 fn guarded(work: impl Future<Output = Vec<Reply>> + Send + 'static) -> impl Future<Output = Vec<Reply>> {
@@ -189,7 +226,11 @@ pub async fn play(ctx: Context<'_>, path: &[&str], options: commands::Options) -
         options,
     };
     let app = Arc::clone(&data.app);
-    let work = guarded(async move { app.command(&caller, &invocation, Utc::now()).await });
+    let work = measured(
+        &data.ops,
+        path.join(" "),
+        guarded(async move { app.command(&caller, &invocation, Utc::now()).await }),
+    );
     let on = Interaction {
         id: i.id,
         token: &i.token,
@@ -208,7 +249,11 @@ async fn press(data: &Data, press: &serenity::ComponentInteraction) -> Result<()
     let custom_id = press.data.custom_id.clone();
     let button = ReactionButton::parse(&custom_id);
     let app = Arc::clone(&data.app);
-    let work = guarded(async move { app.press(&caller, &custom_id, Utc::now()).await });
+    let work = measured(
+        &data.ops,
+        "button".to_owned(),
+        guarded(async move { app.press(&caller, &custom_id, Utc::now()).await }),
+    );
     let on = Interaction {
         id: press.id,
         token: &press.token,
@@ -222,11 +267,22 @@ async fn on_event(
     framework: poise::FrameworkContext<'_, Data, Error>,
     event: &serenity::FullEvent,
 ) -> Result<(), Error> {
-    if let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(component),
-    } = event
-    {
-        press(framework.user_data, component).await?;
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(component),
+        } => {
+            press(framework.user_data, component).await?;
+        }
+        serenity::FullEvent::Ready { .. } => framework.user_data.ops.gateway_connected.store(true, Ordering::Relaxed),
+        serenity::FullEvent::ShardStageUpdate { event } => {
+            let connected = event.new == serenity::ConnectionStage::Connected;
+            framework
+                .user_data
+                .ops
+                .gateway_connected
+                .store(connected, Ordering::Relaxed);
+        }
+        _ => {}
     }
     Ok(())
 }

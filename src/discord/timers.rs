@@ -10,6 +10,7 @@ use tokio::sync::{RwLock, oneshot, watch};
 
 use super::send::Outbox;
 use crate::app::App;
+use crate::ops::Ops;
 
 /// The longest the task sleeps before looking for timers again.
 const POLL: Duration = Duration::from_secs(1);
@@ -19,6 +20,7 @@ pub async fn run(
     app: Arc<App>,
     outbox: oneshot::Receiver<Arc<Outbox>>,
     busy: Arc<RwLock<()>>,
+    ops: Arc<Ops>,
     mut stop: watch::Receiver<bool>,
 ) {
     let outbox = tokio::select! {
@@ -32,6 +34,8 @@ pub async fn run(
         let now = Utc::now();
         let wait = match app.service.next_timer_due().await {
             Ok(Some(due)) if due <= now => {
+                ops.timer_lag
+                    .observe((now - due).to_std().unwrap_or_default().as_secs_f64());
                 let fired = {
                     let _busy = busy.read().await;
                     let posts = app.timers(now).await;

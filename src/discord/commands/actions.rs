@@ -245,6 +245,23 @@ pub async fn endturn(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["endturn"], options!()).await
 }
 
+/// TDGS rules: act later this round — after someone, or at the round's end.
+#[poise::command(slash_command)]
+pub async fn delay(
+    ctx: Context<'_>,
+    #[description = "Act after this combatant (empty: at the end of the round)"]
+    #[autocomplete = "complete::target"]
+    after: Option<String>,
+) -> Result<(), Error> {
+    play(ctx, &["delay"], options!(after)).await
+}
+
+/// TDGS rules: declare an Instant for the next round (Quick Draw, Battle Cry, Premonition, Steady Aim).
+#[poise::command(slash_command)]
+pub async fn instant(ctx: Context<'_>, #[description = "The Instant to declare"] ability: String) -> Result<(), Error> {
+    play(ctx, &["instant"], options!(ability)).await
+}
+
 /// Roll dice: 1d20+5, 2d20kh1 (advantage), 4d6kh3, (2d6+3)*2.
 #[poise::command(slash_command)]
 pub async fn roll(

@@ -42,6 +42,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         actions::bonus(),
         actions::movement(),
         actions::endturn(),
+        actions::delay(),
+        actions::instant(),
         actions::roll(),
         campaign::campaign(),
         gm::gm(),

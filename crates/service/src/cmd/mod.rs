@@ -6,3 +6,4 @@ pub mod combat;
 pub mod expedition;
 pub mod gm;
 pub mod roll;
+pub mod stats;
