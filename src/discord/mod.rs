@@ -81,6 +81,7 @@ pub async fn run(config: Config) -> Result<()> {
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), ?dev_guild, "ready; commands registered");
+                metrics.gateway_connected.store(true, Ordering::Relaxed);
                 let outbox = Arc::new(Outbox::new(Arc::clone(&ctx.http)));
                 let _ = outbox_ready.send(Arc::clone(&outbox));
                 Ok(Data {
@@ -274,13 +275,15 @@ async fn on_event(
             press(framework.user_data, component).await?;
         }
         serenity::FullEvent::Ready { .. } => framework.user_data.ops.gateway_connected.store(true, Ordering::Relaxed),
+        // Events are dispatched concurrently, so a late "Identifying" may follow Ready: only
+        // the two ends of the lifecycle change the flag.
         serenity::FullEvent::ShardStageUpdate { event } => {
-            let connected = event.new == serenity::ConnectionStage::Connected;
-            framework
-                .user_data
-                .ops
-                .gateway_connected
-                .store(connected, Ordering::Relaxed);
+            let flag = &framework.user_data.ops.gateway_connected;
+            match event.new {
+                serenity::ConnectionStage::Connected => flag.store(true, Ordering::Relaxed),
+                serenity::ConnectionStage::Disconnected => flag.store(false, Ordering::Relaxed),
+                _ => {}
+            }
         }
         _ => {}
     }
