@@ -3,6 +3,8 @@
 //! shells around this — parse → one service call → render → send — so what a script sees is
 //! what Discord gets.
 
+mod hospital;
+
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -269,6 +271,9 @@ impl App {
         let rendered = self.renderer.combat(&update.combat, &update.events, &ctx);
         let mut replies = vec![Reply::public(rendered.narration)];
         for notice in &update.notices {
+            if let Notice::Admitted(admission) = notice {
+                replies.extend(self.admission_replies(admission));
+            }
             if let Notice::Settled(settled) = notice
                 && settled.expedition_abandoned
             {
@@ -307,6 +312,16 @@ impl App {
     pub async fn command(&self, caller: &Caller, inv: &Invocation, now: DateTime<Utc>) -> Vec<Reply> {
         match self.route(caller, inv, now).await {
             Ok(replies) => replies,
+            // Thom refuses an expedition during the recovery rest himself (§8.4).
+            Err(Refused::Service(ServiceError::Resting { name, remaining })) => {
+                let remaining = service::cmd::hospital::describe(remaining);
+                let line = self.renderer.story(
+                    Key::RestBlocksExpedition,
+                    &[("name", &name), ("remaining", &remaining)],
+                    self.seed,
+                );
+                vec![Reply::public(line.ephemeral())]
+            }
             Err(Refused::Service(e)) => Self::failed(&e),
             Err(Refused::Input(text)) => refusal(&text),
         }
@@ -378,7 +393,13 @@ impl App {
             ("expedition", "start") => {
                 let view = s.start_expedition(campaign, me, inv.need("zone")?, now).await?;
                 let name = s.sheet(campaign, me).await?.name;
-                vec![self.story(Key::ExpeditionStart, &[("name", &name), ("zone", view.zone.name())])]
+                // TwinBee's return narration on the first outing after a Hospital stay (§8.6).
+                let key = if view.returning_from_hospital {
+                    Key::ExpeditionResume
+                } else {
+                    Key::ExpeditionStart
+                };
+                vec![self.story(key, &[("name", &name), ("zone", view.zone.name())])]
             }
             ("expedition", "status") => match s.expedition(campaign, me).await? {
                 Some(view) => vec![Reply::public(render::info(
@@ -439,6 +460,7 @@ impl App {
                 gm()?;
                 self.combat_replies(&s.gm_end_combat(campaign, channel, now).await?)
             }
+            ("hospital", sub) => self.hospital_route(campaign, caller, sub, now).await?,
             ("roll", _) => {
                 let rolled = s.roll(inv.need("expression")?)?;
                 vec![Reply::public(render::info(
@@ -614,19 +636,34 @@ impl App {
             .collect()
     }
 
-    /// Fires due timers (reaction windows that timed out): the messages to post, by channel.
+    /// Fires due timers (reaction windows that timed out, recovery rests that ended), each
+    /// exactly once across processes: the messages to post, by channel. A rest-over message is
+    /// addressed to its player (`Reply::to_user`) so the bot can DM them, the channel being
+    /// where they paid (the fallback when their DMs are closed).
     pub async fn timers(&self, now: DateTime<Utc>) -> Vec<(String, Reply)> {
-        match self.service.expire_reactions(now).await {
-            Ok(updates) => updates
-                .iter()
-                .flat_map(|u| self.combat_replies(u).into_iter().map(|r| (u.channel_id.clone(), r)))
-                .collect(),
+        match self.service.fire_due_timers(now, &service::worker_id()).await {
+            Ok(fired) => fired.iter().flat_map(|f| self.fired_replies(f)).collect(),
             Err(error) => {
                 tracing::error!(%error, "timers failed");
                 Vec::new()
             }
         }
     }
+}
+
+/// The lists autocomplete draws from ([`App::suggest`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suggest {
+    /// Combatants in the channel's fight.
+    Target,
+    Spell,
+    Item,
+    /// Weapons, armour and shields to equip.
+    Gear,
+    Zone,
+    Race,
+    Class,
+    Monster,
 }
 
 /// Why a command produced a refusal.
@@ -651,19 +688,4 @@ impl From<&str> for Refused {
     fn from(text: &str) -> Self {
         Refused::Input(text.to_owned())
     }
-}
-
-/// The lists autocomplete draws from ([`App::suggest`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Suggest {
-    /// Combatants in the channel's fight.
-    Target,
-    Spell,
-    Item,
-    /// Weapons, armour and shields to equip.
-    Gear,
-    Zone,
-    Race,
-    Class,
-    Monster,
 }

@@ -52,7 +52,18 @@ async fn drive(url: &str, combats: usize, seconds: u64) -> Result<Figures> {
             let mut latencies = Vec::new();
             while Instant::now() < deadline {
                 svc.gm_spawn(camp, &channel, "giant rat", 1, now).await?;
-                let mut update = svc.start_combat(camp, &channel, &player, now).await?;
+                let mut update = match svc.start_combat(camp, &channel, &player, now).await {
+                    Ok(update) => update,
+                    // The hero died last fight: close this one, pay the Hospital as of a day
+                    // ago (so the recovery rest is over), and go again.
+                    Err(ServiceError::InHospital { .. }) => {
+                        svc.gm_end_combat(camp, &channel, now).await?;
+                        let yesterday = now - chrono::Duration::days(1);
+                        svc.hospital_pay(camp, &channel, &player, yesterday).await?;
+                        continue;
+                    }
+                    Err(err) => return Err(err),
+                };
                 while update.combat.outcome.is_none() && Instant::now() < deadline {
                     let started = Instant::now();
                     let result = if update.combat.window.is_some() {

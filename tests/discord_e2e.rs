@@ -326,6 +326,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "grapple",
             "help",
             "hide",
+            "hospital",
             "instant",
             "move",
             "ready",

@@ -98,3 +98,8 @@ fn the_same_seed_plays_the_same_session() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/first-fight.txt");
     assert_eq!(play(&path, 6, true), play(&path, 6, true));
 }
+
+#[test]
+fn a_death_goes_to_the_hospital_and_back_after_the_rest() {
+    check("tests/scenarios/hospital.txt");
+}

@@ -9,6 +9,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261129_000001_create_tables;
 mod m20261130_000001_one_active_combat_per_channel;
+mod m20261201_000001_hospital_discharge_and_pending_timers;
 
 /// Every migration of the schema, oldest first.
 pub struct Migrator;
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261129_000001_create_tables::Migration),
             Box::new(m20261130_000001_one_active_combat_per_channel::Migration),
+            Box::new(m20261201_000001_hospital_discharge_and_pending_timers::Migration),
         ]
     }
 }

@@ -210,6 +210,21 @@ impl Outbox {
             }
         }
         for (channel, replies) in by_channel {
+            // A message for one player (a rest is over) goes to their DMs, or here if closed;
+            // it says nothing about the channel's reaction prompts.
+            let (direct, replies): (Vec<Reply>, Vec<Reply>) = replies
+                .into_iter()
+                .partition(|r| r.to_user.is_some() && prompt_window(&r.payload).is_none());
+            for reply in direct {
+                if !self.direct_message(&reply).await
+                    && let Err(error) = self.http.send_message(channel, vec![], &reply.payload).await
+                {
+                    tracing::error!(%error, %channel, "could not post a timer's message");
+                }
+            }
+            if replies.is_empty() {
+                continue;
+            }
             let still_open: Vec<u64> = replies.iter().filter_map(|r| prompt_window(&r.payload)).collect();
             self.close_prompts(channel, |p| !still_open.contains(&p.window)).await;
             for reply in replies {
@@ -223,6 +238,21 @@ impl Outbox {
                 }
             }
         }
+    }
+
+    /// Sends `reply` to its player's DMs; `false` when they can't be reached that way.
+    async fn direct_message(&self, reply: &Reply) -> bool {
+        let Some(user) = reply.to_user.as_deref().and_then(|u| u.parse::<u64>().ok()) else {
+            return false;
+        };
+        let Ok(dm) = self
+            .http
+            .create_private_channel(&json!({ "recipient_id": user.to_string() }))
+            .await
+        else {
+            return false;
+        };
+        self.http.send_message(dm.id, vec![], &reply.payload).await.is_ok()
     }
 
     fn remember(&self, channel: serenity::ChannelId, message: serenity::MessageId, window: u64) {

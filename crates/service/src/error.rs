@@ -75,6 +75,15 @@ pub enum ServiceError {
     /// A reaction button from an earlier moment of the fight.
     #[error("That button is out of date — the fight has moved on.")]
     StaleButton,
+    /// The character died and is in the Hospital: the fee must be paid (or deferred) first.
+    #[error("{name} is in the Hospital — /hospital pay settles the {fee}-coin fee and starts the recovery rest.")]
+    InHospital { name: String, fee: i64 },
+    /// The character is on recovery rest after a Hospital stay: no expedition until it ends.
+    #[error("{name} is on recovery rest for {rem} more — no expeditions until it ends; everything else is open.", rem = crate::cmd::hospital::describe(*remaining))]
+    Resting { name: String, remaining: chrono::Duration },
+    /// The character died in this fight and takes no further part in it.
+    #[error("{name} has died and takes no further part in this fight — see /hospital.")]
+    Dead { name: String },
     /// A `/roll` expression that does not parse or cannot be rolled.
     #[error("I can't roll \"{expression}\": {reason}. Try e.g. 1d20+5, 2d20kh1 (advantage), 4d6kh3 or (2d6+3)*2.")]
     BadDiceExpression { expression: String, reason: String },

@@ -5,7 +5,9 @@
 //! per player or GM command (characters, expeditions, combat, GM tools, `/roll`); it keeps
 //! active combats in memory with one writer per combat, and writes each combat command as
 //! ONE transaction guarded by the combat's `version` column (see `store`). The [`repo`]
-//! modules are the queries.
+//! modules are the queries. The [`scheduler`] fires the `timers` table's rows (reaction
+//! timeouts, recovery rests) exactly once across processes; `cmd::hospital` is death and the
+//! Hospital (seed 000 §8).
 
 pub mod cmd;
 mod convert;
@@ -13,16 +15,20 @@ mod db;
 pub mod entity;
 mod error;
 pub mod repo;
+pub mod scheduler;
 mod service;
 mod store;
 
 pub use cmd::character::{Inventory, Sheet};
 pub use cmd::combat::{PlayerCommand, Settled, Share};
 pub use cmd::expedition::{ExpeditionView, RoomEntered};
+pub use cmd::hospital::RECOVERY_REST;
+pub use cmd::hospital::{Admission, HospitalView, Paid, Payment};
 pub use cmd::roll::Rolled;
 pub use convert::Pack;
 pub use db::{Backend, DEFAULT_DATABASE_URL, Db};
 pub use error::ServiceError;
+pub use scheduler::{Fired, worker_id};
 /// Timestamps as the service stores them (UTC); the caller supplies `now`.
 pub use sea_orm::prelude::DateTimeUtc;
 /// A JSON value, for the JSON columns.

@@ -53,6 +53,9 @@ pub enum Notice {
     Spawned { ids: Vec<CombatantId> },
     /// The fight is over and its results were written to the characters.
     Settled(crate::cmd::combat::Settled),
+    /// A character died and was admitted to the Hospital (seed 000 §8.1), in the same
+    /// transaction as the command that killed them.
+    Admitted(crate::cmd::hospital::Admission),
 }
 
 impl Service {

@@ -487,6 +487,9 @@ fn backend(db: &Db) -> DbBackend {
 pub(crate) struct Store {
     pub db: Db,
     pub cache: Cache,
+    /// Woken when this process schedules a timer, so the scheduler task sleeping until the
+    /// next one re-reads it.
+    pub wake: tokio::sync::Notify,
 }
 
 /// A command's effect once written: the combat after it and what the caller needs.
@@ -496,14 +499,16 @@ pub(crate) struct Written<T> {
     pub extra: T,
 }
 
-/// Writes the end of a fight (rewards, character rows) inside the command's transaction.
-pub(crate) type Settle = crate::cmd::combat::Settled;
+/// What a command's transaction did besides the combat itself, in order: Hospital
+/// admissions (a character died), then the settlement if the fight ended.
+pub(crate) type Aftermath = Vec<crate::Notice>;
 
 impl Store {
     pub fn new(db: Db) -> Self {
         Self {
             db,
             cache: Cache::default(),
+            wake: tokio::sync::Notify::new(),
         }
     }
 
@@ -514,7 +519,7 @@ impl Store {
         combat_id: i64,
         now: DateTimeUtc,
         mut command: F,
-    ) -> Result<Written<(T, Option<Settle>)>, ServiceError>
+    ) -> Result<Written<(T, Aftermath)>, ServiceError>
     where
         F: FnMut(&mut Live) -> Result<Applied<T>, ServiceError>,
     {
@@ -535,6 +540,9 @@ impl Store {
             after.version = before.version + 1;
             match self.write(before, &mut after, &applied, now).await {
                 Ok(settled) => {
+                    if after.reaction_timer.is_some() && after.reaction_timer != before.reaction_timer {
+                        self.wake.notify_one();
+                    }
                     let ended = after.combat.outcome.is_some();
                     if ended {
                         *guard = None;
@@ -566,7 +574,7 @@ impl Store {
         after: &mut Live,
         applied: &Applied<T>,
         now: DateTimeUtc,
-    ) -> Result<Option<Settle>, ServiceError> {
+    ) -> Result<Aftermath, ServiceError> {
         let txn = self.db.begin_write().await?;
         match self.write_in(&txn, before, after, applied, now).await {
             Ok(settled) => {
@@ -596,7 +604,7 @@ impl Store {
         after: &mut Live,
         applied: &Applied<T>,
         now: DateTimeUtc,
-    ) -> Result<Option<Settle>, ServiceError> {
+    ) -> Result<Aftermath, ServiceError> {
         let mut batch = Batch::new(backend(&self.db));
         if before.combat.window != after.combat.window {
             if let Some(old) = before.reaction_timer {
@@ -621,11 +629,20 @@ impl Store {
                 after.reaction_timer = Some(row.insert(txn).await?.id);
             }
         }
-        let settled = if after.combat.outcome.is_some() {
-            Some(crate::cmd::combat::settle(txn, after, &applied.events, now).await?)
-        } else {
-            None
-        };
+        // A character who died in this command is admitted to the Hospital (§8.1) in this
+        // same transaction, before any settlement reads their row.
+        let mut aftermath = Vec::new();
+        for event in &applied.events {
+            if let Event::Died { id } = event
+                && let Some(admission) = crate::cmd::hospital::admit(txn, after, id.0 as usize, now).await?
+            {
+                aftermath.push(crate::Notice::Admitted(admission));
+            }
+        }
+        if after.combat.outcome.is_some() {
+            let settled = crate::cmd::combat::settle(txn, after, &applied.events, now).await?;
+            aftermath.push(crate::Notice::Settled(settled));
+        }
         let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
         let mut update = Query::update();
         update
@@ -674,7 +691,7 @@ impl Store {
                 found: -1,
             });
         }
-        Ok(settled)
+        Ok(aftermath)
     }
 
     /// The active combat in a channel, if any (cached after the first look-up).

@@ -8,6 +8,7 @@ mod character;
 mod combat;
 mod expedition;
 mod gm;
+mod hospital;
 
 use std::collections::BTreeMap;
 
@@ -47,6 +48,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         actions::roll(),
         campaign::campaign(),
         gm::gm(),
+        hospital::hospital(),
     ]
 }
 

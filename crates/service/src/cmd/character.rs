@@ -125,7 +125,9 @@ pub(crate) async fn in_active_combat<C: ConnectionTrait>(db: &C, character_id: i
     fights
         .column(combatant::Column::CombatId)
         .from(combatant::Entity)
-        .and_where(combatant::Column::CharacterId.eq(character_id));
+        .and_where(combatant::Column::CharacterId.eq(character_id))
+        // A character who died in a fight has left it (§8.1), though it goes on.
+        .and_where(combatant::Column::CombatId.not_in_subquery(crate::cmd::hospital::died_in(character_id)));
     let count = combat::Entity::find()
         .filter(combat::Column::Status.eq(crate::repo::combats::ACTIVE))
         .filter(combat::Column::Id.in_subquery(fights))

@@ -273,6 +273,12 @@ pub(crate) async fn settle(
         } else {
             (0, 0)
         };
+        // A Hospital debt costs 10 % of every XP gain until it is paid (§8.3).
+        let xp = if xp > 0 {
+            engine::hospital::xp_gain(xp, crate::cmd::hospital::in_debt(txn, character_id).await?)
+        } else {
+            xp
+        };
         let mut items = c.items.clone();
         if potion_to == Some(i) {
             *items.entry(Item::PotionOfHealing).or_default() += 1;
@@ -345,14 +351,18 @@ pub(crate) struct NewFight<'a> {
     pub terrain: Terrain,
 }
 
-/// The combatant a player controls in a fight.
+/// The combatant a player controls in a fight; a character who died in it controls nothing
+/// ([`ServiceError::Dead`]).
 fn player_combatant(combat: &Combat, player_id: &str) -> Result<CombatantId, ServiceError> {
-    combat
+    let me = combat
         .combatants
         .iter()
         .find(|c| c.player_id() == Some(player_id))
-        .map(|c| c.id)
-        .ok_or(ServiceError::Rules(RuleViolation::NotInCombat))
+        .ok_or(ServiceError::Rules(RuleViolation::NotInCombat))?;
+    if me.is_dead() {
+        return Err(ServiceError::Dead { name: me.name.clone() });
+    }
+    Ok(me.id)
 }
 
 impl Service {
@@ -428,7 +438,7 @@ impl Service {
                 engine_step(live, actor, command, now)
             })
             .await?;
-        let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+        let notices = written.extra.1;
         Ok(Self::update(written.live, written.events, notices))
     }
 
@@ -456,7 +466,16 @@ impl Service {
     ) -> Result<CombatUpdate, ServiceError> {
         let combat_id = self.combat_in(campaign_id, channel_id).await?;
         let conn = self.db().conn();
-        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        if crate::cmd::hospital::latest(conn, row.id)
+            .await?
+            .is_some_and(|r| r.discharged_at.is_none())
+        {
+            // Admitted, resting, or rested but not yet discharged: the gate decides.
+            let txn = self.db().begin_write().await?;
+            crate::cmd::hospital::gate(&txn, &mut row, now).await?;
+            txn.commit().await?;
+        }
         if row.hp <= 0 {
             return Err(ServiceError::CannotFight { name: row.name });
         }
@@ -577,12 +596,13 @@ impl Service {
                 engine_step(live, Actor::Combatant(me), command.clone(), now)
             })
             .await?;
-        let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+        let notices = written.extra.1;
         Ok(Self::update(written.live, written.events, notices))
     }
 
-    /// Passes every reaction window whose timeout is due at `now` (the scheduler calls this
-    /// when the earliest timer comes due). Returns what each pass did.
+    /// Passes every reaction window whose timeout is due at `now`. Returns what each pass did.
+    /// (The scheduler uses [`Service::fire_due_timers`], which claims each timer first so
+    /// that two processes never both pass it; this is the unclaimed form.)
     pub async fn expire_reactions(&self, now: DateTimeUtc) -> Result<Vec<CombatUpdate>, ServiceError> {
         let due = timer::Entity::find()
             .filter(timer::Column::Kind.eq(REACTION_TIMEOUT))
@@ -593,37 +613,49 @@ impl Service {
             .await?;
         let mut passed = Vec::new();
         for t in due {
-            let Some(combat_id) = t.payload.get("combat_id").and_then(serde_json::Value::as_i64) else {
-                continue;
-            };
-            let result = self
-                .store
-                .run(combat_id, now, |live| {
-                    if live.reaction_timer != Some(t.id) {
-                        return Err(ServiceError::StaleButton);
-                    }
-                    engine_step(live, Actor::Director, Command::Pass, now)
-                })
-                .await;
-            match result {
-                Ok(written) => {
-                    let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
-                    passed.push(Self::update(written.live, written.events, notices));
-                }
-                // Answered in the meantime, or the fight is over: the timer is moot.
-                Err(ServiceError::StaleButton | ServiceError::Rules(_) | ServiceError::CombatNotFound(_)) => {
-                    timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
-                }
-                Err(err) => return Err(err),
-            }
+            passed.extend(self.pass_timed_out(&t, now).await?);
         }
         Ok(passed)
     }
 
-    /// When the earliest unfired timer is due, for the scheduler to sleep until.
+    /// Passes the reaction window a due timeout timer belongs to. A window already answered,
+    /// or a fight already over, makes the timer moot: it is deleted and nothing happens.
+    pub(crate) async fn pass_timed_out(
+        &self,
+        t: &timer::Model,
+        now: DateTimeUtc,
+    ) -> Result<Option<CombatUpdate>, ServiceError> {
+        let Some(combat_id) = t.payload.get("combat_id").and_then(serde_json::Value::as_i64) else {
+            timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
+            return Ok(None);
+        };
+        let result = self
+            .store
+            .run(combat_id, now, |live| {
+                if live.reaction_timer != Some(t.id) {
+                    return Err(ServiceError::StaleButton);
+                }
+                engine_step(live, Actor::Director, Command::Pass, now)
+            })
+            .await;
+        match result {
+            Ok(written) => Ok(Some(Self::update(written.live, written.events, written.extra.1))),
+            // Answered in the meantime, or the fight is over: the timer is moot.
+            Err(ServiceError::StaleButton | ServiceError::Rules(_) | ServiceError::CombatNotFound(_)) => {
+                timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
+                Ok(None)
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// When the earliest pending timer is due, for the scheduler to sleep until. Timers a
+    /// worker has claimed and is firing are left out (one whose worker died is taken over
+    /// after [`crate::scheduler::CLAIM_LEASE`], at the scheduler's next periodic wake-up).
     pub async fn next_timer_due(&self) -> Result<Option<DateTimeUtc>, ServiceError> {
         Ok(timer::Entity::find()
             .filter(timer::Column::FiredAt.is_null())
+            .filter(timer::Column::ClaimedAt.is_null())
             .order_by_asc(timer::Column::DueAt)
             .one(self.db().conn())
             .await?

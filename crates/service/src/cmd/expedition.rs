@@ -37,6 +37,9 @@ pub struct ExpeditionView {
     pub rooms: u32,
     pub status: String,
     pub materials: Vec<String>,
+    /// This is the character's first expedition since a Hospital stay (TwinBee's
+    /// `ExpeditionResume`, §8.6).
+    pub returning_from_hospital: bool,
 }
 
 /// What entering a room found.
@@ -113,6 +116,7 @@ fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
         rooms: stats.rooms,
         status: row.status.clone(),
         materials: materials(row),
+        returning_from_hospital: false,
     })
 }
 
@@ -153,7 +157,8 @@ fn bank(row: &mut character::Model, found: &[String]) -> Result<(), ServiceError
 }
 
 impl Service {
-    /// `/expedition start <zone>`. Refused while fighting or already exploring, or at 0 HP.
+    /// `/expedition start <zone>`. Refused while fighting or already exploring, at 0 HP, and
+    /// after a death until the Hospital fee is settled and the recovery rest is over (§8.4).
     pub async fn start_expedition(
         &self,
         campaign_id: i64,
@@ -163,8 +168,9 @@ impl Service {
     ) -> Result<ExpeditionView, ServiceError> {
         let zone = parse_zone(zone)?;
         let txn = self.db().begin_write().await?;
-        let row = Self::character_of(&txn, campaign_id, player_id).await?;
+        let mut row = Self::character_of(&txn, campaign_id, player_id).await?;
         Self::not_fighting(&txn, &row).await?;
+        let returning = crate::cmd::hospital::gate(&txn, &mut row, now).await?;
         if let Some(on) = active(&txn, row.id).await? {
             return Err(ServiceError::OnExpedition {
                 name: row.name,
@@ -187,7 +193,10 @@ impl Service {
         .insert(&txn)
         .await?;
         txn.commit().await?;
-        view(&new)
+        Ok(ExpeditionView {
+            returning_from_hospital: returning,
+            ..view(&new)?
+        })
     }
 
     /// `/expedition status`: the active expedition, if any.

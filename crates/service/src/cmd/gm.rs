@@ -242,7 +242,7 @@ impl Service {
                     })
                 })
                 .await?;
-            let notices = written.extra.1.map(Notice::Settled).into_iter().collect();
+            let notices = written.extra.1;
             return Ok(Self::update(written.live, written.events, notices));
         }
         self.engine_command(combat_id, now, |_| Ok((Actor::Director, Command::EndCombat)))

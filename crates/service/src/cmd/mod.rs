@@ -5,5 +5,6 @@ pub mod character;
 pub mod combat;
 pub mod expedition;
 pub mod gm;
+pub mod hospital;
 pub mod roll;
 pub mod stats;

@@ -1,0 +1,462 @@
+//! The Hospital (seed 000 §8): admission when a character dies (inside the combat command's
+//! own transaction), `/hospital` and `/hospital status`, `/hospital pay` (the fee paid, or
+//! deferred as a debt), the recovery rest as a timer, the discharge when it ends, and the
+//! debt's XP penalty. The numbers come from `engine::hospital`.
+//!
+//! The rule implemented (also in the README): the fee is fixed at admission — the level's base
+//! fee, the zone-tier modifier, −25 % with a Cleric ally in the fight, capped at 40 % of the
+//! coins held at admission. `/hospital pay` takes the whole fee if the character holds it;
+//! otherwise (coins spent since admission) the whole fee becomes a debt, XP gains are 10 %
+//! lower until a later `/hospital pay` clears it, and the recovery rest starts either way.
+
+use chrono::Duration;
+use engine::content::{Class, Zone};
+use engine::{Combatant, hospital};
+use sea_orm::sea_query::{Expr, Query};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait,
+    QueryFilter, QueryOrder,
+};
+
+use crate::cmd::expedition::{self, ABANDONED, materials, materials_json};
+use crate::entity::{character, debt, expedition as expedition_entity, hospital_record, timer};
+use crate::repo::characters;
+use crate::store::Live;
+use crate::{DateTimeUtc, Service, ServiceError};
+
+/// The `timers.kind` of a recovery rest.
+pub const RECOVERY_REST: &str = "recovery_rest";
+
+/// `hospital_records.zone_died_in` for a death outside any zone (tier 3 prices it).
+pub const NO_ZONE: &str = "none";
+
+/// The tier that prices a death outside any zone (§8.3's base).
+const NO_ZONE_TIER: u8 = 3;
+
+/// A death turned into a Hospital admission, for the renderer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admission {
+    pub hospital_record_id: i64,
+    pub character_id: i64,
+    pub player_id: String,
+    pub name: String,
+    /// Where they died (`None` outside any zone).
+    pub zone: Option<Zone>,
+    /// The tier that priced the fee (3 outside any zone).
+    pub tier: u8,
+    /// A Cleric ally fought in the same combat (−25 %).
+    pub cleric_in_party: bool,
+    /// Coins held at admission (the cap is 40 % of them).
+    pub coins: i64,
+    /// How the fee was reached; `fee.fee` is what is owed.
+    pub fee: hospital::Fee,
+    /// The character's expedition that was abandoned, by zone name, if they were on one.
+    pub expedition_abandoned: Option<String>,
+    /// The run's harvested materials that were dropped.
+    pub materials_lost: Vec<String>,
+}
+
+/// What `/hospital pay` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payment {
+    /// The fee was paid; the recovery rest has begun.
+    Paid { fee: i64, rest: Duration, coins_left: i64 },
+    /// The character could not pay: the fee is a debt now (−10 % XP until paid); the rest
+    /// has begun all the same.
+    Deferred { fee: i64, rest: Duration, coins: i64 },
+    /// An earlier debt was paid off.
+    DebtCleared { amount: i64, coins_left: i64 },
+    /// A debt is still owed and the character cannot pay it yet.
+    StillOwed { amount: i64, coins: i64 },
+    /// Nothing to pay.
+    NothingOwed,
+}
+
+/// `/hospital pay`'s result: who, and what happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paid {
+    pub name: String,
+    pub payment: Payment,
+}
+
+/// A character's standing with the Hospital, for `/hospital` and `/hospital status`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HospitalView {
+    pub name: String,
+    pub coins: i64,
+    /// Admitted and not yet through `/hospital pay`: the fee fixed at admission.
+    pub awaiting_payment: Option<i64>,
+    /// Unpaid debt (deferred fees), in coins.
+    pub debt: i64,
+    /// The recovery rest under way: when it ends and how long is left.
+    pub rest: Option<(DateTimeUtc, Duration)>,
+    /// The character has been in the Hospital at least once.
+    pub ever_admitted: bool,
+}
+
+/// A duration for players, to the minute (seconds under a minute): "2 hours", "1 hour 5 minutes",
+/// "45 minutes", "30 seconds".
+pub fn describe(d: Duration) -> String {
+    fn unit(n: i64, one: &str) -> String {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    }
+    let secs = d.num_seconds().max(0);
+    let (h, m) = (secs / 3600, secs % 3600 / 60);
+    match (h, m) {
+        (0, 0) => unit(secs, "second"),
+        (0, m) => unit(m, "minute"),
+        (h, 0) => unit(h, "hour"),
+        (h, m) => format!("{} {}", unit(h, "hour"), unit(m, "minute")),
+    }
+}
+
+/// The character's latest Hospital record, if any.
+pub(crate) async fn latest<C: ConnectionTrait>(
+    db: &C,
+    character_id: i64,
+) -> Result<Option<hospital_record::Model>, ServiceError> {
+    Ok(hospital_record::Entity::find()
+        .filter(hospital_record::Column::CharacterId.eq(character_id))
+        .order_by_desc(hospital_record::Column::AdmittedAt)
+        .order_by_desc(hospital_record::Column::Id)
+        .one(db)
+        .await?)
+}
+
+/// The character's unpaid debts, oldest first.
+async fn open_debts<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<Vec<debt::Model>, ServiceError> {
+    Ok(debt::Entity::find()
+        .filter(debt::Column::CharacterId.eq(character_id))
+        .filter(debt::Column::PaidAt.is_null())
+        .order_by_asc(debt::Column::Id)
+        .all(db)
+        .await?)
+}
+
+/// Whether the character owes the Hospital (their XP gains are 10 % lower while they do).
+pub(crate) async fn in_debt<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<bool, ServiceError> {
+    let count = debt::Entity::find()
+        .filter(debt::Column::CharacterId.eq(character_id))
+        .filter(debt::Column::PaidAt.is_null())
+        .count(db)
+        .await?;
+    Ok(count > 0)
+}
+
+/// Admits the character behind combatant `index` of `live`, who has just died: the record with
+/// the fee fixed now, HP 0 and the arena streak reset, the character's expedition abandoned
+/// with its harvest dropped. Level, XP, gear, inventory, coins, pet and housing are kept
+/// (§8.1–§8.2). Runs inside the combat command's transaction.
+pub(crate) async fn admit<C: ConnectionTrait>(
+    txn: &C,
+    live: &Live,
+    index: usize,
+    now: DateTimeUtc,
+) -> Result<Option<Admission>, ServiceError> {
+    let Some(character_id) = live.characters.get(index).copied().flatten() else {
+        return Ok(None);
+    };
+    let dead: &Combatant = &live.combat.combatants[index];
+    let mut row = characters::get(txn, character_id).await?;
+    let combat_expedition = match live.expedition_id {
+        Some(id) => expedition_entity::Entity::find_by_id(id).one(txn).await?,
+        None => None,
+    };
+    let own_expedition = expedition::active(txn, character_id).await?;
+    let zone = combat_expedition
+        .as_ref()
+        .and_then(|e| Zone::parse(&e.zone))
+        .or(live.combat.terrain.zone)
+        .or_else(|| own_expedition.as_ref().and_then(|e| Zone::parse(&e.zone)));
+    let tier = zone.map_or(NO_ZONE_TIER, |z| z.stats().tier);
+    let cleric_in_party = live
+        .combat
+        .combatants
+        .iter()
+        .any(|o| o.id != dead.id && o.side == dead.side && o.class() == Some(Class::Cleric));
+    let coins = row.coins.max(0);
+    let level = u32::try_from(row.level).unwrap_or(1);
+    let fee = hospital::fee(level, tier, cleric_in_party, coins.unsigned_abs());
+    let record = hospital_record::ActiveModel {
+        character_id: Set(character_id),
+        player_id: Set(row.player_id.clone()),
+        admitted_at: Set(now),
+        fee: Set(i64::try_from(fee.fee).unwrap_or(i64::MAX)),
+        fee_paid: Set(false),
+        paid_at: Set(None),
+        recovery_ends: Set(None),
+        zone_died_in: Set(zone.map_or(NO_ZONE, Zone::name).to_owned()),
+        expedition_id: Set(own_expedition.as_ref().or(combat_expedition.as_ref()).map(|e| e.id)),
+        death_saves: Set(serde_json::to_value(&dead.death).unwrap_or_default()),
+        discharged_at: Set(None),
+        ..Default::default()
+    }
+    .insert(txn)
+    .await?;
+    let mut expedition_abandoned = None;
+    let mut materials_lost = Vec::new();
+    if let Some(exp) = own_expedition {
+        expedition_abandoned = Some(exp.zone.clone());
+        materials_lost = materials(&exp);
+        let mut ended = exp.into_active_model();
+        ended.status = Set(ABANDONED.to_owned());
+        ended.ended_at = Set(Some(now));
+        ended.harvested_materials = Set(materials_json(&[]));
+        ended.update(txn).await?;
+    }
+    row.hp = 0;
+    row.arena_streak = 0;
+    let row = characters::update(txn, row).await?;
+    Ok(Some(Admission {
+        hospital_record_id: record.id,
+        character_id,
+        player_id: row.player_id,
+        name: row.name,
+        zone,
+        tier,
+        cleric_in_party,
+        coins,
+        fee,
+        expedition_abandoned,
+        materials_lost,
+    }))
+}
+
+/// Ends a recovery rest: marks the record discharged and restores HP, exactly once (a
+/// conditional update: only the first caller sees the row change). Returns whether this call
+/// did it.
+pub(crate) async fn discharge<C: ConnectionTrait>(
+    txn: &C,
+    record_id: i64,
+    character_id: i64,
+    now: DateTimeUtc,
+) -> Result<bool, ServiceError> {
+    let done = hospital_record::Entity::update_many()
+        .col_expr(hospital_record::Column::DischargedAt, Expr::value(now))
+        .filter(hospital_record::Column::Id.eq(record_id))
+        .filter(hospital_record::Column::DischargedAt.is_null())
+        .exec(txn)
+        .await?;
+    if done.rows_affected != 1 {
+        return Ok(false);
+    }
+    restore_hp(txn, &[character_id]).await?;
+    Ok(true)
+}
+
+/// Sets the characters' HP to their maximum.
+pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64]) -> Result<(), ServiceError> {
+    if character_ids.is_empty() {
+        return Ok(());
+    }
+    character::Entity::update_many()
+        .col_expr(character::Column::Hp, Expr::col(character::Column::MaxHp))
+        .filter(character::Column::Id.is_in(character_ids.iter().copied()))
+        .exec(txn)
+        .await?;
+    Ok(())
+}
+
+/// The Hospital's gate before a character sets out or joins a fight: refused while admitted
+/// and unpaid ([`ServiceError::InHospital`]) or resting ([`ServiceError::Resting`]); a rest
+/// that has ended but not yet been fired is discharged here. Returns whether this is the
+/// first outing since a Hospital stay (TwinBee's `ExpeditionResume`). `row` is refreshed.
+pub(crate) async fn gate<C: ConnectionTrait>(
+    txn: &C,
+    row: &mut character::Model,
+    now: DateTimeUtc,
+) -> Result<bool, ServiceError> {
+    let Some(record) = latest(txn, row.id).await? else {
+        return Ok(false);
+    };
+    let Some(ends) = record.recovery_ends else {
+        return Err(ServiceError::InHospital {
+            name: row.name.clone(),
+            fee: record.fee,
+        });
+    };
+    if ends > now {
+        return Err(ServiceError::Resting {
+            name: row.name.clone(),
+            remaining: ends - now,
+        });
+    }
+    if record.discharged_at.is_none() && discharge(txn, record.id, row.id, now).await? {
+        *row = characters::get(txn, row.id).await?;
+    }
+    let mut since = expedition_entity::Entity::find()
+        .filter(expedition_entity::Column::CharacterId.eq(row.id))
+        .filter(expedition_entity::Column::StartedAt.gte(record.admitted_at));
+    if let Some(died_on) = record.expedition_id {
+        since = since.filter(expedition_entity::Column::Id.ne(died_on));
+    }
+    let since = since.count(txn).await?;
+    Ok(since == 0)
+}
+
+impl Service {
+    /// `/hospital` and `/hospital status`: the fee awaiting payment, the debt, the rest left.
+    pub async fn hospital(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<HospitalView, ServiceError> {
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        let record = latest(conn, row.id).await?;
+        let debt = open_debts(conn, row.id).await?.iter().map(|d| d.amount).sum();
+        let awaiting_payment = record.as_ref().filter(|r| r.recovery_ends.is_none()).map(|r| r.fee);
+        let rest = record
+            .as_ref()
+            .and_then(|r| r.recovery_ends)
+            .filter(|ends| *ends > now)
+            .map(|ends| (ends, ends - now));
+        Ok(HospitalView {
+            name: row.name,
+            coins: row.coins,
+            awaiting_payment,
+            debt,
+            rest,
+            ever_admitted: record.is_some(),
+        })
+    }
+
+    /// `/hospital pay`: pays the fee fixed at admission and starts the recovery rest (a timer
+    /// due when it ends, written in the same transaction); without the coins the fee becomes a
+    /// debt and the rest starts anyway. With no fee pending, pays off a debt if the coins are
+    /// there. `channel_id` is where Thom tells the player the rest is over if their DMs are
+    /// closed.
+    pub async fn hospital_pay(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<Paid, ServiceError> {
+        let txn = self.db().begin_write().await?;
+        let mut row = Self::character_of(&txn, campaign_id, player_id).await?;
+        let name = row.name.clone();
+        let pending = latest(&txn, row.id).await?.filter(|r| r.recovery_ends.is_none());
+        let payment = if let Some(record) = pending {
+            let fee = record.fee;
+            let level = u32::try_from(row.level).unwrap_or(1);
+            let rest = hospital::recovery_rest(level);
+            let ends = now + rest;
+            let can_pay = row.coins >= fee;
+            let mut updated = record.clone().into_active_model();
+            updated.recovery_ends = Set(Some(ends));
+            if can_pay {
+                updated.fee_paid = Set(true);
+                updated.paid_at = Set(Some(now));
+                row.coins -= fee;
+            } else {
+                debt::ActiveModel {
+                    character_id: Set(row.id),
+                    hospital_record_id: Set(Some(record.id)),
+                    amount: Set(fee),
+                    created_at: Set(now),
+                    paid_at: Set(None),
+                    ..Default::default()
+                }
+                .insert(&txn)
+                .await?;
+            }
+            updated.update(&txn).await?;
+            timer::ActiveModel {
+                kind: Set(RECOVERY_REST.to_owned()),
+                due_at: Set(ends),
+                payload: Set(serde_json::json!({
+                    "hospital_record_id": record.id,
+                    "character_id": row.id,
+                    "player_id": row.player_id,
+                    "campaign_id": campaign_id,
+                    "channel_id": channel_id,
+                })),
+                ..Default::default()
+            }
+            .insert(&txn)
+            .await?;
+            let coins = row.coins;
+            characters::update(&txn, row).await?;
+            if can_pay {
+                Payment::Paid {
+                    fee,
+                    rest,
+                    coins_left: coins,
+                }
+            } else {
+                Payment::Deferred { fee, rest, coins }
+            }
+        } else {
+            let debts = open_debts(&txn, row.id).await?;
+            let amount: i64 = debts.iter().map(|d| d.amount).sum();
+            if debts.is_empty() {
+                Payment::NothingOwed
+            } else if row.coins < amount {
+                Payment::StillOwed {
+                    amount,
+                    coins: row.coins,
+                }
+            } else {
+                row.coins -= amount;
+                let coins_left = row.coins;
+                let ids: Vec<i64> = debts.iter().map(|d| d.id).collect();
+                debt::Entity::update_many()
+                    .col_expr(debt::Column::PaidAt, Expr::value(now))
+                    .filter(debt::Column::Id.is_in(ids))
+                    .exec(&txn)
+                    .await?;
+                let records: Vec<i64> = debts.iter().filter_map(|d| d.hospital_record_id).collect();
+                hospital_record::Entity::update_many()
+                    .col_expr(hospital_record::Column::FeePaid, Expr::value(true))
+                    .col_expr(hospital_record::Column::PaidAt, Expr::value(now))
+                    .filter(hospital_record::Column::Id.is_in(records))
+                    .exec(&txn)
+                    .await?;
+                characters::update(&txn, row).await?;
+                Payment::DebtCleared { amount, coins_left }
+            }
+        };
+        txn.commit().await?;
+        if matches!(payment, Payment::Paid { .. } | Payment::Deferred { .. }) {
+            self.store.wake.notify_one();
+        }
+        Ok(Paid { name, payment })
+    }
+}
+
+/// The ids of the combats a character has died in (they have left those fights).
+pub(crate) fn died_in(character_id: i64) -> sea_orm::sea_query::SelectStatement {
+    use crate::entity::death_save_state::{Column, Entity};
+    Query::select()
+        .column(Column::CombatId)
+        .from(Entity)
+        .and_where(Column::CharacterId.eq(character_id))
+        .and_where(Column::Failures.gte(3))
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use chrono::Duration;
+
+    #[test]
+    fn durations_read_as_words() {
+        let cases = [
+            (Duration::hours(2), "2 hours"),
+            (Duration::minutes(65), "1 hour 5 minutes"),
+            (Duration::minutes(45) + Duration::seconds(59), "45 minutes"),
+            (Duration::seconds(1), "1 second"),
+            (Duration::seconds(-5), "0 seconds"),
+        ];
+        for (d, text) in cases {
+            assert_eq!(describe(d), text);
+        }
+    }
+}
