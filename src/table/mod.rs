@@ -172,6 +172,13 @@ pub async fn run_interactive(table: &mut Table) -> Result<()> {
         if matches!(trimmed, "quit" | "exit") {
             break;
         }
+        if !(trimmed.is_empty() || trimmed.starts_with(['/', '[', '@', '~', '#'])) {
+            writeln!(
+                out,
+                "✗ Type a slash command like /attack, a button like [Pass], or quit."
+            )?;
+            continue;
+        }
         let text = if trimmed.starts_with('/') || trimmed.starts_with('[') {
             format!("@you {trimmed}")
         } else {
