@@ -200,6 +200,13 @@ async fn serenity_gets_ready_and_poise_answers_a_slash_command() {
     serde_json::from_value::<serenity::Message>(message.clone()).expect("a serenity Message");
     serde_json::from_value::<serenity::Interaction>(fake.interaction_payload(id).unwrap()).expect("an Interaction");
 
+    // serenity dispatches each event in its own task: give the handlers a moment to count.
+    for _ in 0..100 {
+        if bot.readies.load(Ordering::SeqCst) == 1 && bot.guild_creates.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     assert_eq!(bot.readies.load(Ordering::SeqCst), 1);
     assert_eq!(bot.guild_creates.load(Ordering::SeqCst), 1);
     let identify = fake
