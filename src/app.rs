@@ -95,21 +95,6 @@ fn user_id(text: &str) -> String {
 }
 
 fn sheet_view(sheet: &Sheet) -> CharacterSheet {
-    use engine::content::Ability;
-    let abilities = [
-        (Ability::Str, "STR"),
-        (Ability::Dex, "DEX"),
-        (Ability::Con, "CON"),
-        (Ability::Int, "INT"),
-        (Ability::Wis, "WIS"),
-        (Ability::Cha, "CHA"),
-    ];
-    let mut gear = vec![sheet.weapon.name().to_owned()];
-    gear.extend(sheet.off_hand.map(|w| format!("{} (off hand)", w.name())));
-    gear.push(sheet.armor.name().to_owned());
-    if sheet.shield {
-        gear.push("Shield".to_owned());
-    }
     let mut notes = vec![format!("{} attack(s) per Attack action", sheet.attacks_per_action)];
     if !sheet.spells.is_empty() {
         notes.push(format!(
@@ -132,11 +117,8 @@ fn sheet_view(sheet: &Sheet) -> CharacterSheet {
         armor_class: sheet.armor_class,
         speed: sheet.speed,
         coins: sheet.coins,
-        abilities: abilities
-            .iter()
-            .map(|(a, short)| ((*short).to_owned(), sheet.abilities.score(*a)))
-            .collect(),
-        gear,
+        abilities: CharacterSheet::ability_scores(&sheet.abilities),
+        gear: CharacterSheet::gear_list(sheet.weapon, sheet.off_hand, sheet.armor, sheet.shield),
         inventory: Vec::new(),
         notes,
     }

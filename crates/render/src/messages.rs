@@ -70,9 +70,9 @@ pub struct CharacterSheet {
 }
 
 impl CharacterSheet {
-    /// What a combatant carries into a fight (coins, XP and notes are left for the caller).
-    pub fn from_combatant(c: &Combatant) -> Self {
-        let abilities = [
+    /// Ability scores as a sheet shows them: ("STR", 16), … in the usual order.
+    pub fn ability_scores(abilities: &engine::content::Abilities) -> Vec<(String, i32)> {
+        [
             (Ability::Str, "STR"),
             (Ability::Dex, "DEX"),
             (Ability::Con, "CON"),
@@ -81,14 +81,30 @@ impl CharacterSheet {
             (Ability::Cha, "CHA"),
         ]
         .iter()
-        .map(|(a, short)| ((*short).to_owned(), c.abilities.score(*a)))
-        .collect();
-        let mut gear = vec![c.weapon.name().to_owned()];
-        gear.extend(c.off_hand.map(|w| format!("{} (off hand)", w.name())));
-        gear.push(c.armor.name().to_owned());
-        if c.shield {
+        .map(|(a, short)| ((*short).to_owned(), abilities.score(*a)))
+        .collect()
+    }
+
+    /// Wielded and worn gear as a sheet lists it: weapon, off hand, armor, shield.
+    pub fn gear_list(
+        weapon: engine::content::Weapon,
+        off_hand: Option<engine::content::Weapon>,
+        armor: engine::content::Armor,
+        shield: bool,
+    ) -> Vec<String> {
+        let mut gear = vec![weapon.name().to_owned()];
+        gear.extend(off_hand.map(|w| format!("{} (off hand)", w.name())));
+        gear.push(armor.name().to_owned());
+        if shield {
             gear.push("Shield".to_owned());
         }
+        gear
+    }
+
+    /// What a combatant carries into a fight (coins, XP and notes are left for the caller).
+    pub fn from_combatant(c: &Combatant) -> Self {
+        let abilities = Self::ability_scores(&c.abilities);
+        let gear = Self::gear_list(c.weapon, c.off_hand, c.armor, c.shield);
         Self {
             name: c.name.clone(),
             race: c.race().map(|r| r.name().to_owned()).unwrap_or_default(),
