@@ -18,6 +18,7 @@ pub mod repo;
 pub mod scheduler;
 mod service;
 mod store;
+pub use store::GroupCommitCounts;
 
 pub use cmd::character::{Inventory, Sheet};
 pub use cmd::combat::{PlayerCommand, Settled, Share};

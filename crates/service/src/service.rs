@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use engine::{Combat, CombatantId, Dice, Event};
 
-use crate::store::{Live, Store};
+use crate::store::{GroupCommitCounts, Live, Store};
 use crate::{DateTimeUtc, Db, ServiceError};
 
 /// GogoBee's service layer over one database.
@@ -71,6 +71,12 @@ impl Service {
             seed,
             rolls: Arc::new(Mutex::new(Dice::seeded(mix(&[seed, 0x524f_4c4c])))),
         }
+    }
+
+    /// What the SQLite group commit has written (zero on PostgreSQL, which writes each
+    /// command in its own transaction on a pool of connections).
+    pub fn group_commit(&self) -> &GroupCommitCounts {
+        &self.store.group_counts
     }
 
     pub fn db(&self) -> &Db {

@@ -11,6 +11,7 @@
 //! from the database and the command retried on the fresh state.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chrono::Duration;
@@ -23,6 +24,7 @@ use sea_orm::{
     QueryFilter, QueryOrder,
 };
 use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::entity::{combat, combat_event, combatant, death_save_state, readied_action, timer, turn_resources};
 use crate::{DateTimeUtc, Db, ServiceError};
@@ -483,6 +485,201 @@ fn backend(db: &Db) -> DbBackend {
     db.conn().get_database_backend()
 }
 
+/// Whether a command's write needs a transaction of its own: a death admits the character
+/// to the Hospital and an ended fight is settled, both reading rows as they go.
+fn needs_transaction(after: &Live, events: &[Event]) -> bool {
+    after.combat.outcome.is_some() || events.iter().any(|e| matches!(e, Event::Died { .. }))
+}
+
+/// The reaction-window timer a command retires (its id) and the one it sets (a row to insert).
+fn timer_change(before: &Live, after: &Live, now: DateTimeUtc) -> (Option<i64>, Option<timer::ActiveModel>) {
+    if before.combat.window == after.combat.window {
+        return (None, None);
+    }
+    let new = after.combat.window.as_ref().map(|window| {
+        let reactor = &after.combat.get(window.reactor);
+        timer::ActiveModel {
+            kind: Set(REACTION_TIMEOUT.to_owned()),
+            due_at: Set(now + Duration::seconds(after.reaction_timeout_secs)),
+            payload: Set(serde_json::json!({
+                "combat_id": after.id,
+                "version": after.version,
+                "reactor": reactor.name,
+                "player_id": reactor.player_id(),
+            })),
+            ..Default::default()
+        }
+    });
+    (before.reaction_timer, new)
+}
+
+/// A command's statements: the combat row (guarded by the version it read), its log entry,
+/// the denormalised rows that changed, and the retired reaction timer's deletion.
+fn statements(
+    backend: DbBackend,
+    before: &Live,
+    after: &Live,
+    command: &str,
+    events: &str,
+    old_timer: Option<i64>,
+    now: DateTimeUtc,
+) -> Batch {
+    let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
+    let mut update = Query::update();
+    update
+        .table(combat::Entity)
+        .value(combat::Column::State, state)
+        .value(combat::Column::Version, after.version)
+        .value(combat::Column::Status, after.status())
+        .value(combat::Column::UpdatedAt, ts(now))
+        .and_where(combat::Column::Id.eq(after.id))
+        .and_where(combat::Column::Version.eq(before.version));
+    let mut log = Query::insert();
+    log.into_table(combat_event::Entity)
+        .columns([
+            combat_event::Column::CombatId,
+            combat_event::Column::Seq,
+            combat_event::Column::Command,
+            combat_event::Column::Events,
+            combat_event::Column::CreatedAt,
+        ])
+        .values_panic([
+            after.id.into(),
+            after.version.into(),
+            command.into(),
+            events.into(),
+            ts(now).into(),
+        ]);
+    let mut batch = Batch::new(backend);
+    batch.push(&update, 1);
+    batch.push(&log, 1);
+    let mut batch = batch.rows(before, after, now);
+    if let Some(old) = old_timer {
+        let mut delete = Query::delete();
+        delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
+        batch.push(&delete, 1);
+    }
+    batch
+}
+
+/// Commands in one group commit, at most.
+const MAX_GROUP: usize = 64;
+
+/// One command's write, queued for the group commit.
+struct GroupWrite {
+    combat_id: i64,
+    expected_version: i64,
+    /// The reaction-window timer to insert first; its id goes to `render`.
+    new_timer: Option<timer::ActiveModel>,
+    /// The command's statements, given the new timer's id.
+    render: Box<dyn Fn(Option<i64>) -> Batch + Send + Sync>,
+    /// The new timer's id once the group is committed, or why this write failed.
+    done: oneshot::Sender<Result<Option<i64>, ServiceError>>,
+}
+
+/// The group commit: SQLite's one writer. Commands on different combats that arrive while a
+/// transaction is in flight are written together in the next one — one `BEGIN IMMEDIATE`,
+/// one batch of statements, one `COMMIT` for the lot — so the per-transaction cost (round
+/// trips to SQLite's thread, the WAL frames of shared pages) is paid once per group, not per
+/// command. Each command still waits for its group's `COMMIT` before it answers. When any
+/// write in a group fails (its combat moved on in another process, say), the group is rolled
+/// back and each write retried alone, so each gets its own answer.
+async fn group_commit(db: Db, mut queue: mpsc::UnboundedReceiver<GroupWrite>, counts: Arc<GroupCommitCounts>) {
+    while let Some(first) = queue.recv().await {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(write) => group.push(write),
+                Err(_) => break,
+            }
+        }
+        if group.len() > 1
+            && let Ok(timers) = commit_group(&db, &group).await
+        {
+            counts.record(group.len());
+            for (write, timer) in group.into_iter().zip(timers) {
+                let _ = write.done.send(Ok(timer));
+            }
+            continue;
+        }
+        for write in group {
+            let result = commit_group(&db, std::slice::from_ref(&write))
+                .await
+                .map(|timers| timers[0]);
+            if result.is_ok() {
+                counts.record(1);
+            }
+            let _ = write.done.send(result);
+        }
+    }
+}
+
+/// What the group commit has written so far: transactions, and commands in them.
+#[derive(Debug, Default)]
+pub struct GroupCommitCounts {
+    transactions: AtomicU64,
+    commands: AtomicU64,
+}
+
+impl GroupCommitCounts {
+    fn record(&self, commands: usize) {
+        self.transactions.fetch_add(1, Ordering::Relaxed);
+        self.commands.fetch_add(commands as u64, Ordering::Relaxed);
+    }
+
+    /// Transactions committed by the group commit.
+    pub fn transactions(&self) -> u64 {
+        self.transactions.load(Ordering::Relaxed)
+    }
+
+    /// Commands written in them.
+    pub fn commands(&self) -> u64 {
+        self.commands.load(Ordering::Relaxed)
+    }
+}
+
+/// Writes `group` in one transaction, or nothing.
+async fn commit_group(db: &Db, group: &[GroupWrite]) -> Result<Vec<Option<i64>>, ServiceError> {
+    let txn = db.begin_write().await?;
+    let written = async {
+        let mut timers = Vec::with_capacity(group.len());
+        for write in group {
+            timers.push(match &write.new_timer {
+                Some(row) => Some(row.clone().insert(&txn).await?.id),
+                None => None,
+            });
+        }
+        let mut sql = Vec::new();
+        let mut expected = 0;
+        for (write, timer) in group.iter().zip(&timers) {
+            let batch = (write.render)(*timer);
+            sql.extend(batch.sql);
+            expected += batch.expected;
+        }
+        let done = txn.execute_unprepared(&sql.join(";\n")).await?;
+        if done.rows_affected() != expected {
+            let first = &group[0];
+            return Err(ServiceError::StaleCombat {
+                combat_id: first.combat_id,
+                expected: first.expected_version,
+                found: -1,
+            });
+        }
+        Ok(timers)
+    }
+    .await;
+    match written {
+        Ok(timers) => {
+            txn.commit().await?;
+            Ok(timers)
+        }
+        Err(err) => {
+            txn.rollback().await?;
+            Err(err)
+        }
+    }
+}
+
 /// Runs commands against cached combats.
 pub(crate) struct Store {
     pub db: Db,
@@ -490,6 +687,10 @@ pub(crate) struct Store {
     /// Woken when this process schedules a timer, so the scheduler task sleeping until the
     /// next one re-reads it.
     pub wake: tokio::sync::Notify,
+    /// The [group commit](group_commit)'s queue, on SQLite.
+    group: Option<mpsc::UnboundedSender<GroupWrite>>,
+    /// What the group commit has written.
+    pub group_counts: Arc<GroupCommitCounts>,
 }
 
 /// A command's effect once written: the combat after it and what the caller needs.
@@ -504,11 +705,21 @@ pub(crate) struct Written<T> {
 pub(crate) type Aftermath = Vec<crate::Notice>;
 
 impl Store {
+    /// A store over `db`. On SQLite this starts the group commit's writer task (it ends when
+    /// the store is dropped), so it must be called inside a tokio runtime.
     pub fn new(db: Db) -> Self {
+        let group_counts = Arc::new(GroupCommitCounts::default());
+        let group = (db.backend() == crate::Backend::Sqlite).then(|| {
+            let (queue, writes) = mpsc::unbounded_channel();
+            tokio::spawn(group_commit(db.clone(), writes, Arc::clone(&group_counts)));
+            queue
+        });
         Self {
             db,
             cache: Cache::default(),
             wake: tokio::sync::Notify::new(),
+            group,
+            group_counts,
         }
     }
 
@@ -568,6 +779,10 @@ impl Store {
     }
 
     /// The one transaction of a command.
+    ///
+    /// On SQLite, a command whose write is only its own statements (no Hospital admission, no
+    /// settlement) joins the [group commit](group_commit); the rest write here, in a
+    /// transaction of their own.
     async fn write<T>(
         &self,
         before: &Live,
@@ -575,6 +790,14 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<Aftermath, ServiceError> {
+        if let Some(group) = &self.group
+            && !needs_transaction(after, &applied.events)
+        {
+            return match self.group_write(group, before, after, applied, now).await {
+                Ok(()) => Ok(Vec::new()),
+                Err(err) => Err(self.explain(before, err).await?),
+            };
+        }
         let txn = self.db.begin_write().await?;
         match self.write_in(&txn, before, after, applied, now).await {
             Ok(settled) => {
@@ -583,18 +806,66 @@ impl Store {
             }
             Err(err) => {
                 txn.rollback().await?;
-                let found = crate::repo::combats::get(self.db.conn(), before.id).await?.version;
-                if found == before.version {
-                    Err(err)
-                } else {
-                    Err(ServiceError::StaleCombat {
-                        combat_id: before.id,
-                        expected: before.version,
-                        found,
-                    })
-                }
+                Err(self.explain(before, err).await?)
             }
         }
+    }
+
+    /// Why a write failed: [`ServiceError::StaleCombat`] when the combat moved on in the
+    /// database meanwhile, else `err` itself.
+    async fn explain(&self, before: &Live, err: ServiceError) -> Result<ServiceError, ServiceError> {
+        let found = crate::repo::combats::get(self.db.conn(), before.id).await?.version;
+        Ok(if found == before.version {
+            err
+        } else {
+            ServiceError::StaleCombat {
+                combat_id: before.id,
+                expected: before.version,
+                found,
+            }
+        })
+    }
+
+    /// Hands a command's statements to the group commit and waits until they are durable.
+    async fn group_write<T>(
+        &self,
+        group: &mpsc::UnboundedSender<GroupWrite>,
+        before: &Live,
+        after: &mut Live,
+        applied: &Applied<T>,
+        now: DateTimeUtc,
+    ) -> Result<(), ServiceError> {
+        let (old_timer, new_timer) = timer_change(before, after, now);
+        if old_timer.is_some() {
+            after.reaction_timer = None;
+        }
+        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
+        let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let (backend, before_owned, after_owned) = (backend(&self.db), before.clone(), after.clone());
+        let render = move |timer: Option<i64>| {
+            let mut after = after_owned.clone();
+            if timer.is_some() {
+                after.reaction_timer = timer;
+            }
+            statements(backend, &before_owned, &after, &command, &events, old_timer, now)
+        };
+        let (done, answer) = oneshot::channel();
+        group
+            .send(GroupWrite {
+                combat_id: after.id,
+                expected_version: before.version,
+                new_timer,
+                render: Box::new(render),
+                done,
+            })
+            .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))?;
+        let timer = answer
+            .await
+            .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))??;
+        if timer.is_some() {
+            after.reaction_timer = timer;
+        }
+        Ok(())
     }
 
     async fn write_in<T>(
@@ -605,29 +876,12 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<Aftermath, ServiceError> {
-        let mut batch = Batch::new(backend(&self.db));
-        if before.combat.window != after.combat.window {
-            if let Some(old) = before.reaction_timer {
-                let mut delete = Query::delete();
-                delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
-                batch.push(&delete, 1);
-                after.reaction_timer = None;
-            }
-            if let Some(window) = &after.combat.window {
-                let reactor = &after.combat.get(window.reactor);
-                let row = timer::ActiveModel {
-                    kind: Set(REACTION_TIMEOUT.to_owned()),
-                    due_at: Set(now + Duration::seconds(after.reaction_timeout_secs)),
-                    payload: Set(serde_json::json!({
-                        "combat_id": after.id,
-                        "version": after.version,
-                        "reactor": reactor.name,
-                        "player_id": reactor.player_id(),
-                    })),
-                    ..Default::default()
-                };
-                after.reaction_timer = Some(row.insert(txn).await?.id);
-            }
+        let (old_timer, new_timer) = timer_change(before, after, now);
+        if old_timer.is_some() {
+            after.reaction_timer = None;
+        }
+        if let Some(row) = new_timer {
+            after.reaction_timer = Some(row.insert(txn).await?.id);
         }
         // A character who died in this command is admitted to the Hospital (§8.1) in this
         // same transaction, before any settlement reads their row.
@@ -643,48 +897,11 @@ impl Store {
             let settled = crate::cmd::combat::settle(txn, after, &applied.events, now).await?;
             aftermath.push(crate::Notice::Settled(settled));
         }
-        let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
-        let mut update = Query::update();
-        update
-            .table(combat::Entity)
-            .value(combat::Column::State, state)
-            .value(combat::Column::Version, after.version)
-            .value(combat::Column::Status, after.status())
-            .value(combat::Column::UpdatedAt, ts(now))
-            .and_where(combat::Column::Id.eq(after.id))
-            .and_where(combat::Column::Version.eq(before.version));
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let mut log = Query::insert();
-        log.into_table(combat_event::Entity)
-            .columns([
-                combat_event::Column::CombatId,
-                combat_event::Column::Seq,
-                combat_event::Column::Command,
-                combat_event::Column::Events,
-                combat_event::Column::CreatedAt,
-            ])
-            .values_panic([
-                after.id.into(),
-                after.version.into(),
-                command.into(),
-                events.into(),
-                ts(now).into(),
-            ]);
-        let mut head = Batch::new(batch.backend);
-        head.push(&update, 1);
-        head.push(&log, 1);
-        let rows = head.rows(before, after, now);
-        let sql = rows
-            .sql
-            .iter()
-            .chain(batch.sql.iter())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(";\n");
-        let expected = rows.expected + batch.expected;
-        let done = txn.execute_unprepared(&sql).await?;
-        if done.rows_affected() != expected {
+        let batch = statements(backend(&self.db), before, after, &command, &events, old_timer, now);
+        let done = txn.execute_unprepared(&batch.sql.join(";\n")).await?;
+        if done.rows_affected() != batch.expected {
             return Err(ServiceError::StaleCombat {
                 combat_id: after.id,
                 expected: before.version,

@@ -333,3 +333,60 @@ async fn pragma<T: sea_orm::TryGetable>(conn: &impl ConnectionTrait, name: &str)
         .expect("a PRAGMA returns a row");
     Ok(row.try_get_by_index(0)?)
 }
+
+/// A SQLite file's WAL is copied into the database in the background: commands never pay
+/// for a checkpoint (and its two fsyncs) at commit, and SQLite's own automatic checkpoint is
+/// only a far-off backstop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_file_wal_is_checkpointed_in_the_background() {
+    let path = std::env::temp_dir().join(format!(
+        "gogobee-checkpoint-{}-{}.db",
+        std::process::id(),
+        Utc::now().timestamp_nanos_opt().unwrap_or_default()
+    ));
+    let db = Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
+        .await
+        .expect("open a SQLite file");
+    let backstop: i64 = pragma(db.conn(), "wal_autocheckpoint").await.expect("a pragma");
+    assert!(
+        backstop > 10_000,
+        "the automatic checkpoint is only a backstop: {backstop} pages"
+    );
+    // Let the checkpointer copy the schema, then write enough to grow the database.
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let size = || std::fs::metadata(&path).map(|m| m.len()).unwrap_or_default();
+    let before = size();
+    let svc = service::Service::new(db.clone());
+    let camp = svc
+        .campaign_for("guild", "channel", now())
+        .await
+        .expect("a campaign")
+        .id;
+    for i in 0..200 {
+        svc.create_character(
+            camp,
+            &format!("player-{i}"),
+            &format!("Hero {i}"),
+            "human",
+            "fighter",
+            now(),
+        )
+        .await
+        .expect("a character");
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while size() <= before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the database file stayed at {before} bytes: nothing checkpointed the WAL"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    drop(svc);
+    db.close().await.expect("close");
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.clone().into_os_string();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+}
