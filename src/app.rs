@@ -36,11 +36,28 @@ pub struct Reply {
     pub payload: MessagePayload,
     /// The player it is addressed to (a reaction prompt's reactor), if any.
     pub to_user: Option<String>,
+    /// The running message this reply keeps up to date, by key (the tick timeline:
+    /// `timeline:<combat id>`): the first such reply in a channel is posted, later ones edit
+    /// that message in place instead of posting again. `None`: a message of its own.
+    pub running: Option<String>,
 }
 
 impl Reply {
     fn public(payload: MessagePayload) -> Self {
-        Self { payload, to_user: None }
+        Self {
+            payload,
+            to_user: None,
+            running: None,
+        }
+    }
+
+    /// A reply that updates the running message `key` in place.
+    fn running(payload: MessagePayload, key: String) -> Self {
+        Self {
+            payload,
+            to_user: None,
+            running: Some(key),
+        }
     }
 
     pub fn is_ephemeral(&self) -> bool {
@@ -121,6 +138,7 @@ fn sheet_view(sheet: &Sheet) -> CharacterSheet {
         gear: CharacterSheet::gear_list(sheet.weapon, sheet.off_hand, sheet.armor, sheet.shield),
         inventory: Vec::new(),
         notes,
+        fight: Vec::new(),
     }
 }
 
@@ -240,7 +258,9 @@ impl App {
         Reply::public(self.renderer.story(key, values, self.seed))
     }
 
-    /// The messages a combat update sends: the narration, and the reaction prompt if a window is open.
+    /// The messages a combat update sends: the narration; on the tick timeline, the running
+    /// timeline message (edited in place: however many ticks a command advanced, that is one
+    /// narration message and one edit); and the reaction prompt if a window is open.
     pub fn combat_replies(&self, update: &CombatUpdate) -> Vec<Reply> {
         let version = update.window_token.unwrap_or(update.version).max(0) as u64;
         let Ok(ctx) = RenderContext::new(
@@ -251,7 +271,15 @@ impl App {
             return refusal("That combat could not be shown.");
         };
         let rendered = self.renderer.combat(&update.combat, &update.events, &ctx);
-        let mut replies = vec![Reply::public(rendered.narration)];
+        let mut replies = Vec::new();
+        // On the timeline a batch with nothing to narrate (`/combat status`) shows the timeline alone.
+        let silent = rendered.narration.embeds.iter().all(|e| e.description.is_none());
+        if rendered.timeline.is_none() || !silent {
+            replies.push(Reply::public(rendered.narration));
+        }
+        if let Some(timeline) = rendered.timeline {
+            replies.push(Reply::running(timeline, format!("timeline:{}", update.combat_id)));
+        }
         for notice in &update.notices {
             if let Notice::Admitted(admission) = notice {
                 replies.extend(self.admission_replies(admission));
@@ -272,6 +300,7 @@ impl App {
             replies.push(Reply {
                 payload: prompt,
                 to_user,
+                running: None,
             });
         }
         replies
@@ -344,9 +373,18 @@ impl App {
                     .await?;
                 vec![Reply::public(render::character_sheet(&sheet_view(&sheet)))]
             }
-            ("character", "sheet") => vec![Reply::public(render::character_sheet(&sheet_view(
-                &s.sheet(campaign, me).await?,
-            )))],
+            ("character", "sheet") => {
+                let mut view = sheet_view(&s.sheet(campaign, me).await?);
+                // In a fight here: the turn's budget and what the timing model tracks for them.
+                if let Ok(update) = s.combat_status(campaign, channel).await
+                    && update.combat.started
+                    && update.combat.outcome.is_none()
+                    && let Some(c) = update.combat.combatants.iter().find(|c| c.player_id() == Some(me))
+                {
+                    view.fight = render::models::sheet_lines(&update.combat, c.id);
+                }
+                vec![Reply::public(render::character_sheet(&view))]
+            }
             ("character", "equip") => {
                 let off_hand = inv.opt("hand").is_some_and(|h| h.eq_ignore_ascii_case("off"));
                 vec![Reply::public(render::character_sheet(&sheet_view(

@@ -26,6 +26,9 @@ pub struct BenchArgs {
 /// What one run measured.
 struct Figures {
     commands: usize,
+    /// Transactions the SQLite group commit used for its commands (0 on PostgreSQL).
+    group_transactions: u64,
+    group_commands: u64,
     seconds: f64,
     p50: Duration,
     p99: Duration,
@@ -86,7 +89,9 @@ async fn drive(url: &str, combats: usize, seconds: u64) -> Result<Figures> {
                         };
                         svc.act(camp, &channel, &player, &command, now).await
                     } else {
-                        svc.combat_status(camp, &channel).await
+                        // Not a write: not counted.
+                        update = svc.combat_status(camp, &channel).await?;
+                        continue;
                     };
                     match result {
                         Ok(next) => update = next,
@@ -114,6 +119,8 @@ async fn drive(url: &str, combats: usize, seconds: u64) -> Result<Figures> {
     let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
     Ok(Figures {
         commands: all.len(),
+        group_transactions: svc.group_commit().transactions(),
+        group_commands: svc.group_commit().commands(),
         seconds,
         p50: pct(0.50),
         p99: pct(0.99),
@@ -140,6 +147,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             f.p50.as_secs_f64() * 1e3,
             f.p99.as_secs_f64() * 1e3
         );
+        if f.group_transactions > 0 {
+            println!(
+                "  group commit: {} commands in {} transactions ({:.1} per transaction)",
+                f.group_commands,
+                f.group_transactions,
+                f.group_commands as f64 / f.group_transactions as f64
+            );
+        }
     }
     for suffix in ["", "-wal", "-shm"] {
         let mut file = temp.clone().into_os_string();

@@ -2,7 +2,9 @@
 
 mod app;
 mod bench;
+mod clock;
 mod discord;
+mod logging;
 mod ops;
 mod script;
 mod sim;
@@ -23,7 +25,8 @@ struct Cli {
 enum Mode {
     /// Run the Discord bot (the default). Reads `DISCORD_TOKEN` (required), `DATABASE_URL`,
     /// `DEV_GUILD_ID` (register commands in one guild), `DISCORD_API_BASE` (another
-    /// Discord-compatible server) and `GOGOBEE_SEED` from the environment or `.env`.
+    /// Discord-compatible server), `GOGOBEE_SEED` and `GOGOBEE_CLOCK_OFFSET` (run the game's
+    /// clock ahead, for testing) from the environment or `.env`.
     Bot,
     /// Play at a terminal table: the same game, no Discord needed.
     Play {
@@ -52,18 +55,11 @@ enum Mode {
 
 fn main() -> std::process::ExitCode {
     let _ = dotenvy::dotenv();
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_writer(std::io::stderr);
-    if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
-        logs.json().init();
-    } else {
-        logs.init();
-    }
+    logging::init();
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", logging::redacted(&format!("{error:#}")));
             std::process::ExitCode::FAILURE
         }
     }

@@ -8,8 +8,41 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fake_discord::{FakeDiscord, MessageId};
-use serde_json::json;
+use sea_orm::{ConnectionTrait, DbBackend, Statement};
+use serde_json::{Value, json};
+use service::Db;
 use support::*;
+
+/// How long a test holds the database's write lock to make the bot's next write slow: past
+/// the bot's deferral point (1.2 s) and Discord's 3 s, within its 5 s busy timeout.
+const HOLD: Duration = Duration::from_millis(2500);
+
+/// Message flag: a deferred response still "thinking…".
+const LOADING: u64 = 1 << 7;
+
+/// Waits up to [`WAIT`] until `found` finds something; fails with `what` and the bot's log.
+async fn eventually<T>(what: &str, bot: &Bot, found: impl Fn() -> Option<T>) -> T {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(found) = found() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{what}:\n{}", bot.logs());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The enabled buttons on a message.
+fn enabled_buttons(message: &Value) -> usize {
+    message["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|b| !b["disabled"].as_bool().unwrap_or(false))
+        .count()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_command_is_registered_with_a_valid_body() {
     let (fake, bot, table, _dir) = start("register").await;
@@ -287,6 +320,10 @@ async fn a_restart_mid_reaction_window_resumes_it() {
     let (fake, bot, table, dir) = start("restart").await;
     let (message, buttons) = fight_until_prompt(&table, 600).await;
     let (_, take) = buttons.iter().find(|(l, _)| l != "Pass").unwrap().clone();
+    // `/combat status` shows the open window's prompt again: a second copy on display.
+    table.slash("carol", "combat", &["status"], json!({})).await;
+    let (copy, _) = table.prompt_for("alice").unwrap();
+    assert_ne!(copy, message);
 
     let status = bot.terminate();
     assert!(status.success(), "SIGTERM is a clean shutdown: {status:?}");
@@ -314,6 +351,151 @@ async fn a_restart_mid_reaction_window_resumes_it() {
         bot.logs()
     );
     assert_eq!(fake.message(message).unwrap()["components"], json!([]));
+    assert_eq!(
+        fake.message(copy).unwrap()["components"],
+        json!([]),
+        "the copy the first process posted closes with the window:\n{}",
+        bot.logs()
+    );
+    assert_all_valid(&fake);
+}
+
+/// The first process posts the prompt and stops; the window is due while it is down (the new
+/// one's clock is an hour on), so the new process times it out at once — and, remembering no
+/// prompt of its own, finds the old one in the channel's history and takes its buttons away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_timing_out_after_a_restart_takes_the_old_prompts_buttons() {
+    let (fake, bot, table, dir) = start("restart-timeout").await;
+    let (message, _) = fight_until_prompt(&table, 600).await;
+    let status = bot.terminate();
+    assert!(status.success(), "SIGTERM is a clean shutdown: {status:?}");
+    assert!(
+        enabled_buttons(&fake.message(message).unwrap()) >= 2,
+        "still open when it stopped"
+    );
+    let (messages, requests) = (table.messages().len(), fake.requests().len());
+
+    let bot = Bot::start_with(&fake, &dir, Some(fake.guild()), &[("GOGOBEE_CLOCK_OFFSET", "1h")]);
+    eventually("the old prompt kept its buttons", &bot, || {
+        (fake.message(message)?["components"] == json!([])).then_some(())
+    })
+    .await;
+    table.settle().await;
+    let history = format!("/api/v10/channels/{}/messages", table.channel);
+    let searched = fake.requests()[requests..]
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == history)
+        .count();
+    assert_eq!(searched, 1, "one look at the channel's history");
+    assert!(table.messages().len() > messages, "the timeout narrated the pass");
+    assert_all_valid(&fake);
+}
+
+/// The bot's database is busy (another writer holds SQLite's write lock): `/character create`
+/// is deferred within Discord's 3 s, then answered with the new sheet once the write goes
+/// through — once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_command_is_deferred_then_answered_once() {
+    let (fake, bot, table, dir) = start("defer-command").await;
+    let db = Db::connect(&database_url(&dir)).await.unwrap();
+    let lock = db.begin_write().await.unwrap();
+    let locked = Instant::now();
+    let alice = table.user("alice");
+    let create = json!({"name": "Aria", "race": "human", "class": "fighter"});
+    let id = fake
+        .send_slash_command(alice, table.guild, table.channel, "character", &["create"], &create)
+        .unwrap();
+
+    let deferred = table.answered(id).await;
+    assert_eq!(deferred.body["type"], 5, "deferred: {}\n{}", deferred.body, bot.logs());
+    assert!(
+        deferred.latency >= Duration::from_secs(1),
+        "it tried to answer first: {deferred:?}"
+    );
+    assert!(locked.elapsed() < HOLD, "deferred while the write still waits");
+    let thinking = fake.original_message(id).unwrap();
+    assert_ne!(thinking["flags"].as_u64().unwrap_or(0) & LOADING, 0, "{thinking}");
+
+    tokio::time::sleep_until((locked + HOLD).into()).await;
+    lock.rollback().await.unwrap();
+    let answer = eventually("the deferred command was never answered", &bot, || {
+        let original = fake.original_message(id)?;
+        (original["flags"].as_u64().unwrap_or(0) & LOADING == 0).then_some(original)
+    })
+    .await;
+    table.settle().await;
+
+    assert_eq!(fake.callbacks(id).len(), 1, "one callback: the deferral");
+    let sheet = table.slash("alice", "character", &["sheet"], json!({})).await;
+    assert!(
+        answer["embeds"][0]["title"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Aria"),
+        "{answer}"
+    );
+    assert_eq!(
+        answer["embeds"], sheet.body["data"]["embeds"],
+        "the new character's sheet"
+    );
+    let answers = table
+        .messages()
+        .iter()
+        .filter(|m| m["interaction_metadata"]["id"] == id.to_json())
+        .count();
+    assert_eq!(answers, 1, "answered in the deferred message, not beside it");
+    let count = db
+        .conn()
+        .query_one_raw(Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            "SELECT COUNT(*) AS n FROM characters WHERE player_id = ?",
+            [alice.to_string().into()],
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(count.try_get::<i64>("", "n").unwrap(), 1, "created exactly once");
+    db.close().await.unwrap();
+    assert_all_valid(&fake);
+}
+
+/// A reaction press while the database is busy: deferred (type 6) within 3 s, then the
+/// prompt's buttons are taken away through the original response and the pass is narrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_press_is_deferred_then_closes_its_prompt() {
+    let (fake, bot, table, dir) = start("defer-press").await;
+    let (message, buttons) = fight_until_prompt(&table, 600).await;
+    let pass = buttons.iter().find(|(l, _)| l == "Pass").unwrap().1.clone();
+    let before = table.messages().len();
+    let db = Db::connect(&database_url(&dir)).await.unwrap();
+    let lock = db.begin_write().await.unwrap();
+    let locked = Instant::now();
+    let id = fake.press_button(table.user("alice"), message, &pass).unwrap();
+
+    let deferred = table.answered(id).await;
+    assert_eq!(deferred.body["type"], 6, "deferred: {}\n{}", deferred.body, bot.logs());
+    assert!(locked.elapsed() < HOLD, "deferred while the write still waits");
+    assert!(
+        enabled_buttons(&fake.message(message).unwrap()) >= 2,
+        "open until it is answered"
+    );
+
+    tokio::time::sleep_until((locked + HOLD).into()).await;
+    lock.rollback().await.unwrap();
+    eventually("the deferred press never closed the prompt", &bot, || {
+        (fake.message(message)?["components"] == json!([])).then_some(())
+    })
+    .await;
+    table.settle().await;
+    let closed_through_original = fake.requests().iter().any(|r| {
+        r.method == "PATCH"
+            && r.path.ends_with("/messages/@original")
+            && r.body.as_ref().is_some_and(|b| b["components"] == json!([]))
+    });
+    assert!(closed_through_original, "the original response (the prompt) was edited");
+    assert_eq!(fake.callbacks(id).len(), 1, "one callback: the deferral");
+    assert!(table.messages().len() > before, "the pass was narrated");
+    db.close().await.unwrap();
     assert_all_valid(&fake);
 }
 

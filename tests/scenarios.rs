@@ -71,6 +71,11 @@ fn each_fight_runs_under_its_campaigns_ruleset() {
 }
 
 #[test]
+fn each_model_shows_its_state_the_timeline_in_one_running_message() {
+    check("tests/scenarios/model_displays.txt");
+}
+
+#[test]
 fn the_first_fight_example_is_won_with_a_reaction_button() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/first-fight.txt");
     let output = play(&path, 6, false);

@@ -10,6 +10,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261129_000001_create_tables;
 mod m20261130_000001_one_active_combat_per_channel;
 mod m20261201_000001_hospital_discharge_and_pending_timers;
+mod m20261202_000001_shard_ownership;
 
 /// Every migration of the schema, oldest first.
 pub struct Migrator;
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_000001_create_tables::Migration),
             Box::new(m20261130_000001_one_active_combat_per_channel::Migration),
             Box::new(m20261201_000001_hospital_discharge_and_pending_timers::Migration),
+            Box::new(m20261202_000001_shard_ownership::Migration),
         ]
     }
 }

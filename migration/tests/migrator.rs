@@ -37,3 +37,54 @@ async fn down_then_up_rebuilds_the_schema() -> Result<(), DbErr> {
     assert!(Migrator::get_pending_migrations(&db).await?.is_empty());
     Ok(())
 }
+
+/// Upgrading a database with campaigns and pending timers: the shard keys and the timers'
+/// campaigns are filled in (a rest names its campaign; a reaction timeout, its combat's).
+#[tokio::test]
+async fn shard_ownership_backfills_existing_rows() -> Result<(), DbErr> {
+    use sea_orm_migration::sea_orm::ConnectionTrait;
+    let db = memory().await?;
+    let before = u32::try_from(Migrator::migrations().len() - 1).expect("a few migrations");
+    Migrator::up(&db, Some(before)).await?;
+    let at = "'2026-01-01T00:00:00Z'";
+    for sql in [
+        format!(
+            "INSERT INTO campaigns (id, guild_id, created_at) VALUES (1, '81384788765712384', {at}), (2, 'dm-9', {at})"
+        ),
+        format!(
+            "INSERT INTO combats (id, campaign_id, channel_id, seed, state, created_at, updated_at) VALUES (7, 2, 'c', 1, '{{}}', {at}, {at})"
+        ),
+        format!(
+            "INSERT INTO timers (id, kind, due_at, payload) VALUES \
+             (1, 'recovery_rest', {at}, '{{\"campaign_id\": 1}}'), \
+             (2, 'reaction_timeout', {at}, '{{\"combat_id\": 7}}'), \
+             (3, 'mystery', {at}, '{{}}')"
+        ),
+    ] {
+        db.execute_unprepared(&sql).await?;
+    }
+    Migrator::up(&db, None).await?;
+    let pairs = |sql: &'static str| {
+        let db = &db;
+        async move {
+            let rows = db
+                .query_all_raw(sea_orm_migration::sea_orm::Statement::from_string(
+                    db.get_database_backend(),
+                    sql,
+                ))
+                .await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get_by_index::<i64>(0)?, r.try_get_by_index::<Option<i64>>(1)?)))
+                .collect::<Result<Vec<_>, DbErr>>()
+        }
+    };
+    assert_eq!(
+        pairs("SELECT id, shard_key FROM campaigns ORDER BY id").await?,
+        [(1, Some(19_403_645_698)), (2, None)]
+    );
+    assert_eq!(
+        pairs("SELECT id, campaign_id FROM timers ORDER BY id").await?,
+        [(1, Some(1)), (2, Some(2)), (3, None)]
+    );
+    Ok(())
+}

@@ -2,8 +2,8 @@
 
 use anyhow::{Context as _, Result, bail};
 
-/// What `gogobee bot` needs to run.
-#[derive(Debug, Clone)]
+/// What `gogobee bot` needs to run. Its `Debug` hides the token and the database password.
+#[derive(Clone)]
 pub struct Config {
     /// `DISCORD_TOKEN`: the bot token (required).
     pub token: String,
@@ -18,6 +18,125 @@ pub struct Config {
     pub seed: u64,
     /// `OPS_ADDR`: where `/healthz` and `/metrics` listen (e.g. `0.0.0.0:9090`); unset: off.
     pub ops_addr: Option<std::net::SocketAddr>,
+    /// `GOGOBEE_CLOCK_OFFSET`: how far the game's clock runs ahead of the real time (`2h`, or
+    /// seconds; default 0) — a testing aid, e.g. restart two hours on to end a recovery rest.
+    pub clock_offset: chrono::TimeDelta,
+    /// `SHARD_IDS` / `SHARD_COUNT`: which of Discord's shards this process runs.
+    pub sharding: Sharding,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("token", &"[redacted]")
+            .field("database_url", &redact_url(&self.database_url))
+            .field("dev_guild", &self.dev_guild)
+            .field("api_base", &self.api_base)
+            .field("seed", &self.seed)
+            .field("ops_addr", &self.ops_addr)
+            .field("clock_offset", &self.clock_offset)
+            .field("sharding", &self.sharding)
+            .finish()
+    }
+}
+
+/// A database URL fit for a log line or an error message: its password (`user:secret@host`)
+/// replaced by `***`.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((credentials, host)) => {
+            let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
+            let hidden = if credentials.contains(':') { ":***" } else { "" };
+            format!("{scheme}://{user}{hidden}@{host}{tail}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+/// Which of Discord's shards this process runs (guild `g` is on shard `(g >> 22) % count`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sharding {
+    /// `SHARD_IDS` and `SHARD_COUNT` unset: every shard, as many as Discord recommends
+    /// (`GET /gateway/bot`), in this one process.
+    Auto,
+    /// Shards `first..=last` of `count` (the total across every process).
+    Range { first: u32, last: u32, count: u32 },
+}
+
+impl Sharding {
+    /// From `SHARD_IDS` (`0-3`, `2`, or a list like `4,5,6`; one contiguous run, as a process
+    /// runs a range of shards) and `SHARD_COUNT` (the total across all processes). The count
+    /// alone runs all of that many shards here; ids without a count are an error.
+    pub fn parse(ids: Option<&str>, count: Option<&str>) -> Result<Self> {
+        let Some(count) = count else {
+            if let Some(ids) = ids {
+                bail!(
+                    "SHARD_IDS={ids} needs SHARD_COUNT, the total number of shards across all processes \
+                     (e.g. SHARD_IDS=0-1 SHARD_COUNT=4 here and SHARD_IDS=2-3 SHARD_COUNT=4 on the other)"
+                );
+            }
+            return Ok(Self::Auto);
+        };
+        let count: u32 = match count.parse() {
+            Ok(n) if n > 0 => n,
+            _ => bail!("SHARD_COUNT must be a whole number of shards, 1 or more, not {count:?}"),
+        };
+        let Some(given) = ids else {
+            return Ok(Self::Range {
+                first: 0,
+                last: count - 1,
+                count,
+            });
+        };
+        let mut shards = Vec::new();
+        for item in given.split(',').map(str::trim) {
+            let number = |s: &str| {
+                s.trim().parse::<u32>().with_context(|| {
+                    format!("SHARD_IDS must be shard numbers like 0-3 or 0,1,2 (not {given:?}): {s:?} is not a number")
+                })
+            };
+            let (from, to) = match item.split_once('-') {
+                Some((from, to)) => (number(from)?, number(to)?),
+                None => (number(item)?, number(item)?),
+            };
+            if from > to {
+                bail!("SHARD_IDS: the range {item} runs backwards; write {to}-{from}");
+            }
+            shards.extend(from..=to);
+        }
+        shards.sort_unstable();
+        shards.dedup();
+        let (first, last) = (shards[0], shards[shards.len() - 1]);
+        if last >= count {
+            bail!(
+                "SHARD_IDS: shard {last} does not exist with SHARD_COUNT={count} (shards are numbered 0 to {})",
+                count - 1
+            );
+        }
+        if shards.len() != (last - first + 1) as usize {
+            bail!(
+                "SHARD_IDS={given}: a process runs one contiguous range of shards; split the others into \
+                 another process (e.g. SHARD_IDS={first}-{last} with every shard in between)"
+            );
+        }
+        Ok(Self::Range { first, last, count })
+    }
+
+    /// The guilds this process owns, for the service (its timers).
+    pub fn owned(&self) -> service::Shards {
+        match *self {
+            // Autosharded, one process runs every shard: it owns every guild.
+            Self::Auto => service::Shards::all(),
+            Self::Range { first, last, count } => {
+                service::Shards::new(first..=last, count).expect("parse checked the shard ids against the count")
+            }
+        }
+    }
 }
 
 fn var(name: &str) -> Option<String> {
@@ -59,6 +178,66 @@ impl Config {
                         .with_context(|| format!("OPS_ADDR must be host:port, like 0.0.0.0:9090, not {a:?}"))
                 })
                 .transpose()?,
+            clock_offset: var("GOGOBEE_CLOCK_OFFSET")
+                .map(|o| {
+                    crate::clock::parse_offset(&o)
+                        .with_context(|| format!("GOGOBEE_CLOCK_OFFSET must be a duration like 2h or 7200, not {o:?}"))
+                })
+                .transpose()?
+                .unwrap_or_default(),
+            sharding: Sharding::parse(var("SHARD_IDS").as_deref(), var("SHARD_COUNT").as_deref())?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Sharding, redact_url};
+
+    fn range(first: u32, last: u32, count: u32) -> Sharding {
+        Sharding::Range { first, last, count }
+    }
+
+    #[test]
+    fn shard_ids_and_count_name_a_range_of_shards() {
+        assert_eq!(Sharding::parse(None, None).unwrap(), Sharding::Auto);
+        assert_eq!(Sharding::parse(Some("0-3"), Some("8")).unwrap(), range(0, 3, 8));
+        assert_eq!(Sharding::parse(Some("5"), Some("8")).unwrap(), range(5, 5, 8));
+        assert_eq!(Sharding::parse(Some("6, 4,5"), Some("8")).unwrap(), range(4, 6, 8));
+        assert_eq!(Sharding::parse(Some("0-1,2"), Some("3")).unwrap(), range(0, 2, 3));
+        assert_eq!(Sharding::parse(None, Some("2")).unwrap(), range(0, 1, 2));
+        let owned = range(1, 1, 2).owned();
+        assert_eq!((owned.ids(), owned.count()), (&[1][..], 2));
+        assert!(Sharding::Auto.owned().owns_all());
+    }
+
+    #[test]
+    fn bad_shard_settings_say_what_is_wrong() {
+        let error = |ids: Option<&str>, count: Option<&str>| Sharding::parse(ids, count).unwrap_err().to_string();
+        assert!(error(Some("0"), None).contains("needs SHARD_COUNT"));
+        assert!(error(Some("0"), Some("0")).contains("1 or more"));
+        assert!(error(Some("0"), Some("two")).contains("1 or more"));
+        assert!(error(Some("2"), Some("2")).contains("shard 2 does not exist"));
+        assert!(error(Some("3-1"), Some("4")).contains("backwards"));
+        assert!(error(Some("0,2"), Some("4")).contains("contiguous"));
+        assert!(error(Some("zero"), Some("4")).contains("not a number"));
+        assert!(error(Some("1,"), Some("4")).contains("not a number"));
+    }
+
+    #[test]
+    fn passwords_are_hidden_from_database_urls() {
+        assert_eq!(
+            redact_url("postgres://gogobee:s3cret@db.internal:5432/gogobee?sslmode=require"),
+            "postgres://gogobee:***@db.internal:5432/gogobee?sslmode=require"
+        );
+        assert_eq!(
+            redact_url("postgres://postgres@127.0.0.1/x"),
+            "postgres://postgres@127.0.0.1/x"
+        );
+        assert_eq!(
+            redact_url("sqlite:///data/gogobee.db?mode=rwc"),
+            "sqlite:///data/gogobee.db?mode=rwc"
+        );
+        assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
     }
 }

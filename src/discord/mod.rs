@@ -6,6 +6,10 @@
 //! interactions); due timers (reaction windows that time out) are fired by one task in
 //! [`timers`]. One [`on_error`] turns anything unexpected into a logged error id and a short
 //! apology. SIGINT/SIGTERM close the shards and let in-flight commands finish.
+//!
+//! Sharding: autosharded by default; `SHARD_IDS`/`SHARD_COUNT` run a range of shards per
+//! process ([`config::Sharding`]), and the service then fires only the timers of the guilds on
+//! them. Each interaction is handled in its own `tracing` span ([`interaction_span`]).
 
 mod commands;
 mod config;
@@ -23,6 +27,7 @@ use service::{Db, Service};
 use tokio::sync::RwLock;
 
 use crate::app::{App, Caller, Invocation, Reply};
+use crate::clock::Clock;
 use crate::ops::Ops;
 pub use config::Config;
 use send::{Interaction, Outbox};
@@ -34,6 +39,8 @@ pub struct Data {
     /// Held (read) by each command, press and timer run; shutdown takes it (write) to wait for them.
     pub busy: Arc<RwLock<()>>,
     pub ops: Arc<Ops>,
+    /// The game's time (`GOGOBEE_CLOCK_OFFSET` ahead of the real time).
+    pub clock: Clock,
 }
 
 pub type Error = anyhow::Error;
@@ -43,9 +50,19 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 pub async fn run(config: Config) -> Result<()> {
     let db = Db::connect(&config.database_url)
         .await
-        .with_context(|| format!("opening the database {}", config.database_url))?;
+        .with_context(|| format!("opening the database {}", config::redact_url(&config.database_url)))?;
     let renderer = Renderer::load().context("loading the narration files")?;
-    let app = Arc::new(App::new(Service::with_seed(db, config.seed), renderer, config.seed));
+    // This process touches only the guilds of its shards (their interactions reach no one
+    // else; the service fires only their timers).
+    let owned = config.sharding.owned();
+    tracing::info!(sharding = ?config.sharding, owns = %owned, "starting");
+    let service = Service::with_seed(db, config.seed).owning(owned);
+    let app = Arc::new(App::new(service, renderer, config.seed));
+    let clock = Clock::system(config.clock_offset);
+    if !config.clock_offset.is_zero() {
+        let offset_seconds = config.clock_offset.num_seconds();
+        tracing::warn!(offset_seconds, now = %clock.now(), "the game's clock is offset (GOGOBEE_CLOCK_OFFSET)");
+    }
 
     let mut http = serenity::HttpBuilder::new(&config.token);
     if let Some(base) = &config.api_base {
@@ -89,6 +106,7 @@ pub async fn run(config: Config) -> Result<()> {
                     outbox,
                     busy: lock,
                     ops: metrics,
+                    clock,
                 })
             })
         })
@@ -99,20 +117,27 @@ pub async fn run(config: Config) -> Result<()> {
         .context("building the Discord client")?;
 
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let ticker = tokio::spawn(timers::run(
-        Arc::clone(&app),
-        outbox,
-        Arc::clone(&busy),
-        Arc::clone(&ops),
-        stopped,
-    ));
+    let timers = timers::Timers {
+        app: Arc::clone(&app),
+        clock,
+        busy: Arc::clone(&busy),
+        ops: Arc::clone(&ops),
+    };
+    let ticker = tokio::spawn(timers.run(outbox, stopped));
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
         shutdown_signal().await;
         tracing::info!("shutting down: closing the shards, finishing in-flight commands");
         shards.shutdown_all().await;
     });
-    client.start().await.context("connecting to Discord")?;
+    match config.sharding {
+        // As many shards as Discord recommends (`GET /gateway/bot`), all here.
+        config::Sharding::Auto => client.start_autosharded().await,
+        config::Sharding::Range { first, last, count } if first == last => client.start_shard(first, count).await,
+        // serenity 0.12 takes the range's end as the last shard to start (inclusive).
+        config::Sharding::Range { first, last, count } => client.start_shard_range(first..last, count).await,
+    }
+    .context("connecting to Discord")?;
 
     // The shards are closed: let what is in flight finish, then stop the timers.
     let drained = tokio::time::timeout(std::time::Duration::from_secs(10), busy.write()).await;
@@ -175,6 +200,7 @@ fn apology(id: &str) -> Reply {
             "Sorry — something went wrong on our side (error {id}). Nothing was changed; please try again."
         )),
         to_user: None,
+        running: None,
     }
 }
 
@@ -197,10 +223,58 @@ fn measured(
     }
 }
 
+/// The span one interaction is handled in (`fly logs` shows it on every line logged meanwhile):
+/// its kind and command, the shard it came on, guild, channel and user ids, and — recorded by
+/// [`traced`] when it is answered — the latency. Never the interaction's token.
+pub(crate) fn interaction_span(
+    kind: &str,
+    command: &str,
+    shard: serenity::ShardId,
+    guild: Option<serenity::GuildId>,
+    channel: serenity::ChannelId,
+    user: &serenity::User,
+) -> tracing::Span {
+    tracing::info_span!(
+        "interaction",
+        kind,
+        command,
+        shard = shard.0,
+        guild = %guild.map_or_else(|| "dm".to_owned(), |g| g.to_string()),
+        channel = %channel,
+        user = %user.id,
+        latency_ms = tracing::field::Empty,
+    )
+}
+
+/// How loudly [`traced`] reports an interaction once it is answered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Report {
+    /// One INFO line: commands and buttons.
+    Info,
+    /// DEBUG only: autocomplete, which comes with every keystroke.
+    Debug,
+}
+
+/// Handles an interaction inside its span, then records the latency and logs one line.
+pub(crate) async fn traced<T>(span: tracing::Span, report: Report, work: impl Future<Output = T>) -> T {
+    use tracing::Instrument as _;
+    let started = std::time::Instant::now();
+    let result = work.instrument(span.clone()).await;
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    span.record("latency_ms", latency_ms);
+    span.in_scope(|| match report {
+        Report::Info => tracing::info!(latency_ms, "interaction"),
+        Report::Debug => tracing::debug!(latency_ms, "interaction"),
+    });
+    result
+}
+
 /// Starts app work in its own task at once (so a panic in it becomes an apology, not silence,
 /// and the adapter's future stays small); the returned future waits for its replies.
 fn guarded(work: impl Future<Output = Vec<Reply>> + Send + 'static) -> impl Future<Output = Vec<Reply>> {
-    let task = tokio::spawn(work);
+    use tracing::Instrument as _;
+    // In the interaction's span, so what the game logs is tied to the interaction.
+    let task = tokio::spawn(work.in_current_span());
     async move {
         match task.await {
             Ok(replies) => replies,
@@ -219,6 +293,24 @@ pub async fn play(ctx: Context<'_>, path: &[&str], options: commands::Options) -
         return Ok(());
     };
     let i = actx.interaction;
+    let span = interaction_span(
+        "command",
+        &path.join(" "),
+        ctx.serenity_context().shard_id,
+        i.guild_id,
+        i.channel_id,
+        &i.user,
+    );
+    traced(span, Report::Info, answer(ctx, actx, path, options)).await
+}
+
+async fn answer(
+    ctx: Context<'_>,
+    actx: poise::ApplicationContext<'_, Data, Error>,
+    path: &[&str],
+    options: commands::Options,
+) -> Result<(), Error> {
+    let i = actx.interaction;
     let data = ctx.data();
     let _busy = data.busy.read().await;
     let caller = caller(i.guild_id, i.channel_id, &i.user, i.member.as_deref());
@@ -226,11 +318,11 @@ pub async fn play(ctx: Context<'_>, path: &[&str], options: commands::Options) -
         path: path.iter().map(|p| (*p).to_owned()).collect(),
         options,
     };
-    let app = Arc::clone(&data.app);
+    let (app, now) = (Arc::clone(&data.app), data.clock.now());
     let work = measured(
         &data.ops,
         path.join(" "),
-        guarded(async move { app.command(&caller, &invocation, Utc::now()).await }),
+        guarded(async move { app.command(&caller, &invocation, now).await }),
     );
     let on = Interaction {
         id: i.id,
@@ -249,11 +341,11 @@ async fn press(data: &Data, press: &serenity::ComponentInteraction) -> Result<()
     let caller = caller(press.guild_id, press.channel_id, &press.user, press.member.as_ref());
     let custom_id = press.data.custom_id.clone();
     let button = ReactionButton::parse(&custom_id);
-    let app = Arc::clone(&data.app);
+    let (app, now) = (Arc::clone(&data.app), data.clock.now());
     let work = measured(
         &data.ops,
         "button".to_owned(),
-        guarded(async move { app.press(&caller, &custom_id, Utc::now()).await }),
+        guarded(async move { app.press(&caller, &custom_id, now).await }),
     );
     let on = Interaction {
         id: press.id,
@@ -272,7 +364,15 @@ async fn on_event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(component),
         } => {
-            press(framework.user_data, component).await?;
+            let span = interaction_span(
+                "button",
+                "button",
+                framework.serenity_context.shard_id,
+                component.guild_id,
+                component.channel_id,
+                &component.user,
+            );
+            traced(span, Report::Info, press(framework.user_data, component)).await?;
         }
         serenity::FullEvent::Ready { .. } => framework.user_data.ops.gateway_connected.store(true, Ordering::Relaxed),
         // Events are dispatched concurrently, so a late "Identifying" may follow Ready: only

@@ -5,9 +5,16 @@
 //! Every interaction is acknowledged within Discord's 3 s: when the work is not done after
 //! [`DEFER_AFTER`], the interaction is deferred and answered when it is. Reaction prompts
 //! posted here are remembered per channel, so their buttons can be taken away once their
-//! window closes (answered, or timed out).
+//! window closes (answered, or timed out). Prompts an earlier process posted are recalled from
+//! the channel's recent history the first time a window closes there
+//! ([`RECALL_LIMIT`] messages back), so a restarted bot takes their buttons away too.
+//!
+//! A running message (`Reply::running`: the tick timeline) is posted once per channel and key
+//! and then edited in place: a command that advances the timeline by many ticks costs one
+//! narration message and one edit, never a message per tick (Discord allows a bot about 50
+//! requests per second in all). If the message cannot be edited (deleted), it is posted anew.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::sync::atomic::AtomicBool;
@@ -25,6 +32,11 @@ use crate::app::Reply;
 /// gateway and network included).
 pub const DEFER_AFTER: Duration = Duration::from_millis(1200);
 
+/// How many of a channel's latest messages are searched for prompts an earlier process left
+/// on display (Discord's largest page). Older prompts keep their buttons; a press on one is
+/// refused as stale.
+pub const RECALL_LIMIT: u8 = 100;
+
 /// Interaction callback types.
 const MESSAGE: u8 = 4;
 const DEFERRED_MESSAGE: u8 = 5;
@@ -40,28 +52,69 @@ pub struct Interaction<'a> {
     pub source: Option<serenity::MessageId>,
 }
 
-/// A reaction prompt on display: its message and the window its buttons answer.
-#[derive(Debug, Clone, Copy)]
-struct Prompt {
-    message: serenity::MessageId,
-    window: u64,
+/// The reaction window a prompt's buttons answer: the combat, and the window's token (the
+/// combat's version when the prompt was rendered).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Window {
+    combat: String,
+    token: u64,
 }
 
-/// Posts replies and keeps track of the reaction prompts on display.
+impl Window {
+    fn of(button: &ReactionButton) -> Self {
+        Self {
+            combat: button.combat_id.clone(),
+            token: button.version,
+        }
+    }
+}
+
+/// A reaction prompt on display: its message and the window its buttons answer.
+#[derive(Debug, Clone)]
+struct Prompt {
+    message: serenity::MessageId,
+    window: Window,
+}
+
+/// Posts replies and keeps track of the reaction prompts and running messages on display.
 pub struct Outbox {
     pub http: Arc<serenity::Http>,
     prompts: Mutex<HashMap<serenity::ChannelId, Vec<Prompt>>>,
+    /// Channels whose history has been searched for prompts posted before this process
+    /// started; held while a search runs, so a channel is searched once.
+    recalled: tokio::sync::Mutex<HashSet<serenity::ChannelId>>,
+    /// The bot's own user, whose messages those prompts are (looked up once, when needed).
+    me: tokio::sync::OnceCell<serenity::UserId>,
+    /// The message each running key is shown in, by channel.
+    running: Mutex<HashMap<(serenity::ChannelId, String), serenity::MessageId>>,
 }
 
 /// The window a prompt's buttons answer, if the payload is a reaction prompt.
-fn prompt_window(payload: &MessagePayload) -> Option<u64> {
+fn prompt_window(payload: &MessagePayload) -> Option<Window> {
     payload
         .components
         .iter()
         .flat_map(|row| &row.components)
         .filter(|b| !b.disabled)
         .find_map(|b| ReactionButton::parse(&b.custom_id))
-        .map(|b| b.version)
+        .map(|b| Window::of(&b))
+}
+
+/// The window a message's enabled buttons answer, if it is a reaction prompt still on display.
+fn message_window(message: &serenity::Message) -> Option<Window> {
+    message
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .find_map(|component| match component {
+            serenity::ActionRowComponent::Button(serenity::Button {
+                data: serenity::ButtonKind::NonLink { custom_id, .. },
+                disabled: false,
+                ..
+            }) => ReactionButton::parse(custom_id),
+            _ => None,
+        })
+        .map(|b| Window::of(&b))
 }
 
 /// The edit that takes a prompt's buttons away (content and embeds stay as they are).
@@ -74,6 +127,9 @@ impl Outbox {
         Self {
             http,
             prompts: Mutex::new(HashMap::new()),
+            recalled: tokio::sync::Mutex::new(HashSet::new()),
+            me: tokio::sync::OnceCell::new(),
+            running: Mutex::new(HashMap::new()),
         }
     }
 
@@ -114,26 +170,34 @@ impl Outbox {
         let first = replies.next().unwrap_or_else(|| Reply {
             payload: render::refusal_text("Done."),
             to_user: None,
+            running: None,
         });
+        // The first reply answers the interaction: a new message, even for a running one (which
+        // then lives there: `/combat status` brings the timeline down to the latest message).
         if deferred {
             // The "thinking…" message is public; a private first reply replaces it privately.
             if first.is_ephemeral() {
                 self.http.delete_original_interaction_response(on.token).await?;
             }
-            self.follow_up(on, &first.payload).await?;
+            let message = self.follow_up(on, &first.payload).await?;
+            self.remember_running(on.channel, &first, message);
         } else {
             let body = json!({ "type": MESSAGE, "data": first.payload });
             self.http
                 .create_interaction_response(on.id, on.token, &body, vec![])
                 .await?;
             super::acknowledged(acknowledged);
-            if let Some(window) = prompt_window(&first.payload) {
+            let window = prompt_window(&first.payload);
+            if window.is_some() || first.running.is_some() {
                 let message = self.http.get_original_interaction_response(on.token).await?;
-                self.remember(on.channel, message.id, window);
+                if let Some(window) = window {
+                    self.remember(on.channel, message.id, window);
+                }
+                self.remember_running(on.channel, &first, message.id);
             }
         }
         for reply in replies {
-            self.follow_up(on, &reply.payload).await?;
+            self.deliver(on, &reply).await?;
         }
         Ok(())
     }
@@ -175,24 +239,72 @@ impl Outbox {
             (true, true) => {}
         }
         if !refused && let Some(button) = pressed {
-            // Other copies of the same prompt (e.g. reposted by /combat status) close too.
-            self.close_prompts(on.channel, |p| {
-                p.window == button.version && Some(p.message) != on.source
-            })
-            .await;
+            // Other copies of the same prompt (e.g. reposted by /combat status) close too; the
+            // pressed one has just lost its buttons.
+            let window = Window::of(button);
+            self.close_prompts(on.channel, |p| p.window == window && Some(p.message) != on.source)
+                .await;
+            if let Some(source) = on.source {
+                self.forget(on.channel, source);
+            }
         }
         for reply in rest {
-            self.follow_up(on, &reply.payload).await?;
+            self.deliver(on, reply).await?;
         }
         Ok(())
     }
 
-    async fn follow_up(&self, on: &Interaction<'_>, payload: &MessagePayload) -> Result<()> {
+    /// Sends a reply after the interaction's response: a running message known in this channel
+    /// is edited in place; anything else is a follow-up.
+    async fn deliver(&self, on: &Interaction<'_>, reply: &Reply) -> Result<()> {
+        if self.edit_running(on.channel, reply).await {
+            return Ok(());
+        }
+        let message = self.follow_up(on, &reply.payload).await?;
+        self.remember_running(on.channel, reply, message);
+        Ok(())
+    }
+
+    async fn follow_up(&self, on: &Interaction<'_>, payload: &MessagePayload) -> Result<serenity::MessageId> {
         let message = self.http.create_followup_message(on.token, payload, vec![]).await?;
         if let Some(window) = prompt_window(payload) {
             self.remember(on.channel, message.id, window);
         }
-        Ok(())
+        Ok(message.id)
+    }
+
+    /// Edits the message `reply` keeps up to date, if it is running and one is on display in
+    /// `channel`; `false` when there is none or the edit failed (it is forgotten then).
+    async fn edit_running(&self, channel: serenity::ChannelId, reply: &Reply) -> bool {
+        let Some(key) = &reply.running else {
+            return false;
+        };
+        let shown = {
+            let running = self.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            running.get(&(channel, key.clone())).copied()
+        };
+        let Some(message) = shown else {
+            return false;
+        };
+        match self.http.edit_message(channel, message, &reply.payload, vec![]).await {
+            Ok(_) => true,
+            Err(error) => {
+                tracing::warn!(%error, %channel, %message, key, "could not edit a running message; posting it anew");
+                let mut running = self.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                running.remove(&(channel, key.clone()));
+                false
+            }
+        }
+    }
+
+    /// Remembers `message` as where `reply`'s running key is shown in `channel`. A channel has
+    /// one fight at a time: another key's message there (an earlier fight's) is forgotten.
+    fn remember_running(&self, channel: serenity::ChannelId, reply: &Reply, message: serenity::MessageId) {
+        if let Some(key) = &reply.running {
+            let mut running = self.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            running.retain(|(shown_in, _), _| *shown_in != channel);
+            running.insert((channel, key.clone()), message);
+        }
     }
 
     /// Posts timer replies to their channels. Windows that timed out lose their buttons.
@@ -210,6 +322,7 @@ impl Outbox {
             }
         }
         for (channel, replies) in by_channel {
+            tracing::info!(%channel, messages = replies.len(), "posting what timers did");
             // A message for one player (a rest is over) goes to their DMs, or here if closed;
             // it says nothing about the channel's reaction prompts.
             let (direct, replies): (Vec<Reply>, Vec<Reply>) = replies
@@ -225,14 +338,18 @@ impl Outbox {
             if replies.is_empty() {
                 continue;
             }
-            let still_open: Vec<u64> = replies.iter().filter_map(|r| prompt_window(&r.payload)).collect();
+            let still_open: Vec<Window> = replies.iter().filter_map(|r| prompt_window(&r.payload)).collect();
             self.close_prompts(channel, |p| !still_open.contains(&p.window)).await;
             for reply in replies {
+                if self.edit_running(channel, &reply).await {
+                    continue;
+                }
                 match self.http.send_message(channel, vec![], &reply.payload).await {
                     Ok(message) => {
                         if let Some(window) = prompt_window(&reply.payload) {
                             self.remember(channel, message.id, window);
                         }
+                        self.remember_running(channel, &reply, message.id);
                     }
                     Err(error) => tracing::error!(%error, %channel, "could not post a timer's message"),
                 }
@@ -255,19 +372,67 @@ impl Outbox {
         self.http.send_message(dm.id, vec![], &reply.payload).await.is_ok()
     }
 
-    fn remember(&self, channel: serenity::ChannelId, message: serenity::MessageId, window: u64) {
+    fn remember(&self, channel: serenity::ChannelId, message: serenity::MessageId, window: Window) {
         let mut prompts = self.prompts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         prompts.entry(channel).or_default().push(Prompt { message, window });
     }
 
-    /// Takes the buttons off the prompts in `channel` that `closed` picks, and forgets them.
+    fn forget(&self, channel: serenity::ChannelId, message: serenity::MessageId) {
+        let mut prompts = self.prompts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(list) = prompts.get_mut(&channel) {
+            list.retain(|p| p.message != message);
+        }
+    }
+
+    /// Remembers the prompts still on display in `channel` that an earlier process posted (so
+    /// this one never did): the bot's messages among the channel's latest [`RECALL_LIMIT`] whose
+    /// buttons answer a reaction window. Searches each channel once; a failed search is retried
+    /// at the next window that closes there.
+    async fn recall(&self, channel: serenity::ChannelId) {
+        let mut recalled = self.recalled.lock().await;
+        if recalled.contains(&channel) {
+            return;
+        }
+        let found = async {
+            let me = self
+                .me
+                .get_or_try_init(|| async { self.http.get_current_user().await.map(|me| me.id) })
+                .await?;
+            let history = self.http.get_messages(channel, None, Some(RECALL_LIMIT)).await?;
+            Ok::<_, serenity::Error>((*me, history))
+        };
+        let (me, history) = match found.await {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::warn!(%error, %channel, "could not look for earlier reaction prompts");
+                return;
+            }
+        };
+        recalled.insert(channel);
+        let mut prompts = self.prompts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let list = prompts.entry(channel).or_default();
+        for message in history.iter().filter(|m| m.author.id == me) {
+            if let Some(window) = message_window(message)
+                && !list.iter().any(|p| p.message == message.id)
+            {
+                list.push(Prompt {
+                    message: message.id,
+                    window,
+                });
+            }
+        }
+    }
+
+    /// Takes the buttons off the prompts in `channel` that `closed` picks (earlier processes'
+    /// included), and forgets them.
     async fn close_prompts(&self, channel: serenity::ChannelId, closed: impl Fn(&Prompt) -> bool) {
+        self.recall(channel).await;
         let done: Vec<Prompt> = {
             let mut prompts = self.prompts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let Some(list) = prompts.get_mut(&channel) else {
                 return;
             };
-            let (done, open) = list.iter().partition(|p| closed(p));
+            let (done, open) = std::mem::take(list).into_iter().partition(|p| closed(p));
             *list = open;
             done
         };

@@ -88,13 +88,22 @@ impl Table {
             }
             match self.output {
                 Output::Json => {
-                    let line = json!({"user": user, "ephemeral": reply.is_ephemeral(), "payload": reply.payload});
+                    let mut line = json!({"user": user, "ephemeral": reply.is_ephemeral(), "payload": reply.payload});
+                    if let Some(key) = &reply.running {
+                        line["running"] = json!(key);
+                    }
                     writeln!(out, "{line}")?;
                 }
                 Output::Text => {
                     let to = reply.to_user.as_deref().map(|u| format!(" → @{u}")).unwrap_or_default();
                     let private = if reply.is_ephemeral() { " (only you)" } else { "" };
-                    writeln!(out, "── TwinBee{to}{private}")?;
+                    // Discord edits a running message in place; the table shows each update.
+                    let running = reply
+                        .running
+                        .as_deref()
+                        .map(|key| format!(" ✎ {}", key.split(':').next().unwrap_or(key)))
+                        .unwrap_or_default();
+                    writeln!(out, "── TwinBee{to}{private}{running}")?;
                     writeln!(out, "{}\n", text::to_text(&reply.payload))?;
                 }
             }
@@ -131,6 +140,7 @@ impl Table {
                     vec![Reply {
                         payload: render::refusal_text(&format!("No [{label}] button here (shown: {shown}).")),
                         to_user: None,
+                        running: None,
                     }]
                 };
                 self.show(user, &replies, out)

@@ -27,6 +27,11 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The SQLite database the bot keeps in `dir`.
+pub fn database_url(dir: &std::path::Path) -> String {
+    format!("sqlite://{}?mode=rwc", dir.join("gogobee.db").display())
+}
+
 /// The bot as a child process; killed when dropped.
 pub struct Bot {
     pub child: Child,
@@ -83,10 +88,7 @@ impl Bot {
             .current_dir(dir)
             .env("DISCORD_TOKEN", fake.token())
             .env("DISCORD_API_BASE", fake.rest_url())
-            .env(
-                "DATABASE_URL",
-                format!("sqlite://{}?mode=rwc", dir.join("gogobee.db").display()),
-            )
+            .env("DATABASE_URL", database_url(dir))
             .env("GOGOBEE_SEED", "6")
             .env("OPS_ADDR", &ops)
             .env("RUST_LOG", "warn,gogobee=info")

@@ -216,7 +216,26 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     };
     let mut steps = ctx.offers_to_all(&trigger);
     steps.push(Step::Damage(pending));
+    if ctx.combat.ruleset == crate::combat::Ruleset::Ctb
+        && let Some(affliction) = on_hit(ctx.combat.get(s.attacker), s.strike)
+    {
+        steps.push(Step::Afflict {
+            source: s.attacker,
+            target: s.target,
+            affliction,
+        });
+    }
     ctx.push_front(steps);
+}
+
+/// The status a strike's hit inflicts (CTB: `content::statuses`).
+fn on_hit(attacker: &Combatant, strike: Strike) -> Option<crate::content::statuses::Affliction> {
+    use crate::content::statuses;
+    match strike {
+        Strike::Spell(spell) => statuses::on_spell_hit(spell),
+        Strike::Natural(i) => statuses::on_natural_hit(attacker.monster_kind()?, i),
+        Strike::MainHand | Strike::OffHand | Strike::Unarmed => None,
+    }
 }
 
 /// Rolls a hit's damage with its riders.

@@ -334,6 +334,15 @@ pub enum Event {
         ability: String,
         turns: u32,
     },
+    /// CTB: a status effect took hold of `id` — inflicted by `by`'s hit, or innate (`None`) —
+    /// for `turns` turns, or for good when `permanent`.
+    StatusApplied {
+        id: CombatantId,
+        status: String,
+        by: Option<CombatantId>,
+        turns: u32,
+        permanent: bool,
+    },
     /// CTB: a status effect's upkeep: `amount` HP (negative for damage), turns `remaining`.
     StatusTicked {
         id: CombatantId,
@@ -366,12 +375,14 @@ pub enum Event {
         id: CombatantId,
         after: Option<CombatantId>,
     },
-    /// Ticks: `id`'s `action` enters `phase`, lasting `ticks` ticks.
+    /// Ticks: `id`'s `action` enters `phase` at tick `tick`, lasting `ticks` ticks.
     PhaseStarted {
         id: CombatantId,
         action: String,
         phase: crate::timing::ticks::Phase,
         ticks: u32,
+        #[serde(default)]
+        tick: u64,
     },
     /// Ticks: `id`'s action was lost — broken by `by`'s strike, or dropped to react.
     ActionCancelled {

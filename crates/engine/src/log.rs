@@ -270,6 +270,23 @@ pub fn line(c: &Combat, event: &Event) -> String {
         Event::CooldownStarted { id, ability, turns } => {
             format!("{}'s {ability} cools down for {turns} turn(s)", n(*id))
         }
+        Event::StatusApplied {
+            id,
+            status,
+            by,
+            turns,
+            permanent,
+        } => {
+            let how_long = if *permanent {
+                "permanent".to_owned()
+            } else {
+                format!("{turns} turn(s)")
+            };
+            match by {
+                Some(by) => format!("{}'s hit leaves {} {status} ({how_long})", n(*by), n(*id)),
+                None => format!("{} has {status} ({how_long})", n(*id)),
+            }
+        }
         Event::StatusTicked {
             id,
             status,
@@ -315,7 +332,8 @@ pub fn line(c: &Combat, event: &Event) -> String {
             action,
             phase,
             ticks,
-        } => format!("{} {action}: {} ({ticks} tick(s))", n(*id), phase.name()),
+            tick,
+        } => format!("tick {tick}: {} {action}: {} ({ticks} tick(s))", n(*id), phase.name()),
         Event::ActionCancelled { id, action, by } => match by {
             Some(by) => format!("{} breaks {}'s {action}", n(*by), n(*id)),
             None => format!("{} drops their {action} to react", n(*id)),

@@ -132,6 +132,31 @@ pub struct ReactionWindow {
     pub reactor: CombatantId,
     pub trigger: ReactionTrigger,
     pub options: Vec<ReactionKind>,
+    /// Tick timeline (seed 004 "Reaction pass"): a player with several queued reactions is
+    /// offered the choice — each offered kind with the trigger it answers (the best of its kind).
+    /// Empty when every option answers `trigger`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<(ReactionKind, ReactionTrigger)>,
+}
+
+impl ReactionWindow {
+    /// A window where every option answers `trigger`.
+    pub fn new(reactor: CombatantId, trigger: ReactionTrigger, options: Vec<ReactionKind>) -> Self {
+        Self {
+            reactor,
+            trigger,
+            options,
+            choices: Vec::new(),
+        }
+    }
+
+    /// The trigger that taking `kind` answers.
+    pub fn trigger_for(&self, kind: ReactionKind) -> &ReactionTrigger {
+        self.choices
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(&self.trigger, |(_, trigger)| trigger)
+    }
 }
 
 fn has_counterspell(reactor: &Combatant) -> bool {
@@ -139,6 +164,26 @@ fn has_counterspell(reactor: &Combatant) -> bool {
         .class()
         .is_none_or(|class| reactor.is_class_at_least(Class::Mage, 5) && class == Class::Mage);
     eligible && reactor.knows(Spell::Counterspell) && reactor.lowest_slot(3).is_some()
+}
+
+/// Whether `c` has the reaction `kind` at all — its class, level, monster traits and the
+/// resources it spends — whatever the trigger and whether its reaction is spent (the gates
+/// [`options`] applies before a trigger's own conditions). Readied actions and the tick
+/// timeline's Cancel and Exploit come from the timing model, not from an ability: `false`.
+pub fn grants(c: &Combatant, kind: ReactionKind, ruleset: crate::combat::Ruleset) -> bool {
+    match kind {
+        ReactionKind::OpportunityAttack => c.has_melee_attack(),
+        ReactionKind::Parry => {
+            let level = if ruleset == crate::combat::Ruleset::Tdgs { 1 } else { 5 };
+            c.is_class_at_least(Class::Fighter, level) || c.monster_kind().is_some_and(|m| m.stats().parry)
+        }
+        ReactionKind::UncannyDodge => c.is_class_at_least(Class::Rogue, 5),
+        ReactionKind::Interception => c.is_class_at_least(Class::Fighter, 3),
+        ReactionKind::ShieldOfFaith => c.class() == Some(Class::Cleric) && c.pools.divine_favor > 0,
+        ReactionKind::Counterspell => has_counterspell(c),
+        ReactionKind::Evasion => c.is_class_at_least(Class::Rogue, 7) || c.is_class_at_least(Class::Ranger, 7),
+        ReactionKind::Readied | ReactionKind::Cancel | ReactionKind::Exploit => false,
+    }
 }
 
 /// The reactions `reactor` may legally take now in answer to `trigger`.

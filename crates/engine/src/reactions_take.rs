@@ -40,7 +40,7 @@ pub fn answer(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), Rule
             });
         }
         ctx.combat.window = None;
-        let steps = take(ctx, window.reactor, *kind, &window.trigger);
+        let steps = take(ctx, window.reactor, *kind, window.trigger_for(*kind));
         ctx.push_front(steps);
     } else {
         ctx.combat.window = None;
@@ -79,11 +79,12 @@ fn reduce_pending(
 
 /// Takes reaction `kind`: spends the reaction and returns what resolves before the interrupted action continues.
 pub fn take(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &ReactionTrigger) -> Vec<Step> {
+    // The model's cost first: on the tick timeline the reaction's own cycle starts here.
+    crate::timing::spend_reaction(ctx, reactor, kind, trigger);
     ctx.emit(Event::ReactionTaken {
         reactor,
         reaction: kind,
     });
-    crate::timing::spend_reaction(ctx, reactor, kind, trigger);
     match (kind, trigger) {
         (ReactionKind::OpportunityAttack, ReactionTrigger::LeavesMelee { mover }) => {
             let r = ctx.combat.get(reactor);

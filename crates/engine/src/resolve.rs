@@ -97,6 +97,12 @@ pub enum Step {
     Breath {
         monster: CombatantId,
     },
+    /// CTB: a hit's status effect takes hold of the target (after its damage), unless it saves.
+    Afflict {
+        source: CombatantId,
+        target: CombatantId,
+        affliction: crate::content::statuses::Affliction,
+    },
     /// Tick timeline: a Cancel's strike hit — the target's windup breaks.
     BreakWindup {
         reactor: CombatantId,
@@ -301,6 +307,11 @@ pub(crate) fn run(ctx: &mut Ctx) {
             }
             Step::Breath { monster } => casting::breath(ctx, monster),
             Step::BreakWindup { reactor, target } => timing::ticks::break_windup(ctx, reactor, target),
+            Step::Afflict {
+                source,
+                target,
+                affliction,
+            } => timing::ctb::afflict(ctx, source, target, affliction),
         }
     }
 }
@@ -338,11 +349,7 @@ fn offer(ctx: &mut Ctx, reactor: CombatantId, trigger: ReactionTrigger) {
                 trigger: trigger.clone(),
                 options: options.clone(),
             });
-            ctx.combat.window = Some(ReactionWindow {
-                reactor,
-                trigger,
-                options,
-            });
+            ctx.combat.window = Some(ReactionWindow::new(reactor, trigger, options));
         }
         Controller::Ai(_) => {
             if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &trigger, &options) {

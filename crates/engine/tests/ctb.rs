@@ -478,3 +478,221 @@ fn ai_fights_under_ctb_run_to_an_end_and_replay_identically() {
         }
     }
 }
+
+/// Ends turns, whoever's they are, until `until` holds for the events so far; returns them.
+fn end_turns_until(f: &mut Fight, until: impl Fn(&[Event]) -> bool) -> Vec<Event> {
+    let mut seen = Vec::new();
+    for _ in 0..40 {
+        let who = f.current();
+        seen.extend(f.act(who, Command::EndTurn));
+        if until(&seen) {
+            return seen;
+        }
+    }
+    panic!("it never happened:\n{}", f.transcript());
+}
+
+fn status_ticks(events: &[Event], who: CombatantId) -> Vec<(i32, u32)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::StatusTicked {
+                id, amount, remaining, ..
+            } if *id == who => Some((*amount, *remaining)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_it_expires() {
+    // Seed 003 §1.C: a DoT applies at each upkeep, loses a turn of duration, expires at 0.
+    let mut f = ctb_fight(vec![
+        pc("Mira", Race::Human, Class::Mage, 1),
+        puppet("Ogre", Monster::Ogre),
+    ]);
+    let (mira, ogre) = (f.id("Mira"), f.id("Ogre"));
+    f.get_mut(mira).ctb.charge = 100;
+    f.get_mut(ogre).ctb.charge = 50;
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), mira);
+    let bolt = Command::Cast {
+        spell: engine::content::Spell::FireBolt,
+        target: Some(ogre),
+    };
+    let events = f.act_with(mira, bolt, |events, _| {
+        events
+            .iter()
+            .any(|e| matches!(e, Event::DamageDealt { target, .. } if *target == ogre))
+    });
+    let damage = events
+        .iter()
+        .position(|e| matches!(e, Event::DamageDealt { target, .. } if *target == ogre))
+        .unwrap();
+    let applied = Event::StatusApplied {
+        id: ogre,
+        status: "Burning".into(),
+        by: Some(mira),
+        turns: 2,
+        permanent: false,
+    };
+    let took_hold = events
+        .iter()
+        .position(|e| *e == applied)
+        .expect("the hit sets it burning");
+    assert!(damage < took_hold, "the status takes hold after the hit's damage");
+    assert_eq!(f.get(ogre).ctb.statuses, vec![engine::content::statuses::burning()]);
+
+    let hp = f.get(ogre).hp;
+    let later = end_turns_until(&mut f, |seen| {
+        seen.iter()
+            .any(|e| matches!(e, Event::StatusExpired { id, .. } if *id == ogre))
+    });
+    assert_eq!(status_ticks(&later, ogre), vec![(-2, 1), (-2, 0)]);
+    assert_eq!(f.get(ogre).hp, hp - 4, "two upkeeps of 2 fire damage, nothing else");
+    assert!(f.get(ogre).ctb.statuses.is_empty(), "expired at 0");
+}
+
+#[test]
+fn outside_the_charge_race_fire_bolt_burns_no_one() {
+    let mut f = Fight::new(vec![
+        pc("Mira", Race::Human, Class::Mage, 1),
+        puppet("Ogre", Monster::Ogre),
+    ]);
+    let (mira, ogre) = (f.id("Mira"), f.id("Ogre"));
+    f.turn_of(mira);
+    let bolt = Command::Cast {
+        spell: engine::content::Spell::FireBolt,
+        target: Some(ogre),
+    };
+    let events = f.act_with(mira, bolt, |events, _| {
+        events
+            .iter()
+            .any(|e| matches!(e, Event::DamageDealt { target, .. } if *target == ogre))
+    });
+    assert!(!events.iter().any(|e| matches!(e, Event::StatusApplied { .. })));
+    assert!(f.get(ogre).ctb.statuses.is_empty());
+}
+
+fn ghoul_clawing_aria() -> (Fight, CombatantId, CombatantId) {
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Ghoul", Monster::Ghoul),
+    ]);
+    let (aria, ghoul) = (f.id("Aria"), f.id("Ghoul"));
+    f.melee(aria, ghoul);
+    f.get_mut(ghoul).ctb.charge = 100;
+    f.get_mut(aria).ctb.charge = 50;
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), ghoul);
+    (f, aria, ghoul)
+}
+
+fn con_save(events: &[Event], who: CombatantId) -> Option<bool> {
+    events.iter().find_map(|e| match e {
+        Event::SavingThrow {
+            id,
+            ability: engine::content::Ability::Con,
+            dc: 10,
+            success,
+            ..
+        } if *id == who => Some(*success),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_ghoul_s_claws_paralyse_on_a_failed_con_save_and_the_stun_takes_the_next_turn() {
+    // Seed 003 §1.C: "If a STUN status is active, skip the Action Phase and immediately trigger End Turn."
+    let (mut f, aria, ghoul) = ghoul_clawing_aria();
+    let events = f.act_with(ghoul, Command::Attack { target: Some(aria) }, |events, c| {
+        con_save(events, aria) == Some(false) && c.get(aria).is_standing()
+    });
+    assert!(events.contains(&Event::StatusApplied {
+        id: aria,
+        status: "Paralysed".into(),
+        by: Some(ghoul),
+        turns: 1,
+        permanent: false,
+    }));
+    let later = end_turns_until(&mut f, |seen| seen.contains(&Event::Stunned { id: aria }));
+    let stunned = later.iter().position(|e| *e == Event::Stunned { id: aria }).unwrap();
+    assert_eq!(
+        later[stunned + 1],
+        Event::TurnEnded { id: aria },
+        "the turn ends at once"
+    );
+    assert!(later.contains(&Event::StatusExpired {
+        id: aria,
+        status: "Paralysed".into()
+    }));
+    assert!(f.get(aria).ctb.statuses.is_empty(), "one turn lost, no more");
+}
+
+#[test]
+fn a_ghoul_s_claws_do_not_paralyse_on_a_successful_save() {
+    let (mut f, aria, ghoul) = ghoul_clawing_aria();
+    let events = f.act_with(ghoul, Command::Attack { target: Some(aria) }, |events, _| {
+        con_save(events, aria) == Some(true)
+    });
+    assert!(!events.iter().any(|e| matches!(e, Event::StatusApplied { .. })));
+    assert!(f.get(aria).ctb.statuses.is_empty());
+}
+
+#[test]
+fn a_troll_regenerates_ten_at_each_upkeep_for_good_but_never_past_its_maximum() {
+    // Seed 003 §1.C: a HoT applies at each upkeep; a permanent effect never expires.
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Troll", Monster::Troll),
+    ]);
+    let troll = f.id("Troll");
+    let begun = f.direct(Command::Begin);
+    assert!(begun.contains(&Event::StatusApplied {
+        id: troll,
+        status: "Regeneration".into(),
+        by: None,
+        turns: 0,
+        permanent: true,
+    }));
+    let max = f.get(troll).max_hp;
+    f.get_mut(troll).hp = max - 25;
+    let later = end_turns_until(&mut f, |seen| status_ticks(seen, troll).len() == 4);
+    assert_eq!(
+        status_ticks(&later, troll),
+        vec![(10, 0), (10, 0), (5, 0), (0, 0)],
+        "+10, +10, the last 5 missing, then nothing to mend"
+    );
+    assert_eq!(f.get(troll).hp, max);
+    assert_eq!(
+        f.get(troll).ctb.statuses,
+        vec![engine::content::statuses::regeneration()]
+    );
+    let heals = later
+        .iter()
+        .filter(|e| matches!(e, Event::Healed { target, .. } if *target == troll))
+        .count();
+    assert_eq!(heals, 3, "no heal is reported at full HP");
+}
+
+#[test]
+fn the_forecast_names_who_acts_next_after_the_active_unit_pays_its_100() {
+    // Seed 003 §2.A and §3: Wolf (13) acts at tick 8 with 104 and keeps 4; Aria (10) has 80 and
+    // needs 2 more ticks (100), the wolf reaching 30 — so Aria acts next, 2 ticks on.
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Wolf", Monster::Wolf),
+    ]);
+    let (aria, wolf) = (f.id("Aria"), f.id("Wolf"));
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), wolf);
+    let before = f.combat.clone();
+    assert_eq!(ctb::next_to_act(&f.combat), Some((aria, 2)));
+    assert_eq!(f.combat, before, "a forecast changes nothing");
+    let events = f.act(wolf, Command::EndTurn);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::ChargeRace { ticks: 2, winner, .. } if *winner == aria))
+    );
+}

@@ -699,3 +699,64 @@ fn ai_fights_under_tdgs_run_to_an_end_and_replay_identically() {
         assert!(any(&events, |e| matches!(e, Event::InstantResolved { .. })));
     }
 }
+
+#[test]
+fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_free() {
+    // Seed 001 "Interrupt limits": Parry (Lv1) 1/round, (Lv5) 2/round; Counterspell 1/scene.
+    let fighter = |level| pc("Aria", Race::Human, Class::Fighter, level);
+    let list = |c: &Combatant| {
+        tdgs::interrupts(c)
+            .into_iter()
+            .map(|i| (i.kind, i.limit, i.left))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        list(&fighter(1)),
+        vec![
+            (ReactionKind::OpportunityAttack, Limit::PerRound(1), 1),
+            (ReactionKind::Parry, Limit::PerRound(1), 1),
+        ]
+    );
+    let mut veteran = fighter(5);
+    tdgs::spend_interrupt(&mut veteran, ReactionKind::Parry);
+    assert!(list(&veteran).contains(&(ReactionKind::Parry, Limit::PerRound(2), 1)));
+    let mut mage = pc("Wren", Race::Human, Class::Mage, 5);
+    assert_eq!(list(&mage), vec![(ReactionKind::Counterspell, Limit::PerScene(1), 1)]);
+    tdgs::spend_interrupt(&mut mage, ReactionKind::Counterspell);
+    assert_eq!(list(&mage), vec![(ReactionKind::Counterspell, Limit::PerScene(1), 0)]);
+    assert_eq!(
+        list(&pc("Cleo", Race::Human, Class::Mage, 1)),
+        vec![],
+        "no free interrupts"
+    );
+    assert_eq!(Limit::PerScene(1).period(), "scene");
+}
+
+#[test]
+fn the_coming_instant_phase_lists_declared_instants_by_instant_ref_then_luk() {
+    // The seed's example: Quick Draw (12), Battle Cry (8), Premonition (5).
+    let mut f = tdgs_fight(vec![
+        stats(pc("Fighter", Race::Human, Class::Fighter, 1), 14, 10),
+        stats(pc("Rogue", Race::Human, Class::Rogue, 1), 10, 10),
+        stats(pc("Wizard", Race::Human, Class::Mage, 1), 16, 10),
+        monster("Goblin", Monster::Goblin),
+    ]);
+    let (fighter, rogue, wizard) = (f.id("Fighter"), f.id("Rogue"), f.id("Wizard"));
+    f.direct(Command::Begin);
+    assert_eq!(tdgs::upcoming_instants(&f.combat), vec![], "players declare their own");
+    for (who, instant) in [
+        (wizard, Instant::Premonition),
+        (fighter, Instant::BattleCry),
+        (rogue, Instant::QuickDraw),
+    ] {
+        f.get_mut(who).tdgs.declared = Some(instant);
+    }
+    assert_eq!(
+        tdgs::upcoming_instants(&f.combat),
+        vec![
+            (rogue, Instant::QuickDraw, 12),
+            (fighter, Instant::BattleCry, 8),
+            (wizard, Instant::Premonition, 5),
+        ]
+    );
+}

@@ -301,7 +301,16 @@ fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
     c.combatants[0].ticks.current = Some(cycle_in(&attack, Phase::Prep));
     let mut ctx = ctx_over(&mut c, &mut dice);
     ticks::begin_reaction_cycle(&mut ctx, CombatantId(0), ReactionKind::Exploit, CombatantId(1));
-    assert!(ctx.events.is_empty());
+    // The reaction's own cycle starts at once: exec, 1 tick (a strike is 0/1/4).
+    assert!(matches!(
+        ctx.events[..],
+        [Event::PhaseStarted {
+            phase: Phase::Exec,
+            ticks: 1,
+            tick: 0,
+            ..
+        }]
+    ));
     let sheet = &c.combatants[0].ticks;
     assert!(matches!(
         sheet.current.as_ref().unwrap().activity,
@@ -319,7 +328,10 @@ fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
     c.combatants[0].ticks.current = Some(cycle_in(&spell, Phase::Prep));
     let mut ctx = ctx_over(&mut c, &mut dice);
     ticks::begin_reaction_cycle(&mut ctx, CombatantId(0), ReactionKind::Exploit, CombatantId(1));
-    assert!(matches!(ctx.events[..], [Event::ActionCancelled { by: None, .. }]));
+    assert!(matches!(
+        ctx.events[..],
+        [Event::ActionCancelled { by: None, .. }, Event::PhaseStarted { .. }]
+    ));
     assert!(c.combatants[0].ticks.paused.is_empty(), "the spell is lost");
 }
 
@@ -591,4 +603,120 @@ fn an_actor_with_several_queued_reactions_uses_only_the_best_one() {
         ctx.combat.queue.front(),
         Some(engine::resolve::Step::Swing(s)) if s.target == best.1
     ));
+}
+
+#[test]
+fn a_cycle_tells_how_many_ticks_its_phase_still_lasts() {
+    // Attack 3/1/3: one tick in, prep has 2 left; its last prep tick leaves 0 (exec comes next).
+    let attack = Activity::Command(Command::Attack { target: None });
+    let mut c = ticks::durations(&attack, 10, 0);
+    c.entered = Some(Phase::Prep);
+    c.elapsed = 1;
+    assert_eq!((c.phase(), c.left_in_phase()), (Phase::Prep, 2));
+    c.elapsed = 3;
+    assert_eq!(c.left_in_phase(), 0);
+    c.entered = Some(Phase::Exec);
+    c.elapsed = 4;
+    assert_eq!((c.phase(), c.left_in_phase()), (Phase::Exec, 0));
+    c.entered = Some(Phase::Recover);
+    c.elapsed = 5;
+    assert_eq!((c.phase(), c.left_in_phase()), (Phase::Recover, 2));
+}
+
+/// Aria (a player) in melee with two goblins: one entered its prep this tick, the other its
+/// recover — two reactions queued for her in one tick.
+fn two_openings_at_once() -> (Combat, CombatantId, CombatantId, CombatantId) {
+    let mut c = Combat::new(
+        vec![
+            pc("Aria", Race::Human, Class::Fighter, 1),
+            monster("Goblin 1", Monster::Goblin),
+            monster("Goblin 2", Monster::Goblin),
+        ],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Ticks);
+    let (aria, winding, recovering) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    c.set_band(aria, winding, Band::Melee);
+    c.set_band(aria, recovering, Band::Melee);
+    c.started = true;
+    c.round = 1;
+    c.order = vec![winding, recovering, aria];
+    let attack = Activity::Command(Command::Attack { target: Some(aria) });
+    c.combatants[1].ticks.current = Some(cycle_in(&attack, Phase::Prep));
+    c.combatants[2].ticks.current = Some(cycle_in(&attack, Phase::Recover));
+    assert!(ticks::reads_prep(&c.combatants[0]), "a fighter reads a windup");
+    c.model.timeline.reacting = true;
+    c.model.timeline.observed = vec![
+        ticks::Observation {
+            observer: aria,
+            actor: recovering,
+            phase: Phase::Recover,
+        },
+        ticks::Observation {
+            observer: aria,
+            actor: winding,
+            phase: Phase::Prep,
+        },
+    ];
+    (c, aria, winding, recovering)
+}
+
+#[test]
+fn a_player_with_several_queued_reactions_is_offered_the_choice_and_uses_only_the_one_picked() {
+    // Seed 004 "Reaction pass": "An actor with several queued reactions evaluates them and uses
+    // the best one ...; the rest are discarded. Monsters rank by profile; the player is offered
+    // the choice."
+    for (picked, target) in [(ReactionKind::Cancel, 1), (ReactionKind::Exploit, 2)] {
+        let (mut c, aria, winding, recovering) = two_openings_at_once();
+        let mut dice = Dice::seeded(5);
+        let mut ctx = ctx_over(&mut c, &mut dice);
+        assert!(ticks::pump(&mut ctx));
+        assert!(
+            ctx.combat.model.timeline.observed.is_empty(),
+            "her queue is emptied into the choice"
+        );
+        let window = ctx.combat.window.clone().expect("the player chooses");
+        assert_eq!(window.reactor, aria);
+        assert_eq!(window.options, vec![ReactionKind::Cancel, ReactionKind::Exploit]);
+        assert_eq!(
+            window.trigger_for(ReactionKind::Cancel),
+            &engine::ReactionTrigger::Phase {
+                actor: winding,
+                phase: Phase::Prep
+            }
+        );
+        assert_eq!(
+            window.trigger_for(ReactionKind::Exploit),
+            &engine::ReactionTrigger::Phase {
+                actor: recovering,
+                phase: Phase::Recover
+            }
+        );
+        let events = apply(&mut c, Actor::Combatant(aria), Command::React(picked), &mut dice, now()).unwrap();
+        let taken: Vec<ReactionKind> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ReactionTaken { reactor, reaction } if *reactor == aria => Some(*reaction),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(taken, vec![picked], "one reaction: the one she picked");
+        let struck = events.iter().find_map(|e| match e {
+            Event::AttackRolled { attacker, target, .. } if *attacker == aria => Some(*target),
+            _ => None,
+        });
+        assert_eq!(struck, Some(CombatantId(target)), "{picked:?} strikes its own target");
+    }
+}
+
+#[test]
+fn a_player_with_one_queued_reaction_gets_a_plain_window() {
+    let (mut c, aria, _, recovering) = two_openings_at_once();
+    c.model.timeline.observed.retain(|o| o.actor == recovering);
+    let mut dice = Dice::seeded(5);
+    let mut ctx = ctx_over(&mut c, &mut dice);
+    assert!(ticks::pump(&mut ctx));
+    let window = c.window.clone().unwrap();
+    assert_eq!((window.reactor, window.options), (aria, vec![ReactionKind::Exploit]));
+    assert!(window.choices.is_empty());
 }

@@ -1,6 +1,11 @@
 //! The gateway over `ws://`: HELLO, IDENTIFY → READY + `GUILD_CREATE`, heartbeats and ACKs,
 //! dispatches with increasing sequence numbers, RESUME with replay.
 //!
+//! Sharding: IDENTIFY's `shard: [id, count]` makes the session shard `id` of `count` (an id
+//! out of range is closed with 4010). Its READY and `GUILD_CREATE`s list only the guilds it
+//! owns — guild `g` is on shard `(g >> 22) % count`, DMs on shard 0 — and every later dispatch
+//! about a guild goes to the connected session of the shard that owns it.
+//!
 //! Compression: serenity 0.12 connects to `{url}?v=10` (no `compress` query) and sends
 //! `"compress": true` in IDENTIFY, which lets Discord zlib-compress single payloads as binary
 //! frames; the fake does so for READY and `GUILD_CREATE`, the payloads Discord compresses. A
@@ -198,6 +203,18 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream, mut stopped: watch::
     shared.changed.notify_waiters();
 }
 
+/// IDENTIFY's `shard` field: absent means `[0, 1]`; otherwise `[shard_id, shard_count]` with
+/// `shard_id < shard_count`, or `None` (Discord closes with 4010 "Invalid shard").
+fn shard_of_identify(shard: &Value) -> Option<[u32; 2]> {
+    if shard.is_null() {
+        return Some([0, 1]);
+    }
+    let pair = shard.as_array().filter(|a| a.len() == 2)?;
+    let number = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok());
+    let (id, count) = (number(&pair[0])?, number(&pair[1])?);
+    (id < count).then_some([id, count])
+}
+
 fn handle_frame(
     shared: &Shared,
     frame: &Value,
@@ -223,7 +240,7 @@ fn handle_frame(
                 let _ = tx.send(Outbound::Close(4004, "Authentication failed."));
             } else if session_id.is_some() {
                 let _ = tx.send(Outbound::Close(4005, "Already authenticated."));
-            } else {
+            } else if let Some(shard) = shard_of_identify(&d["shard"]) {
                 encoder.payload_compression = d["compress"].as_bool().unwrap_or(false);
                 let id = format!("fake-session-{}", state.ids.next());
                 let intents = d["intents"].as_u64().unwrap_or(0);
@@ -233,12 +250,15 @@ fn handle_frame(
                     intents,
                     sender: Some(tx.clone()),
                     replay: VecDeque::new(),
+                    shard,
                 };
+                // A shard hears only of the guilds it owns.
+                let guilds: Vec<&world::FakeGuild> = state.guilds.iter().filter(|g| session.owns(Some(g.id))).collect();
                 let ready = json!({
                     "v": 10,
                     "user": world::current_user_json(&shared.bot),
                     "user_settings": {},
-                    "guilds": state.guilds.iter().map(|g| json!({"id": g.id.to_json(), "unavailable": true})).collect::<Vec<_>>(),
+                    "guilds": guilds.iter().map(|g| json!({"id": g.id.to_json(), "unavailable": true})).collect::<Vec<_>>(),
                     "presences": [],
                     "private_channels": [],
                     "relationships": [],
@@ -247,20 +267,27 @@ fn handle_frame(
                     "session_type": "normal",
                     "session_id": id,
                     "resume_gateway_url": shared.gateway_url,
-                    "shard": d.get("shard").cloned().unwrap_or(json!([0, 1])),
+                    "shard": shard,
                     "application": {"id": shared.config.application_id.to_json(), "flags": 0},
                     "auth": {},
                     "_trace": ["[\"fake-discord\",{\"micros\":0}]"],
                 });
+                let creates: Vec<Value> = if intents & INTENT_GUILDS == 0 {
+                    Vec::new()
+                } else {
+                    guilds
+                        .iter()
+                        .map(|g| world::guild_create_json(g, &state.users, &shared.bot))
+                        .collect()
+                };
                 send_dispatch(&mut session, "READY", ready, None);
-                if intents & INTENT_GUILDS != 0 {
-                    for guild in &state.guilds {
-                        let payload = world::guild_create_json(guild, &state.users, &shared.bot);
-                        send_dispatch(&mut session, "GUILD_CREATE", payload, None);
-                    }
+                for payload in creates {
+                    send_dispatch(&mut session, "GUILD_CREATE", payload, None);
                 }
                 state.sessions.push(session);
                 *session_id = Some(id);
+            } else {
+                let _ = tx.send(Outbound::Close(4010, "Invalid shard."));
             }
         }
         // Resume: replay what the client missed, then RESUMED.

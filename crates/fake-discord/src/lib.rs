@@ -6,6 +6,13 @@
 //! channels; anything else is recorded and answered 404) and a gateway over `ws://` (HELLO,
 //! IDENTIFY → READY + `GUILD_CREATE`, heartbeats and ACKs, sequenced dispatches, RESUME).
 //!
+//! Sharding as Discord does it: `/gateway/bot` recommends [`Config::shards`]; a bot (or each
+//! of several bot processes) IDENTIFYs with `shard: [id, count]`, and a guild's events —
+//! `GUILD_CREATE`, its interactions, its messages — go only to the connected session of the
+//! shard that owns it, `(guild_id >> 22) % count` ([`shard_of`]; DMs on shard 0).
+//! [`FakeDiscord::add_guild_on_shard`] places a guild on a given shard;
+//! [`FakeDiscord::interaction_shard`] says which shard an interaction went to.
+//!
 //! Tests drive it as Discord would — [`FakeDiscord::send_slash_command`],
 //! [`FakeDiscord::press_button`], [`FakeDiscord::autocomplete`] — and read back what the bot
 //! did: [`FakeDiscord::wait_for_callback`] (with the latency from dispatch to callback),
@@ -97,6 +104,9 @@ pub struct Config {
     pub reject_invalid_bodies: bool,
     /// Discord's OpenAPI spec; `None` reads `DISCORD_OPENAPI_SPEC`, else [`default_spec_path`].
     pub spec_path: Option<PathBuf>,
+    /// The shard count `GET /gateway/bot` recommends (what an autosharding bot starts). Bots
+    /// may IDENTIFY with any `[id, count]`; each session gets the guilds its shard owns.
+    pub shards: u32,
 }
 
 impl Default for Config {
@@ -109,6 +119,7 @@ impl Default for Config {
             callback_deadline: Duration::from_secs(3),
             reject_invalid_bodies: true,
             spec_path: None,
+            shards: 1,
         }
     }
 }
@@ -116,8 +127,9 @@ impl Default for Config {
 /// Why a driver call could not do what a Discord client would have done.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DriverError {
-    /// No bot is connected and identified on the gateway, so there is no one to dispatch to.
-    #[error("no gateway session is identified: start the bot (and wait_for_ready) first")]
+    /// No bot is connected and identified on the gateway (on the shard that owns the guild),
+    /// so there is no one to dispatch to.
+    #[error("no gateway session is identified (for that guild's shard): start the bot (and wait_for_ready) first")]
     NoGatewaySession,
     /// The command is not registered (globally or in that guild): no Discord client offers it.
     #[error("the bot registered no command `/{0}` for this guild")]
@@ -207,6 +219,11 @@ pub struct Callback {
     /// What the fake answered: 204 when accepted; 404 when later than the deadline; 400 for an
     /// invalid body or a second acknowledgement.
     pub status: u16,
+}
+
+/// The shard Discord puts a guild on with `shard_count` shards: `(guild_id >> 22) % shard_count`.
+pub fn shard_of(guild: GuildId, shard_count: u32) -> u32 {
+    u32::try_from((guild.0 >> 22) % u64::from(shard_count.max(1))).unwrap_or(0)
 }
 
 /// A running fake Discord. Dropping it stops both servers and closes the bot's connections.
@@ -395,10 +412,41 @@ impl FakeDiscord {
     }
 
     /// Adds a guild (owned by `owner`, with one text channel `#combat`) and tells the bot it
-    /// joined, with `GUILD_CREATE`, as Discord does when the bot is invited.
+    /// joined, with `GUILD_CREATE` on the shard that owns it, as Discord does when the bot is
+    /// invited.
     pub fn add_guild(&self, name: &str, owner: UserId) -> (GuildId, ChannelId) {
         let mut state = self.shared.lock();
         let id = GuildId(state.ids.next());
+        Self::join_guild(&self.shared, &mut state, id, name, owner)
+    }
+
+    /// Adds a guild as [`FakeDiscord::add_guild`] does, with an id that puts it on `shard` of
+    /// [`Config::shards`] (`(id >> 22) % shards == shard`).
+    ///
+    /// # Panics
+    /// When `shard` is not below [`Config::shards`]: a typo in a test.
+    pub fn add_guild_on_shard(&self, name: &str, owner: UserId, shard: u32) -> (GuildId, ChannelId) {
+        let count = self.shared.config.shards.max(1);
+        assert!(
+            shard < count,
+            "shard {shard} does not exist: the fake has {count} shard(s)"
+        );
+        let mut state = self.shared.lock();
+        let n = state.ids.next();
+        let (count, shard) = (u64::from(count), u64::from(shard));
+        let stamp = n >> 22;
+        let stamp = stamp + (shard + count - stamp % count) % count;
+        // Worker id 1 (bits 17–21) keeps these apart from the generator's ids (worker 0).
+        let id = GuildId((stamp << 22) | (1 << 17) | (n & 0xfff));
+        Self::join_guild(&self.shared, &mut state, id, name, owner)
+    }
+
+    /// The shard that owns `guild` with [`Config::shards`] shards.
+    pub fn shard_of(&self, guild: GuildId) -> u32 {
+        shard_of(guild, self.shared.config.shards.max(1))
+    }
+
+    fn join_guild(shared: &Shared, state: &mut State, id: GuildId, name: &str, owner: UserId) -> (GuildId, ChannelId) {
         let channel = ChannelId(state.ids.next());
         let guild = FakeGuild {
             id,
@@ -411,13 +459,13 @@ impl FakeDiscord {
                 recipient: None,
             }],
         };
-        let payload = world::guild_create_json(&guild, &state.users, &self.shared.bot);
+        let payload = world::guild_create_json(&guild, &state.users, &shared.bot);
         state.guilds.push(guild);
         if state
-            .live_session()
+            .live_session_for(Some(id))
             .is_some_and(|s| s.intents & gateway::INTENT_GUILDS != 0)
         {
-            state.dispatch("GUILD_CREATE", payload, None);
+            state.dispatch_to(Some(id), "GUILD_CREATE", payload, None);
         }
         (id, channel)
     }
@@ -426,6 +474,38 @@ impl FakeDiscord {
     pub async fn wait_for_ready(&self, timeout: Duration) -> Result<(), DriverError> {
         self.wait_until(timeout, "a gateway IDENTIFY", |state| state.live_session().map(|_| ()))
             .await
+    }
+
+    /// Waits until a session for shard `shard` is connected (READY sent), the newest one
+    /// identified for that shard; returns its `[shard_id, shard_count]`.
+    pub async fn wait_for_shard(&self, shard: u32, timeout: Duration) -> Result<[u32; 2], DriverError> {
+        self.wait_until(timeout, &format!("a session for shard {shard}"), |state| {
+            state
+                .sessions
+                .iter()
+                .rev()
+                .find(|s| s.shard[0] == shard)
+                .filter(|s| s.sender.as_ref().is_some_and(|tx| !tx.is_closed()))
+                .map(|s| s.shard)
+        })
+        .await
+    }
+
+    /// How many sessions have identified for shard `shard` so far (one per bot start; a
+    /// RESUME keeps its session).
+    pub fn sessions_for_shard(&self, shard: u32) -> usize {
+        self.shared
+            .lock()
+            .sessions
+            .iter()
+            .filter(|s| s.shard[0] == shard)
+            .count()
+    }
+
+    /// The shard (`[shard_id, shard_count]`) of the session an interaction was dispatched on.
+    pub fn interaction_shard(&self, interaction: InteractionId) -> Option<[u32; 2]> {
+        let state = self.shared.lock();
+        state.interactions.iter().find(|i| i.id == interaction).map(|i| i.shard)
     }
 
     /// Waits until at least one command is registered globally (`guild: None`) or in `guild`,
@@ -591,9 +671,11 @@ impl FakeDiscord {
                 .expect("payload has an id"),
         );
         let token = payload["token"].as_str().unwrap_or_default().to_owned();
-        if state.live_session().is_none() {
+        // Sent on the shard that owns the guild (a DM's, on shard 0).
+        let guild = payload["guild_id"].as_str().and_then(|g| g.parse().ok()).map(GuildId);
+        let Some(shard) = state.live_session_for(guild).map(|s| s.shard) else {
             return Err(DriverError::NoGatewaySession);
-        }
+        };
         state.interactions.push(InteractionRecord {
             id,
             token,
@@ -606,8 +688,9 @@ impl FakeDiscord {
             acknowledged: false,
             original: source,
             name: name.map(str::to_owned),
+            shard,
         });
-        state.dispatch("INTERACTION_CREATE", payload, Some(id));
+        state.dispatch_to(guild, "INTERACTION_CREATE", payload, Some(id));
         Ok(id)
     }
 

@@ -126,9 +126,12 @@ async fn handle(
             &mut state,
             &method,
             &segments,
-            body.as_ref(),
-            authorised,
-            received,
+            Request {
+                query: uri.query(),
+                body: body.as_ref(),
+                authorised,
+                received,
+            },
         )
     } else {
         Reply::not_found()
@@ -239,15 +242,22 @@ fn invalid_form_body(check: &BodyCheck) -> Reply {
     }
 }
 
-fn route(
-    shared: &Shared,
-    state: &mut State,
-    method: &Method,
-    segments: &[&str],
-    body: Option<&Value>,
+/// What a route needs of a request besides its method and path.
+#[derive(Clone, Copy)]
+struct Request<'a> {
+    query: Option<&'a str>,
+    body: Option<&'a Value>,
     authorised: bool,
     received: Instant,
-) -> Reply {
+}
+
+fn route(shared: &Shared, state: &mut State, method: &Method, segments: &[&str], request: Request<'_>) -> Reply {
+    let Request {
+        query,
+        body,
+        authorised,
+        received,
+    } = request;
     let empty = json!({});
     let body = body.unwrap_or(&empty);
     // Interaction callbacks and webhook-token routes are authorised by their token.
@@ -261,7 +271,7 @@ fn route(
         ("GET", ["gateway"]) => Reply::ok(json!({"url": shared.gateway_url})),
         ("GET", ["gateway", "bot"]) => Reply::ok(json!({
             "url": shared.gateway_url,
-            "shards": 1,
+            "shards": shared.config.shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
         })),
         ("GET", ["oauth2", "applications", "@me"] | ["applications", "@me"]) => {
@@ -283,6 +293,10 @@ fn route(
         ("POST", ["interactions", id, token, "callback"]) => callback(shared, state, id, token, body, received),
         (_, ["webhooks", a, token, rest @ ..]) if *a == app => webhook(shared, state, m, token, rest, body),
         (_, ["webhooks", ..]) => Reply::unknown("Webhook", 10015),
+        ("GET", ["channels", c, "messages"]) => match parse(c).map(ChannelId).filter(|c| state.channel(*c).is_some()) {
+            Some(channel) => channel_history(state, channel, query),
+            None => Reply::unknown("Channel", 10003),
+        },
         ("POST", ["channels", c, "messages"]) => {
             match parse(c).map(ChannelId).filter(|c| state.channel(*c).is_some()) {
                 Some(channel) => match create_message(shared, state, channel, body, 0, None) {
@@ -644,6 +658,39 @@ fn channel_message(
     }
 }
 
+/// `GET /channels/{id}/messages`: the channel's history, newest first — at most `limit`
+/// messages (1–100, 50 by default), `before` or `after` a message id (without either, the
+/// latest). Ephemeral messages are in nobody's history.
+fn channel_history(state: &State, channel: ChannelId, query: Option<&str>) -> Reply {
+    let param = |name: &str| {
+        query
+            .into_iter()
+            .flat_map(|q| q.split('&'))
+            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+    };
+    let limit = match param("limit").map(str::parse::<usize>) {
+        None => 50,
+        Some(Ok(limit @ 1..=100)) => limit,
+        Some(_) => return Reply::error(400, 50035, "Invalid Form Body"),
+    };
+    let (before, after) = (param("before").and_then(parse), param("after").and_then(parse));
+    let history = state.messages.iter().filter(|m| {
+        m.channel == channel
+            && m.value["flags"].as_u64().unwrap_or(0) & EPHEMERAL == 0
+            && before.is_none_or(|b| m.id.0 < b)
+            && after.is_none_or(|a| m.id.0 > a)
+    });
+    let page: Vec<Value> = if after.is_some() {
+        // The `limit` messages right after `after`, still sent newest first.
+        let mut oldest: Vec<Value> = history.take(limit).map(|m| m.value.clone()).collect();
+        oldest.reverse();
+        oldest
+    } else {
+        history.rev().take(limit).map(|m| m.value.clone()).collect()
+    };
+    Reply::ok(Value::Array(page))
+}
+
 fn stored(state: &State, id: MessageId) -> Value {
     state
         .messages
@@ -720,11 +767,10 @@ fn create_message(
             event["guild_id"] = guild.to_json();
         }
         if state
-            .sessions
-            .last()
+            .live_session_for(guild)
             .is_some_and(|s| s.intents & message_intent(guild) != 0)
         {
-            state.dispatch("MESSAGE_CREATE", event, None);
+            state.dispatch_to(guild, "MESSAGE_CREATE", event, None);
         }
     }
     Ok(value)

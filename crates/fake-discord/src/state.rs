@@ -41,6 +41,8 @@ pub(crate) struct InteractionRecord {
     pub original: Option<MessageId>,
     /// The command's name, for `interaction_metadata`.
     pub name: Option<String>,
+    /// The shard (`[id, count]`) of the session it was dispatched on.
+    pub shard: [u32; 2],
 }
 
 /// A gateway session (survives a reconnect when the bot RESUMEs).
@@ -52,6 +54,20 @@ pub(crate) struct Session {
     pub sender: Option<mpsc::UnboundedSender<gateway::Outbound>>,
     /// Recent dispatches, for RESUME.
     pub replay: VecDeque<Value>,
+    /// `[shard_id, shard_count]` from IDENTIFY (`[0, 1]` when the bot did not shard).
+    pub shard: [u32; 2],
+}
+
+impl Session {
+    /// Whether this session's shard receives `guild`'s events (`None`: a DM, on shard 0).
+    pub(crate) fn owns(&self, guild: Option<GuildId>) -> bool {
+        let [id, count] = self.shard;
+        guild.map_or(0, |g| crate::shard_of(g, count)) == id
+    }
+
+    fn live(&self) -> bool {
+        self.sender.as_ref().is_some_and(|tx| !tx.is_closed())
+    }
 }
 
 /// A registered application command, as the fake answers it.
@@ -101,17 +117,26 @@ impl State {
         self.interactions.iter_mut().find(|i| i.id == id)
     }
 
-    /// The session the bot is connected on now, if any.
+    /// The session the bot is connected on now (the newest, whatever its shard), if any.
     pub(crate) fn live_session(&mut self) -> Option<&mut Session> {
-        self.sessions
-            .iter_mut()
-            .rev()
-            .find(|s| s.sender.as_ref().is_some_and(|tx| !tx.is_closed()))
+        self.sessions.iter_mut().rev().find(|s| s.live())
     }
 
-    /// Sends a dispatch (op 0) on the live session with the next sequence number.
-    pub(crate) fn dispatch(&mut self, t: &str, d: Value, interaction: Option<InteractionId>) -> bool {
-        let Some(session) = self.live_session() else {
+    /// The newest connected session whose shard owns `guild` (`None`: DMs, shard 0).
+    pub(crate) fn live_session_for(&mut self, guild: Option<GuildId>) -> Option<&mut Session> {
+        self.sessions.iter_mut().rev().find(|s| s.live() && s.owns(guild))
+    }
+
+    /// Sends a dispatch (op 0) about `guild` on the live session of the shard that owns it,
+    /// with that session's next sequence number.
+    pub(crate) fn dispatch_to(
+        &mut self,
+        guild: Option<GuildId>,
+        t: &str,
+        d: Value,
+        interaction: Option<InteractionId>,
+    ) -> bool {
+        let Some(session) = self.live_session_for(guild) else {
             return false;
         };
         gateway::send_dispatch(session, t, d, interaction)

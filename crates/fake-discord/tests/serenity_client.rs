@@ -394,6 +394,45 @@ async fn serenity_http_reads_what_the_fake_answers() {
 }
 
 #[tokio::test]
+async fn a_channels_history_reads_newest_first_in_pages() {
+    let fake = FakeDiscord::start().await;
+    let http = serenity::HttpBuilder::new(fake.token())
+        .proxy(fake.rest_url())
+        .ratelimiter_disabled(true)
+        .build();
+    let channel = serenity::ChannelId::new(fake.channel().0);
+    let mut sent = Vec::new();
+    for n in 1..=4 {
+        let message = channel
+            .send_message(&http, serenity::CreateMessage::new().content(format!("message {n}")))
+            .await
+            .unwrap();
+        sent.push(message.id);
+    }
+    let contents = |page: &[serenity::Message]| page.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
+
+    let latest = http.get_messages(channel, None, Some(2)).await.unwrap();
+    assert_eq!(contents(&latest), ["message 4", "message 3"]);
+    assert!(latest.iter().all(|m| m.author.id.get() == fake.bot_user().0));
+    let before = serenity::MessagePagination::Before(sent[2]);
+    let older = http.get_messages(channel, Some(before), Some(100)).await.unwrap();
+    assert_eq!(contents(&older), ["message 2", "message 1"]);
+    let after = serenity::MessagePagination::After(sent[0]);
+    let newer = http.get_messages(channel, Some(after), Some(2)).await.unwrap();
+    assert_eq!(
+        contents(&newer),
+        ["message 3", "message 2"],
+        "the two right after, newest first"
+    );
+
+    let refused = http.get_messages(channel, None, Some(101)).await.unwrap_err();
+    assert!(refused.to_string().contains("Invalid Form Body"), "{refused}");
+    let unknown = serenity::ChannelId::new(1);
+    let missing = http.get_messages(unknown, None, None).await.unwrap_err();
+    assert!(missing.to_string().contains("Unknown Channel"), "{missing}");
+}
+
+#[tokio::test]
 async fn refused_and_repeated_callbacks_are_recorded_with_their_status() {
     let fake = FakeDiscord::start().await;
     let (guild, channel, alice) = (fake.guild(), fake.channel(), fake.user("alice"));

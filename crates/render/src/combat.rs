@@ -76,18 +76,25 @@ impl RenderContext {
     }
 }
 
-/// What one command's render sends: the public narration and, when a player must choose a
-/// reaction, the prompt with its buttons.
+/// What one command's render sends: the public narration, the tick timeline's running status
+/// (ticks only), and, when a player must choose a reaction, the prompt with its buttons.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendered {
     pub narration: MessagePayload,
+    /// Ticks: the fight's status — HP, the timeline, who it waits for — kept up to date in place:
+    /// the first is posted, later ones edit it (one command may advance many ticks; their
+    /// narration is one message, the timeline one edit). `None` under the other models, whose
+    /// narration carries the status.
+    pub timeline: Option<MessagePayload>,
     pub reaction_prompt: Option<MessagePayload>,
 }
 
 impl Rendered {
     /// The messages in the order they are sent.
     pub fn messages(&self) -> impl Iterator<Item = &MessagePayload> {
-        std::iter::once(&self.narration).chain(self.reaction_prompt.as_ref())
+        std::iter::once(&self.narration)
+            .chain(self.timeline.as_ref())
+            .chain(self.reaction_prompt.as_ref())
     }
 }
 
@@ -147,8 +154,10 @@ impl Renderer {
 
     /// Renders the state of `combat` after a command and the `events` it produced.
     pub fn combat(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> Rendered {
+        let on_the_timeline = combat.ruleset == engine::Ruleset::Ticks && combat.started;
         Rendered {
             narration: self.narration(combat, events, ctx),
+            timeline: on_the_timeline.then(|| self.status(combat, ctx)),
             reaction_prompt: self.reaction_prompt(combat, ctx),
         }
     }
@@ -555,6 +564,23 @@ impl Renderer {
                     ],
                 )
             }
+            Event::StatusApplied {
+                id,
+                status,
+                turns,
+                permanent,
+                ..
+            } => {
+                let status = escape_markdown(status);
+                if *permanent {
+                    one(Key::StatusAppliedPermanent, &[("name", &n(*id)), ("status", &status)])
+                } else {
+                    one(
+                        Key::StatusApplied,
+                        &[("name", &n(*id)), ("status", &status), ("turns", &turns.to_string())],
+                    )
+                }
+            }
             Event::StatusExpired { id, status } => one(Key::StatusExpired, &[("name", &n(*id)), ("status", status)]),
             Event::Stunned { id } => one(Key::Stunned, &[("name", &n(*id))]),
             Event::InitiativeFixed { order } => {
@@ -576,6 +602,7 @@ impl Renderer {
                 action,
                 phase,
                 ticks,
+                ..
             } => one(
                 Key::PhaseStarted,
                 &[
@@ -603,59 +630,144 @@ impl Renderer {
         }
     }
 
-    /// The public narration: one embed with the narrated events, HP bars and whose turn is next;
-    /// the content pings the player whose turn it is.
+    /// The public narration: one embed with the narrated events, HP bars, the timing model's
+    /// state and whose turn is next; the content pings the player whose turn it is. On the tick
+    /// timeline it is the batch's narration alone, grouped by tick (the status is [`Self::status`],
+    /// kept up to date in its own message).
     pub fn narration(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> MessagePayload {
+        if combat.ruleset == engine::Ruleset::Ticks && combat.started {
+            return self.batch_narration(combat, events, ctx);
+        }
         let lines = self.narrate(combat, events, ctx);
         let died = events.iter().any(|e| matches!(e, Event::Died { .. }));
-        let color = match combat.outcome {
+        let mut payload = self.status_payload(combat, ctx, died);
+        payload.embeds[0].description = if lines.is_empty() { None } else { Some(lines.join("\n")) };
+        payload.clamp_to_limits()
+    }
+
+    /// The fight's status: HP bars, the timing model's state (initiative order, charge race or
+    /// tick timeline) and whose turn it is, with what they have left.
+    pub fn status(&self, combat: &Combat, ctx: &RenderContext) -> MessagePayload {
+        let mut payload = self.status_payload(combat, ctx, false);
+        // Edited in place: a ping there would reach no one; the narration pings.
+        payload.content = None;
+        payload.allowed_mentions = Some(AllowedMentions::none());
+        payload.clamp_to_limits()
+    }
+
+    fn color(combat: &Combat, died: bool) -> u32 {
+        match combat.outcome {
             _ if died => colors::DEATH,
             Some(Outcome::Victory) => colors::VICTORY,
             Some(Outcome::Defeat) => colors::DEFEAT,
             Some(Outcome::Halted) => colors::HALTED,
             None if combat.window.is_some() => colors::REACTION,
             None => colors::FIGHTING,
-        };
+        }
+    }
+
+    fn title(combat: &Combat) -> String {
         let zone = combat
             .terrain
             .zone
             .map(|z| format!(" — {}", z.name()))
             .unwrap_or_default();
-        let title = match combat.outcome {
+        match combat.outcome {
             Some(Outcome::Victory) => format!("Victory{zone}"),
             Some(Outcome::Defeat) => format!("Defeat{zone}"),
             Some(Outcome::Halted) => format!("The fight is over{zone}"),
             None if combat.round == 0 => format!("Combat{zone}"),
+            None if combat.ruleset == engine::Ruleset::Ticks => {
+                format!("Round {} · tick {}{zone}", combat.round, combat.model.tick)
+            }
             None => format!("Round {}{zone}", combat.round),
-        };
-        let mut fields = hp_fields(combat);
-        let mut content = None;
-        let mut pinged = Vec::new();
-        if let Some(next) = Self::next_up(combat) {
-            fields.push(next);
         }
+    }
+
+    /// The ping for the player whose turn it is (or whom the timeline waits for), if any.
+    fn turn_ping(&self, combat: &Combat, ctx: &RenderContext) -> (Option<String>, Vec<String>) {
         if combat.window.is_none()
             && let Some(id) = combat.current()
             && let Some(c) = combat.combatants.get(id.0 as usize)
             && c.is_player()
+            && (combat.ruleset != engine::Ruleset::Ticks || combat.model.timeline.awaiting == Some(id))
         {
             let (mention, user) = mention(c);
-            content = Some(self.flavor.pick(
+            let content = self.flavor.pick(
                 Key::TurnPing,
                 ctx.line_seed(),
                 u64::MAX,
                 &[("mention", &mention), ("name", &bold_name(&c.name))],
-            ));
-            pinged.extend(user);
+            );
+            return (Some(content), user.into_iter().collect());
         }
-        let description = if lines.is_empty() { None } else { Some(lines.join("\n")) };
+        (None, Vec::new())
+    }
+
+    fn status_payload(&self, combat: &Combat, ctx: &RenderContext, died: bool) -> MessagePayload {
+        let mut fields = hp_fields(combat);
+        fields.extend(crate::models::state_field(combat));
+        fields.extend(Self::next_up(combat));
+        let (content, pinged) = self.turn_ping(combat, ctx);
+        MessagePayload {
+            content,
+            embeds: vec![Embed {
+                title: Some(Self::title(combat)),
+                description: None,
+                color: Some(Self::color(combat, died)),
+                fields,
+                footer: Some(EmbedFooter {
+                    text: format!("TwinBee · combat {} · v{}", ctx.combat_id, ctx.version),
+                }),
+            }],
+            components: Vec::new(),
+            allowed_mentions: Some(AllowedMentions::users(pinged)),
+            flags: None,
+        }
+    }
+
+    /// Ticks: one command's batch of ticks as one message — the narration grouped under a header
+    /// per tick, titled with the ticks it covers; it pings the player the timeline now waits for.
+    fn batch_narration(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> MessagePayload {
+        let seed = ctx.line_seed();
+        let mut lines = Vec::new();
+        let mut shown: Option<u64> = None;
+        let mut first: Option<u64> = None;
+        for (i, event) in events.iter().enumerate() {
+            if revived_by_natural_20(events, i, event) {
+                continue;
+            }
+            let tick = match event {
+                Event::PhaseStarted { tick, .. } | Event::AwaitingCommand { tick, .. } => Some(*tick),
+                _ => None,
+            };
+            if let Some(tick) = tick
+                && shown != Some(tick)
+            {
+                lines.push(format!("**Tick {tick}**"));
+                shown = Some(tick);
+                first.get_or_insert(tick);
+            }
+            lines.extend(self.narrate_one(combat, event, seed, i as u64));
+        }
+        let now = combat.model.tick;
+        let ticks = match first {
+            Some(first) if first < now => format!("Ticks {first}–{now}"),
+            _ => format!("Tick {now}"),
+        };
+        let title = match combat.outcome {
+            Some(_) => Self::title(combat),
+            None => format!("{ticks} · round {}", combat.round),
+        };
+        let died = events.iter().any(|e| matches!(e, Event::Died { .. }));
+        let (content, pinged) = self.turn_ping(combat, ctx);
         MessagePayload {
             content,
             embeds: vec![Embed {
                 title: Some(title),
-                description,
-                color: Some(color),
-                fields,
+                description: (!lines.is_empty()).then(|| lines.join("\n")),
+                color: Some(Self::color(combat, died)),
+                fields: Vec::new(),
                 footer: Some(EmbedFooter {
                     text: format!("TwinBee · combat {} · v{}", ctx.combat_id, ctx.version),
                 }),
@@ -681,18 +793,11 @@ impl Renderer {
             });
         }
         let c = combat.combatants.get(combat.current()?.0 as usize)?;
-        let r = &c.resources;
-        let mark = |used: bool| if used { "✗" } else { "✓" };
         Some(EmbedField {
             name: "Up next".to_owned(),
-            value: format!(
-                "▶ {} — action {} · bonus {} · reaction {} · {}/{} ft",
-                bold_name(&c.name),
-                mark(r.action_used),
-                mark(r.bonus_used),
-                mark(r.reaction_used),
-                (r.movement_total - r.movement_used).max(0),
-                r.movement_total
+            value: crate::payload::truncate(
+                &format!("▶ {} — {}", bold_name(&c.name), crate::models::budget(combat, c)),
+                limits::FIELD_VALUE,
             ),
             inline: false,
         })
@@ -786,6 +891,32 @@ impl Renderer {
                 salt,
                 &[("name", &name), ("mover", &n(*actor))],
             ),
+        };
+        // Several queued reactions on the timeline: what each button answers.
+        let choices: Vec<String> = if window.choices.len() > 1 {
+            window
+                .choices
+                .iter()
+                .map(|(kind, trigger)| match trigger {
+                    ReactionTrigger::Phase { actor, phase } => {
+                        let action = combat
+                            .combatants
+                            .get(actor.0 as usize)
+                            .and_then(|a| a.ticks.current.as_ref())
+                            .map(|cycle| escape_markdown(&cycle.activity.describe()))
+                            .unwrap_or_default();
+                        format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
+                    }
+                    other => format!("• **{}** — {}", kind.label(), n(other.source())),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let line = if choices.is_empty() {
+            line
+        } else {
+            format!("{line}\nPick one — the others pass:\n{}", choices.join("\n"))
         };
         let (mention, user) = mention(reactor);
         let button = |choice: ReactionChoice| {
@@ -892,6 +1023,7 @@ pub fn hp_line(combat: &Combat, c: &Combatant) -> String {
         {
             status.push(format!("readied: {}", escape_markdown(&r.action.describe())));
         }
+        status.extend(crate::models::statuses(c));
     }
     let status = if status.is_empty() {
         String::new()
@@ -944,7 +1076,7 @@ fn hp_fields(combat: &Combat) -> Vec<EmbedField> {
             });
         }
     }
-    // Leave room for the "Up next" field.
-    fields.truncate(limits::FIELDS - 1);
+    // Leave room for the model's state and the "Up next" field.
+    fields.truncate(limits::FIELDS - 2);
     fields
 }

@@ -211,6 +211,10 @@ keys! {
         ActionPoints => ["name", "ap"],
         ActionPointsSpent => ["name", "cost", "ap"],
         CooldownStarted => ["name", "ability", "turns"],
+        /// CTB: a hit's status takes hold (seed 003 §1.C), for `turns` turns.
+        StatusApplied => ["name", "status", "turns"],
+        /// CTB: an innate status for good (a Troll's Regeneration).
+        StatusAppliedPermanent => ["name", "status"],
         StatusDamage => ["name", "status", "amount"],
         StatusHeal => ["name", "status", "amount"],
         StatusHolds => ["name", "status"],

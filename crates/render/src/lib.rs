@@ -4,10 +4,13 @@
 //!
 //! - [`flavor`]: the narration files under `flavor/`, embedded, loaded and checked once at start.
 //! - [`payload`]: serde types that serialise to exactly Discord's message JSON, with its limits.
-//! - [`Renderer::combat`]: a command's events become the public narration embed (HP bars,
-//!   whose turn is next, a ping) and, when a player may react, a prompt with buttons.
+//! - [`Renderer::combat`]: a command's events become the public narration embed (HP bars, the
+//!   timing model's state, whose turn is next, a ping), on the tick timeline a running status
+//!   message edited in place, and, when a player may react, a prompt with buttons.
 //! - [`custom_id`]: reaction button ids, checked by the service against stored state.
 //! - [`messages`]: refusals, info, the character sheet, room entry and the Hospital.
+//! - [`models`]: what each timing model shows — the initiative order, the charge race, the tick
+//!   timeline — and a combatant's budget for the turn.
 //!
 //! No I/O, no async, no Discord client: plain data in, plain data out.
 
@@ -15,6 +18,7 @@ pub mod combat;
 pub mod custom_id;
 pub mod flavor;
 pub mod messages;
+pub mod models;
 pub mod payload;
 pub mod text;
 

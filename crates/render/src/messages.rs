@@ -67,6 +67,9 @@ pub struct CharacterSheet {
     pub inventory: Vec<(String, u32)>,
     /// Anything else worth showing: Hospital, recovery rest, debt, arena streak, pet, housing.
     pub notes: Vec<String>,
+    /// Their part in the fight in progress, as [`crate::models::sheet_lines`] gives it (already
+    /// Discord markdown); empty outside a fight.
+    pub fight: Vec<String>,
 }
 
 impl CharacterSheet {
@@ -176,6 +179,9 @@ pub fn character_sheet(sheet: &CharacterSheet) -> MessagePayload {
                 .join("\n"),
             false,
         ));
+    }
+    if !sheet.fight.is_empty() {
+        fields.push(field("In this fight", sheet.fight.join("\n"), false));
     }
     let subtitle = [sheet.race.as_str(), sheet.class.as_str()]
         .iter()

@@ -221,14 +221,24 @@ fn our_limits_are_the_specs() {
 }
 
 #[test]
-fn every_rendered_fight_payload_matches_the_spec() {
+fn every_rendered_fight_payload_under_every_ruleset_matches_the_spec() {
     let spec = spec();
     let r = common::renderer();
-    for seed in 0..6 {
-        let mut combat = common::party_vs_goblins(3);
-        for (i, step) in common::drive(&mut combat, seed, 300, &r).iter().enumerate() {
-            for payload in step.rendered.messages() {
-                assert_valid(&spec, payload, &format!("seed {seed} step {i}"));
+    for ruleset in engine::Ruleset::ALL {
+        for seed in 0..4 {
+            let mut combat = common::party_vs_goblins(3).with_ruleset(ruleset);
+            for (i, step) in common::drive(&mut combat, seed, 300, &r).iter().enumerate() {
+                let what = format!("{ruleset:?} seed {seed} step {i}");
+                for payload in step.rendered.messages() {
+                    assert_valid(&spec, payload, &what);
+                }
+                // The running timeline is edited in place: a valid message edit too.
+                if let Some(timeline) = &step.rendered.timeline {
+                    let json = serde_json::to_value(timeline).unwrap();
+                    let edit = "MessageEditRequestPartial";
+                    let errors = validate(&spec, schema(&spec, edit), &json, edit);
+                    assert!(errors.is_empty(), "{what} against {edit}: {errors:#?}");
+                }
             }
         }
     }

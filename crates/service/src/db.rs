@@ -1,5 +1,5 @@
 //! Opening the database: SQLite (the default) or PostgreSQL, chosen by the URL, with the
-//! schema migrated before anything else runs.
+//! schema migrated before anything else runs — by one process at a time ([`migrate`]).
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -9,8 +9,8 @@ use migration::{Migrator, MigratorTrait};
 use sea_orm::sqlx::SqliteConnection;
 use sea_orm::sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, SqliteTransactionMode,
-    TransactionOptions, TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
+    SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
 };
 
 use crate::ServiceError;
@@ -125,7 +125,7 @@ impl Db {
             }
         }
         let conn = Database::connect(options).await?;
-        Migrator::up(&conn, None).await?;
+        migrate(url, &conn).await?;
         let checkpointer = if url.starts_with("sqlite:") && !is_sqlite_memory(url) {
             Some(Arc::new(Checkpointer::start(url).await?))
         } else {
@@ -165,6 +165,60 @@ impl Db {
     pub async fn close(self) -> Result<(), ServiceError> {
         Ok(self.conn.close().await?)
     }
+}
+
+/// The PostgreSQL advisory lock migrations run under: a constant every GogoBee process shares
+/// (the bytes of "gogobee!").
+pub const MIGRATION_LOCK: i64 = 0x676f_676f_6265_6521;
+
+/// Runs the pending migrations, one process at a time, so that several processes starting
+/// together on one database never race through the same `CREATE`s.
+///
+/// - PostgreSQL: under a session-level `pg_advisory_lock(MIGRATION_LOCK)` held on a dedicated
+///   connection (a pool of one, so every statement runs in that session). The first process
+///   migrates; the others wait for the lock, then find nothing pending. The lock is released
+///   after, and would be with the session if the process died holding it.
+/// - SQLite: in one `BEGIN IMMEDIATE` transaction on `conn`, which takes the database's write
+///   lock before reading which migrations are applied; another process waits (busy timeout),
+///   then finds nothing pending. The whole upgrade is all-or-nothing as well.
+async fn migrate(url: &str, conn: &DatabaseConnection) -> Result<(), ServiceError> {
+    if conn.get_database_backend() != DbBackend::Postgres {
+        let txn = conn
+            .begin_with_options(TransactionOptions {
+                sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                ..TransactionOptions::default()
+            })
+            .await?;
+        Migrator::up(&txn, None).await?;
+        txn.commit().await?;
+        return Ok(());
+    }
+    let mut options = ConnectOptions::new(url);
+    options
+        .sqlx_logging(false)
+        .max_connections(1)
+        .min_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None);
+    let session = Database::connect(options).await?;
+    let lock = |function: &str| {
+        Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            format!("SELECT {function}($1)"),
+            [MIGRATION_LOCK.into()],
+        )
+    };
+    let migrated = match session.query_one_raw(lock("pg_advisory_lock")).await {
+        Ok(_) => {
+            let migrated = Migrator::up(&session, None).await;
+            let unlocked = session.query_one_raw(lock("pg_advisory_unlock")).await;
+            migrated.and(unlocked.map(|_| ()))
+        }
+        Err(err) => Err(err),
+    };
+    // Closing ends the session, which releases the lock whatever happened above.
+    session.close().await?;
+    migrated.map_err(ServiceError::from)
 }
 
 /// Whether a SQLite URL names an in-memory database (`sqlite::memory:`,

@@ -6,8 +6,9 @@
 //! active combats in memory with one writer per combat, and writes each combat command as
 //! ONE transaction guarded by the combat's `version` column (see `store`). The [`repo`]
 //! modules are the queries. The [`scheduler`] fires the `timers` table's rows (reaction
-//! timeouts, recovery rests) exactly once across processes; `cmd::hospital` is death and the
-//! Hospital (seed 000 §8).
+//! timeouts, recovery rests) exactly once across processes, each process only those of the
+//! guilds its Discord shards own ([`Shards`]); `cmd::hospital` is death and the Hospital
+//! (seed 000 §8).
 
 pub mod cmd;
 mod convert;
@@ -17,6 +18,7 @@ mod error;
 pub mod repo;
 pub mod scheduler;
 mod service;
+mod shards;
 mod store;
 pub use store::GroupCommitCounts;
 
@@ -27,7 +29,7 @@ pub use cmd::hospital::RECOVERY_REST;
 pub use cmd::hospital::{Admission, HospitalView, Paid, Payment};
 pub use cmd::roll::Rolled;
 pub use convert::Pack;
-pub use db::{Backend, DEFAULT_DATABASE_URL, Db};
+pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK};
 pub use error::ServiceError;
 pub use scheduler::{Fired, worker_id};
 /// Timestamps as the service stores them (UTC); the caller supplies `now`.
@@ -35,4 +37,5 @@ pub use sea_orm::prelude::DateTimeUtc;
 /// A JSON value, for the JSON columns.
 pub use sea_orm::prelude::Json;
 pub use service::{CombatUpdate, Notice, Service};
+pub use shards::{Shards, ShardsError, shard_key};
 pub use store::REACTION_TIMEOUT;

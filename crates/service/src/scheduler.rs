@@ -8,6 +8,10 @@
 //! worker skips the rows the first holds), SQLite `BEGIN IMMEDIATE` (one writer at a time) —
 //! and every update is conditional on `fired_at IS NULL`.
 //!
+//! With several processes each running some of Discord's shards, a process claims only the
+//! timers of the campaigns its shards own ([`Service::owning`], `crate::shards`): a guild's
+//! combats are touched by one process only.
+//!
 //! - A recovery rest ends inside that same transaction: the Hospital record is discharged, HP
 //!   restored and the timer marked fired, all or nothing.
 //! - A reaction timeout is a combat command with its own transaction: the claim marks the row
@@ -81,7 +85,8 @@ fn payload_str(t: &timer::Model, key: &str) -> Option<String> {
 impl Service {
     /// Fires every timer due at `now` (in batches of [`BATCH`], each claimed in its own
     /// transaction as `worker_id`): reaction timeouts pass, recovery rests end. Each timer
-    /// fires exactly once however many workers call this at the same time.
+    /// fires exactly once however many workers call this at the same time. Only the timers of
+    /// the guilds this service owns are taken ([`Service::owning`]).
     pub async fn fire_due_timers(&self, now: DateTimeUtc, worker_id: &str) -> Result<Vec<Fired>, ServiceError> {
         let mut fired = Vec::new();
         loop {
@@ -138,6 +143,9 @@ impl Service {
             .order_by_asc(timer::Column::DueAt)
             .order_by_asc(timer::Column::Id)
             .limit(limit);
+        if let Some(owned) = self.shards.timer_condition() {
+            query = query.filter(owned);
+        }
         if self.db().backend() == Backend::Postgres {
             query = query.lock_with_behavior(LockType::Update, LockBehavior::SkipLocked);
         }

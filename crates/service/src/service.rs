@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use engine::{Combat, CombatantId, Dice, Event};
 
 use crate::store::{GroupCommitCounts, Live, Store};
-use crate::{DateTimeUtc, Db, ServiceError};
+use crate::{DateTimeUtc, Db, ServiceError, Shards};
 
 /// GogoBee's service layer over one database.
 ///
@@ -21,6 +21,8 @@ pub struct Service {
     /// commands give the same game.
     pub(crate) seed: u64,
     pub(crate) rolls: Arc<Mutex<Dice>>,
+    /// The guilds this process owns: the scheduler fires only their timers.
+    pub(crate) shards: Arc<Shards>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -70,7 +72,22 @@ impl Service {
             store: Arc::new(Store::new(db)),
             seed,
             rolls: Arc::new(Mutex::new(Dice::seeded(mix(&[seed, 0x524f_4c4c])))),
+            shards: Arc::new(Shards::all()),
         }
+    }
+
+    /// This service as one of several processes on the database, owning the guilds of
+    /// `shards`: [`Service::fire_due_timers`] and [`Service::next_timer_due`] then see only
+    /// the timers of those guilds' campaigns. (Commands need no filter: Discord delivers a
+    /// guild's interactions only on the shard that owns it.)
+    pub fn owning(mut self, shards: Shards) -> Self {
+        self.shards = Arc::new(shards);
+        self
+    }
+
+    /// The shards this service owns ([`Shards::all`] unless [`Service::owning`] said otherwise).
+    pub fn shards(&self) -> &Shards {
+        &self.shards
     }
 
     /// What the SQLite group commit has written (zero on PostgreSQL, which writes each
@@ -79,6 +96,7 @@ impl Service {
         &self.store.group_counts
     }
 
+    /// The database this service writes to.
     pub fn db(&self) -> &Db {
         &self.store.db
     }

@@ -500,6 +500,7 @@ fn timer_change(before: &Live, after: &Live, now: DateTimeUtc) -> (Option<i64>, 
         let reactor = &after.combat.get(window.reactor);
         timer::ActiveModel {
             kind: Set(REACTION_TIMEOUT.to_owned()),
+            campaign_id: Set(Some(after.campaign_id)),
             due_at: Set(now + Duration::seconds(after.reaction_timeout_secs)),
             payload: Set(serde_json::json!({
                 "combat_id": after.id,

@@ -12,7 +12,6 @@ mod hospital;
 
 use std::collections::BTreeMap;
 
-use chrono::Utc;
 use poise::serenity_prelude as serenity;
 
 use super::{Context, Data, Error};
@@ -120,7 +119,16 @@ async fn suggest(ctx: Context<'_>, list: Suggest, partial: &str) -> serenity::Cr
     };
     let i = actx.interaction;
     let caller: Caller = super::caller(i.guild_id, i.channel_id, &i.user, i.member.as_deref());
-    let names = ctx.data().app.suggest(&caller, list, partial, Utc::now()).await;
+    let span = super::interaction_span(
+        "autocomplete",
+        &i.data.name,
+        ctx.serenity_context().shard_id,
+        i.guild_id,
+        i.channel_id,
+        &i.user,
+    );
+    let work = ctx.data().app.suggest(&caller, list, partial, ctx.data().clock.now());
+    let names = super::traced(span, super::Report::Debug, work).await;
     serenity::CreateAutocompleteResponse::new()
         .set_choices(names.into_iter().map(serenity::AutocompleteChoice::from).collect())
 }

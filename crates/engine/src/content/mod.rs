@@ -7,6 +7,7 @@ pub mod items;
 pub mod monsters;
 pub mod races;
 pub mod spells;
+pub mod statuses;
 pub mod zones;
 
 use serde::{Deserialize, Serialize};

@@ -20,9 +20,10 @@
 //! - *Costs*: see [`ap_cost`]; *cooldowns*: see [`cooldown`] (a leveled spell cools down for its
 //!   level in turns; Second Wind and Misty Step for 2).
 //! - *Reactions*: one between your turns, as in GogoBee (it comes back at the start of your turn).
-//! - *Statuses*: the content has no damage or healing over time nor stun yet; they are data on the unit's sheet
-//!   ([`StatusEffect`]) for spells and the GM to add. A stun of duration N takes N turns away:
-//!   it counts as active for the upkeep in which it expires.
+//! - *Statuses* are data on the unit's sheet ([`StatusEffect`]); the content that inflicts them
+//!   (Fire Bolt's Burning, a Ghoul's paralysing Claws, a Troll's Regeneration) is listed in
+//!   `content::statuses`, and a hit's status takes hold after its damage ([`afflict`]). A stun of
+//!   duration N takes N turns away: it counts as active for the upkeep in which it expires.
 //! - A breath weapon is used with the action slot, outside the AP table: it ends the unit's
 //!   actions for the turn (the AI may still move).
 
@@ -34,6 +35,7 @@ use crate::combat::MAX_ROUNDS;
 use crate::combatant::{Combatant, CombatantId, Side};
 use crate::command::{BonusAction, Command};
 use crate::content::DamageType;
+use crate::content::statuses::Affliction;
 use crate::event::{ChargeEntry, Event, Outcome};
 use crate::resolve::{Ctx, PendingDamage, Step};
 use crate::violation::RuleViolation;
@@ -149,6 +151,10 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     c.turn = 0;
     c.model.tick = 0;
     ctx.emit(Event::RoundStarted { round: 1 });
+    for i in 0..ctx.combat.combatants.len() {
+        let id = ctx.combat.combatants[i].id;
+        innate_statuses(ctx, id);
+    }
     race(ctx);
     Ok(())
 }
@@ -183,6 +189,22 @@ pub fn run_ticks(combat: &mut crate::combat::Combat) -> u64 {
     }
     combat.model.tick += ticks;
     ticks
+}
+
+/// Who wins the next race, and after how many ticks: the unit acting now pays its 100 first (as
+/// its turn's end will), then the meters fill as in [`run_ticks`]. A forecast for the display —
+/// it assumes no speed changes meanwhile; the combat is not touched.
+pub fn next_to_act(combat: &crate::combat::Combat) -> Option<(CombatantId, u64)> {
+    if combat.outcome.is_some() || !combat.combatants.iter().any(|c| !c.is_dead()) {
+        return None;
+    }
+    let mut race = combat.clone();
+    if let Some(active) = race.current() {
+        let c = race.get_mut(active);
+        c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
+    }
+    let ticks = run_ticks(&mut race);
+    leader(&race).map(|id| (id, ticks))
 }
 
 /// The race (seed 003 §3): tick until someone reaches 100, then the highest charge starts its turn.
@@ -241,6 +263,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     }
     sheet.cooldowns.retain(|_, turns| *turns > 0);
     ctx.emit(Event::ActionPointsRefreshed { id, ap });
+    innate_statuses(ctx, id);
     let stunned = tick_statuses(ctx, id);
     if ctx.combat.outcome.is_some() {
         return;
@@ -275,8 +298,13 @@ fn tick_statuses(ctx: &mut Ctx, id: CombatantId) -> bool {
                 -amount
             }
             StatusKind::Hot { amount } => {
-                crate::attack::heal(ctx, id, id, amount);
-                amount
+                // Healing stops at full HP: what it mends is what is reported.
+                let c = ctx.combat.get(id);
+                let healed = amount.min((c.max_hp - c.hp).max(0)).max(0);
+                if healed > 0 {
+                    crate::attack::heal(ctx, id, id, healed);
+                }
+                healed
             }
             StatusKind::Stun => {
                 stunned = true;
@@ -304,6 +332,58 @@ fn tick_statuses(ctx: &mut Ctx, id: CombatantId) -> bool {
     }
     ctx.combat.get_mut(id).ctb.statuses = kept;
     stunned
+}
+
+/// A status takes hold of `target` (seed 003 §1.C: it then ticks at each of its upkeeps): after
+/// a failed save, if the hit calls for one. A status it already has is refreshed to the longer
+/// duration, not stacked. The dead and the downed are left alone.
+pub fn afflict(ctx: &mut Ctx, source: CombatantId, target: CombatantId, affliction: Affliction) {
+    if !ctx.combat.get(target).is_standing() {
+        return;
+    }
+    if let Some((ability, dc)) = affliction.save
+        && crate::attack::saving_throw(ctx, target, ability, dc)
+    {
+        return;
+    }
+    take_hold(ctx, target, affliction.status, Some(source));
+}
+
+/// Puts `status` on `id` (or refreshes it) and reports it.
+fn take_hold(ctx: &mut Ctx, id: CombatantId, status: StatusEffect, by: Option<CombatantId>) {
+    let statuses = &mut ctx.combat.get_mut(id).ctb.statuses;
+    let (turns, permanent) = (status.duration, status.permanent);
+    match statuses.iter_mut().find(|s| s.name == status.name) {
+        Some(held) => {
+            held.duration = held.duration.max(status.duration);
+            held.permanent |= status.permanent;
+        }
+        None => statuses.push(status.clone()),
+    }
+    ctx.emit(Event::StatusApplied {
+        id,
+        status: status.name,
+        by,
+        turns,
+        permanent,
+    });
+}
+
+/// A monster's innate statuses (a Troll's Regeneration) take hold if it lacks them: at the start
+/// of the race, and at the start of its turn for one that joined later.
+fn innate_statuses(ctx: &mut Ctx, id: CombatantId) {
+    let c = ctx.combat.get(id);
+    let Some(monster) = c.monster_kind() else {
+        return;
+    };
+    if c.is_dead() {
+        return;
+    }
+    for status in crate::content::statuses::innate(monster) {
+        if !ctx.combat.get(id).ctb.statuses.iter().any(|s| s.name == status.name) {
+            take_hold(ctx, id, status, None);
+        }
+    }
 }
 
 /// End of turn (seed 003 §2): the meter pays 100 (keeping any excess), the action flags and

@@ -83,6 +83,83 @@ impl Limit {
     }
 }
 
+impl Limit {
+    /// Uses the limit allows in its period.
+    pub fn max(self) -> u32 {
+        match self {
+            Limit::PerRound(n) | Limit::PerScene(n) | Limit::PerDay(n) => n,
+        }
+    }
+
+    /// Uses left in the current period, given those `counted`.
+    pub fn left(self, counted: Option<&InterruptUses>) -> u32 {
+        let spent = counted.map_or(0, |u| match self {
+            Limit::PerRound(_) => u.round,
+            Limit::PerScene(_) => u.scene,
+            Limit::PerDay(_) => u.day,
+        });
+        self.max().saturating_sub(spent)
+    }
+
+    /// The period the limit resets with: "round", "scene" or "day".
+    pub fn period(self) -> &'static str {
+        match self {
+            Limit::PerRound(_) => "round",
+            Limit::PerScene(_) => "scene",
+            Limit::PerDay(_) => "day",
+        }
+    }
+}
+
+/// One Interrupt an entity has, with its limit and the uses left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InterruptLeft {
+    pub kind: ReactionKind,
+    pub limit: Limit,
+    pub left: u32,
+}
+
+/// Every Interrupt `c` has (an ability grants it and gives it a limit), with the uses left —
+/// "no free interrupts": an entity without such abilities has none.
+pub fn interrupts(c: &Combatant) -> Vec<InterruptLeft> {
+    ReactionKind::ALL
+        .into_iter()
+        .filter(|&kind| crate::reactions::grants(c, kind, Ruleset::Tdgs))
+        .filter_map(|kind| {
+            let limit = interrupt_limit(c, kind)?;
+            Some(InterruptLeft {
+                kind,
+                limit,
+                left: limit.left(c.tdgs.uses.iter().find(|u| u.kind == kind)),
+            })
+        })
+        .collect()
+}
+
+/// The Instants the next Instant phase will resolve, in order (Instant REF, then the declarer's
+/// LUK; entries still tied flip d2 then, and are listed here by id): each standing entity's
+/// declared Instant, and for the AI the one its class grants (it declares every round).
+pub fn upcoming_instants(combat: &Combat) -> Vec<(CombatantId, Instant, i32)> {
+    let mut upcoming: Vec<(CombatantId, Instant, i32)> = combat
+        .combatants
+        .iter()
+        .filter(|c| c.is_standing())
+        .filter_map(|c| {
+            let instant = c.tdgs.declared.or_else(|| match c.controller {
+                Controller::Ai(_) => Instant::granted(c),
+                Controller::Player(_) => None,
+            })?;
+            Some((c.id, instant, instant.reflex_for(c)))
+        })
+        .collect();
+    upcoming.sort_by(|a, b| {
+        b.2.cmp(&a.2)
+            .then(luck(combat.get(b.0)).cmp(&luck(combat.get(a.0))))
+            .then(a.0.cmp(&b.0))
+    });
+    upcoming
+}
+
 /// REF: the DEX score.
 pub fn reflex(c: &Combatant) -> i32 {
     c.abilities.dex

@@ -27,6 +27,9 @@
 //!   *Mitigation* in exec is GogoBee's reactions (Parry, Uncanny Dodge, Interception, Evasion,
 //!   Counterspell, Shield of Faith, and Opportunity Attacks on "leaving"), offered while the
 //!   action executes. Every reaction runs its own PER; its recover is the throttle.
+//! - *Best queued reaction*: a monster ranks by profile (Cancel before Exploit, the earlier actor
+//!   first); a player with several queued is offered the choice — one option per kind, each
+//!   answering the best of its kind ([`ReactionWindow::choices`]) — and the rest are discarded.
 //! - *Players*: `EndTurn` means "wait a tick". Ready, Delay and Instants belong to other models.
 //! - *Rounds*: `Combat.round` counts blocks of 10 ticks; the fight is halted after 100.
 
@@ -137,6 +140,17 @@ impl Cycle {
     /// The phase an observer sees now.
     pub fn phase(&self) -> Phase {
         self.entered.unwrap_or(Phase::Prep)
+    }
+
+    /// How many ticks the phase an observer sees (see [`Cycle::phase`]) still lasts: 0 when its
+    /// last tick has been processed (the next tick enters the next phase).
+    pub fn left_in_phase(&self) -> u32 {
+        let end = match self.phase() {
+            Phase::Prep => self.prep,
+            Phase::Exec => self.prep + self.exec,
+            Phase::Recover => self.total(),
+        };
+        end.saturating_sub(self.elapsed)
     }
 }
 
@@ -497,6 +511,7 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
                 action: activity.describe(),
                 phase,
                 ticks,
+                tick,
             });
         }
         if phase == Phase::Exec {
@@ -612,7 +627,12 @@ fn observe(ctx: &mut Ctx, actor: CombatantId, phase: Phase) {
 }
 
 /// One reactor of the reaction pass: the first in initiative order with something queued uses
-/// its best reaction (Cancel before Exploit; the earlier actor first). False when none is left.
+/// its best reaction; the rest are discarded. False when no one is left.
+///
+/// A monster ranks by profile: Cancel before Exploit, the earlier actor first. A player is offered
+/// the choice (seed 004: "the player is offered the choice"): one button per kind of reaction
+/// they have queued, each answering the best observation of its kind (the earlier actor in
+/// initiative order), plus Pass.
 fn reaction_pass(ctx: &mut Ctx) -> bool {
     let order = ctx.combat.order.clone();
     let observed = &ctx.combat.model.timeline.observed;
@@ -621,8 +641,8 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
     };
     let (mine, rest): (Vec<Observation>, Vec<Observation>) = observed.iter().partition(|o| o.observer == reactor);
     ctx.combat.model.timeline.observed = rest;
-    let best = mine
-        .iter()
+    let mut queued: Vec<Observation> = mine
+        .into_iter()
         .filter(|o| {
             ctx.combat
                 .get(o.actor)
@@ -632,39 +652,47 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
                 .is_some_and(|c| c.phase() == o.phase)
                 && reaction_for(ctx.combat, reactor, o.actor, o.phase).is_some()
         })
-        .min_by_key(|o| {
-            (
-                o.phase != Phase::Prep,
-                ctx.combat.order.iter().position(|x| *x == o.actor),
-            )
-        });
-    let Some(best) = best.copied() else {
-        return true;
-    };
-    let trigger = ReactionTrigger::Phase {
-        actor: best.actor,
-        phase: best.phase,
-    };
-    let options = reactions::options(ctx.combat, reactor, &trigger);
-    if options.is_empty() {
-        return true;
+        .collect();
+    queued.sort_by_key(|o| {
+        (
+            o.phase != Phase::Prep,
+            ctx.combat.order.iter().position(|x| *x == o.actor),
+        )
+    });
+    // The best queued reaction of each kind, best first.
+    let mut choices: Vec<(ReactionKind, ReactionTrigger)> = Vec::new();
+    for o in &queued {
+        let trigger = ReactionTrigger::Phase {
+            actor: o.actor,
+            phase: o.phase,
+        };
+        for kind in reactions::options(ctx.combat, reactor, &trigger) {
+            if !choices.iter().any(|(k, _)| *k == kind) {
+                choices.push((kind, trigger.clone()));
+            }
+        }
     }
+    let Some((_, best)) = choices.first().cloned() else {
+        return true;
+    };
     match ctx.combat.get(reactor).controller {
         Controller::Player(_) => {
+            let options: Vec<ReactionKind> = choices.iter().map(|(k, _)| *k).collect();
             ctx.emit(Event::ReactionOffered {
                 reactor,
-                trigger: trigger.clone(),
+                trigger: best.clone(),
                 options: options.clone(),
             });
-            ctx.combat.window = Some(ReactionWindow {
-                reactor,
-                trigger,
-                options,
-            });
+            let mut window = ReactionWindow::new(reactor, best, options);
+            if choices.len() > 1 {
+                window.choices = choices;
+            }
+            ctx.combat.window = Some(window);
         }
         Controller::Ai(_) => {
-            if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &trigger, &options) {
-                let steps = crate::reactions_take::take(ctx, reactor, choice, &trigger);
+            let options = reactions::options(ctx.combat, reactor, &best);
+            if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &best, &options) {
+                let steps = crate::reactions_take::take(ctx, reactor, choice, &best);
                 ctx.push_front(steps);
             }
         }
@@ -673,7 +701,8 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
 }
 
 /// Taking any reaction on the timeline: the reactor's own action pauses or is cancelled (per its
-/// interruptibility) and the reaction's PER cycle starts, its first tick processed at once.
+/// interruptibility) and the reaction's PER cycle starts, its first tick processed at once (and
+/// reported: the reaction's first phase starts at this tick).
 pub fn begin_reaction_cycle(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, target: CombatantId) {
     let tick = ctx.combat.model.tick;
     let mut cycle = cycle_for(ctx, reactor, &Activity::Reaction { kind, target });
@@ -692,9 +721,21 @@ pub fn begin_reaction_cycle(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionK
         }
     }
     // Its first tick: prep is 0, so exec (or, with no exec, recover) starts now.
-    cycle.entered = Some(cycle.phase_at(0));
+    let phase = cycle.phase_at(0);
+    cycle.entered = Some(phase);
     cycle.elapsed = 1;
     cycle.processed_at = Some(tick);
+    ctx.emit(Event::PhaseStarted {
+        id: reactor,
+        action: cycle.activity.describe(),
+        phase,
+        ticks: if phase == Phase::Exec {
+            cycle.exec
+        } else {
+            cycle.recover
+        },
+        tick,
+    });
     if cycle.elapsed >= cycle.total() {
         let sheet = &mut ctx.combat.get_mut(reactor).ticks;
         sheet.current = sheet.paused.pop();

@@ -652,10 +652,15 @@ impl Service {
     /// When the earliest pending timer is due, for the scheduler to sleep until. Timers a
     /// worker has claimed and is firing are left out (one whose worker died is taken over
     /// after [`crate::scheduler::CLAIM_LEASE`], at the scheduler's next periodic wake-up).
+    /// Only the timers of the guilds this service owns count ([`Service::owning`]).
     pub async fn next_timer_due(&self) -> Result<Option<DateTimeUtc>, ServiceError> {
-        Ok(timer::Entity::find()
+        let mut pending = timer::Entity::find()
             .filter(timer::Column::FiredAt.is_null())
-            .filter(timer::Column::ClaimedAt.is_null())
+            .filter(timer::Column::ClaimedAt.is_null());
+        if let Some(owned) = self.shards.timer_condition() {
+            pending = pending.filter(owned);
+        }
+        Ok(pending
             .order_by_asc(timer::Column::DueAt)
             .one(self.db().conn())
             .await?

@@ -369,6 +369,7 @@ impl Service {
             updated.update(&txn).await?;
             timer::ActiveModel {
                 kind: Set(RECOVERY_REST.to_owned()),
+                campaign_id: Set(Some(campaign_id)),
                 due_at: Set(ends),
                 payload: Set(serde_json::json!({
                     "hospital_record_id": record.id,

@@ -18,6 +18,9 @@ pub struct Model {
     /// Seconds a player has to act on their turn; `None` waits for ever.
     pub turn_timeout_secs: Option<i32>,
     pub created_at: DateTimeUtc,
+    /// `guild_id >> 22`, which Discord shards on (`None` for a DM campaign): lets a process
+    /// select the campaigns its shards own (see `crate::shards`).
+    pub shard_key: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -14,6 +14,8 @@ pub struct Model {
     pub claimed_by: Option<String>,
     pub claimed_at: Option<DateTimeUtc>,
     pub fired_at: Option<DateTimeUtc>,
+    /// The campaign it belongs to, so only the process owning that campaign's shard claims it.
+    pub campaign_id: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -28,6 +28,7 @@ pub async fn get_or_create<C: ConnectionTrait>(
         reaction_timeout_secs: Set(30),
         turn_timeout_secs: Set(None),
         created_at: Set(now),
+        shard_key: Set(crate::shard_key(guild_id)),
         ..Default::default()
     };
     let on_conflict = match channel_id {
