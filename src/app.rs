@@ -340,7 +340,7 @@ impl App {
 
     async fn route(&self, caller: &Caller, inv: &Invocation, now: DateTime<Utc>) -> Result<Vec<Reply>, Refused> {
         let s = &self.service;
-        let campaign = s.campaign_for(&caller.guild, &caller.channel, now).await?.id;
+        let campaign = s.campaign_id_for(&caller.guild, &caller.channel, now).await?;
         let (me, channel) = (caller.user.as_str(), caller.channel.as_str());
         let sub = inv.path.get(1).map_or("", String::as_str);
         let gm = || {
@@ -513,6 +513,21 @@ impl App {
                     &format!("Reaction prompts in fights started from now on wait **{set} s** before they pass."),
                 ))]
             }
+            ("campaign", "turntimeout") => {
+                gm()?;
+                let seconds = inv
+                    .number::<i64>("seconds")?
+                    .ok_or("This command needs the `seconds` option (0–86400; 0 waits for ever).")?;
+                let set = s.set_turn_timeout(campaign, seconds).await?;
+                let text = if set == 0 {
+                    "Fights started from now on wait for each player as long as it takes.".to_owned()
+                } else {
+                    format!(
+                        "In fights started from now on, a player has **{set} s** to act before their turn ends by itself."
+                    )
+                };
+                vec![Reply::public(render::info("Campaign rules", &text))]
+            }
             ("gm", "spawn") => {
                 gm()?;
                 let count = inv.number::<u32>("count")?.unwrap_or(1);
@@ -584,7 +599,10 @@ impl App {
             ReactionChoice::Pass => "pass",
         };
         let result = async {
-            let campaign = self.service.campaign_for(&caller.guild, &caller.channel, now).await?.id;
+            let campaign = self
+                .service
+                .campaign_id_for(&caller.guild, &caller.channel, now)
+                .await?;
             let window = i64::try_from(button.version).ok();
             self.service
                 .react(campaign, &caller.channel, &caller.user, label, window, now)
@@ -605,10 +623,9 @@ impl App {
         let owned = |names: &mut dyn Iterator<Item = &'static str>| names.map(str::to_owned).collect::<Vec<_>>();
         let campaign = || async {
             self.service
-                .campaign_for(&caller.guild, &caller.channel, now)
+                .campaign_id_for(&caller.guild, &caller.channel, now)
                 .await
                 .ok()
-                .map(|c| c.id)
         };
         let names: Vec<String> = match list {
             Suggest::Target => match campaign().await {

@@ -131,9 +131,13 @@ impl Guild {
     }
 
     /// A character, a goblin and a short reaction timeout; then turns pass until the goblin's
-    /// hit-and-run offers `alice` a reaction. Returns the prompt's message.
+    /// hit-and-run offers `alice` a reaction. Returns the prompt's message. The turn timer is
+    /// off: the reaction windows are then the only timers, so the test can wait until none is
+    /// pending (a fight waiting on a player always has its turn timer pending).
     async fn fight_until_prompt(&self) -> MessageId {
         self.slash("owner", "campaign", &["timeout"], json!({"seconds": TIMEOUT_SECS}))
+            .await;
+        self.slash("owner", "campaign", &["turntimeout"], json!({"seconds": 0}))
             .await;
         self.slash(
             "alice",

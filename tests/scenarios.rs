@@ -108,3 +108,8 @@ fn the_same_seed_plays_the_same_session() {
 fn a_death_goes_to_the_hospital_and_back_after_the_rest() {
     check("tests/scenarios/hospital.txt");
 }
+
+#[test]
+fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
+    check("tests/scenarios/turn_timer.txt");
+}

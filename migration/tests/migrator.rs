@@ -44,8 +44,7 @@ async fn down_then_up_rebuilds_the_schema() -> Result<(), DbErr> {
 async fn shard_ownership_backfills_existing_rows() -> Result<(), DbErr> {
     use sea_orm_migration::sea_orm::ConnectionTrait;
     let db = memory().await?;
-    let before = u32::try_from(Migrator::migrations().len() - 1).expect("a few migrations");
-    Migrator::up(&db, Some(before)).await?;
+    Migrator::up(&db, Some(migrations_before("m20261202_000001_shard_ownership"))).await?;
     let at = "'2026-01-01T00:00:00Z'";
     for sql in [
         format!(
@@ -85,6 +84,50 @@ async fn shard_ownership_backfills_existing_rows() -> Result<(), DbErr> {
     assert_eq!(
         pairs("SELECT id, campaign_id FROM timers ORDER BY id").await?,
         [(1, Some(1)), (2, Some(2)), (3, None)]
+    );
+    Ok(())
+}
+
+/// How many migrations come before the one called `name`.
+fn migrations_before(name: &str) -> u32 {
+    let at = Migrator::migrations()
+        .iter()
+        .position(|m| m.name() == name)
+        .expect("a migration of that name");
+    u32::try_from(at).expect("a few migrations")
+}
+
+/// Upgrading a database whose campaigns never set a turn timeout: they get the default; one
+/// set (even to 0, off) keeps its value.
+#[tokio::test]
+async fn turn_timeout_default_backfills_unset_campaigns() -> Result<(), DbErr> {
+    use sea_orm_migration::sea_orm::ConnectionTrait;
+    let db = memory().await?;
+    Migrator::up(&db, Some(migrations_before("m20261203_000001_turn_timeout_default"))).await?;
+    db.execute_unprepared(
+        "INSERT INTO campaigns (id, guild_id, created_at, turn_timeout_secs) VALUES \
+         (1, 'g1', '2026-01-01T00:00:00Z', NULL), (2, 'g2', '2026-01-01T00:00:00Z', 0), \
+         (3, 'g3', '2026-01-01T00:00:00Z', 90)",
+    )
+    .await?;
+    Migrator::up(&db, None).await?;
+    let rows = db
+        .query_all_raw(sea_orm_migration::sea_orm::Statement::from_string(
+            db.get_database_backend(),
+            "SELECT id, turn_timeout_secs FROM campaigns ORDER BY id",
+        ))
+        .await?;
+    let pairs = rows
+        .iter()
+        .map(|r| Ok((r.try_get_by_index::<i64>(0)?, r.try_get_by_index::<Option<i32>>(1)?)))
+        .collect::<Result<Vec<_>, DbErr>>()?;
+    assert_eq!(
+        pairs,
+        [
+            (1, Some(migration::DEFAULT_TURN_TIMEOUT_SECS)),
+            (2, Some(0)),
+            (3, Some(90))
+        ]
     );
     Ok(())
 }

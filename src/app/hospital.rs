@@ -112,7 +112,8 @@ impl App {
         replies
     }
 
-    /// What a fired timer posts, by channel: a passed reaction's narration, or Thom telling a
+    /// What a fired timer posts, by channel: a passed reaction's narration, a turn that ran out
+    /// (TwinBee says so, then the fight goes on), or Thom telling a
     /// player their rest is over (addressed to them, so the bot can DM them).
     pub(super) fn fired_replies(&self, fired: &Fired) -> Vec<(String, Reply)> {
         match fired {
@@ -121,6 +122,18 @@ impl App {
                 .into_iter()
                 .map(|r| (update.channel_id.clone(), r))
                 .collect(),
+            Fired::TurnTimedOut(ended) => {
+                let channel = &ended.update.channel_id;
+                let seed = self.seed ^ ended.update.combat_id.unsigned_abs() ^ ended.update.version.unsigned_abs();
+                let line = self.renderer.story(Key::TurnTimedOut, &[("name", &ended.name)], seed);
+                let mut replies = vec![(channel.clone(), Reply::public(line))];
+                replies.extend(
+                    self.combat_replies(&ended.update)
+                        .into_iter()
+                        .map(|r| (channel.clone(), r)),
+                );
+                replies
+            }
             Fired::RestOver {
                 player_id,
                 name,

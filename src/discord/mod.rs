@@ -204,7 +204,8 @@ fn apology(id: &str) -> Reply {
     }
 }
 
-/// Counts an interaction and times it from now until its replies are ready.
+/// Counts an interaction and times it from now until its replies are ready (the span's
+/// `work_ms`).
 fn measured(
     ops: &Arc<Ops>,
     command: String,
@@ -218,14 +219,18 @@ fn measured(
         } else {
             "ok"
         };
-        ops.interaction(&command, outcome, started.elapsed());
+        let elapsed = started.elapsed();
+        ops.interaction(&command, outcome, elapsed);
+        tracing::Span::current().record("work_ms", elapsed.as_secs_f64() * 1000.0);
         replies
     }
 }
 
 /// The span one interaction is handled in (`fly logs` shows it on every line logged meanwhile):
-/// its kind and command, the shard it came on, guild, channel and user ids, and — recorded by
-/// [`traced`] when it is answered — the latency. Never the interaction's token.
+/// its kind and command, the shard it came on, guild, channel and user ids, and, once it is
+/// answered, two times: `work_ms`, the game's own (parse → service → render, recorded by
+/// [`measured`]), and `latency_ms`, until its response and follow-ups are sent to Discord
+/// (recorded by [`traced`]). Never the interaction's token.
 pub(crate) fn interaction_span(
     kind: &str,
     command: &str,
@@ -242,6 +247,7 @@ pub(crate) fn interaction_span(
         guild = %guild.map_or_else(|| "dm".to_owned(), |g| g.to_string()),
         channel = %channel,
         user = %user.id,
+        work_ms = tracing::field::Empty,
         latency_ms = tracing::field::Empty,
     )
 }

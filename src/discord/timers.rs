@@ -208,9 +208,11 @@ mod tests {
     }
 
     /// Aria (level 1, 20 coins) dies in a fight beside Bram and pays Thom's 8 coins at `now`:
-    /// her two-hour recovery rest ends at `now` + 2 h.
+    /// her two-hour recovery rest ends at `now` + 2 h. The campaign's turn timer is off, so the
+    /// rest is the only timer (a fight played hours in the past would otherwise time out turns).
     async fn die_and_pay(app: &App, now: DateTime<Utc>) {
         for line in [
+            "@owner /campaign turntimeout seconds:0",
             "@alice /character create name:Aria race:human class:fighter",
             "@bob /character create name:Bram race:dwarf class:fighter",
             "@owner /gm spawn monster:\"giant rat\" count:1",

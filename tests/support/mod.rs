@@ -196,10 +196,10 @@ impl Table {
 
     /// Waits until the bot has sent nothing for a moment (its follow-ups are in).
     pub async fn settle(&self) {
-        let mut seen = self.fake.requests().len();
+        let mut seen = self.fake.request_count();
         loop {
             tokio::time::sleep(Duration::from_millis(120)).await;
-            let now = self.fake.requests().len();
+            let now = self.fake.request_count();
             if now == seen {
                 return;
             }

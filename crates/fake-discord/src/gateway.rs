@@ -54,6 +54,10 @@ pub(crate) fn spawn(shared: Arc<Shared>, listener: TcpListener, mut stopped: wat
                 _ = stopped.changed() => break,
                 accepted = listener.accept() => {
                     let Ok((stream, _)) = accepted else { continue };
+                    // Frames go one way (to the bot), with nothing to piggyback its ACKs on: with
+                    // Nagle's algorithm a frame sent while the last one is unacknowledged would
+                    // wait for the bot's delayed ACK (40 ms), and that would count as its latency.
+                    let _ = stream.set_nodelay(true);
                     tokio::spawn(connection(Arc::clone(&shared), stream, stopped.clone()));
                 }
             }

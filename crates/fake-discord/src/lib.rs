@@ -751,6 +751,13 @@ impl FakeDiscord {
         self.shared.lock().requests.clone()
     }
 
+    /// How many requests the bot has made: [`FakeDiscord::requests`]`().len()` without copying
+    /// them (a test polling for quiet would otherwise copy the whole log, bodies and all, each
+    /// time, holding the fake's lock while the bot waits for its answers).
+    pub fn request_count(&self) -> usize {
+        self.shared.lock().requests.len()
+    }
+
     /// Waits for a request matching `matches` (including ones already made).
     pub async fn wait_for_request(
         &self,

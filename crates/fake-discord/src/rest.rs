@@ -28,6 +28,10 @@ const LOADING: u64 = 1 << 7;
 
 pub(crate) fn spawn(shared: Arc<Shared>, listener: TcpListener, mut stopped: watch::Receiver<()>) {
     let app = Router::new().fallback(handle).with_state(shared);
+    // No Nagle delay on answers (see the gateway's listener).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move {
         let _ = axum::serve(listener, app)
             .with_graceful_shutdown(async move {

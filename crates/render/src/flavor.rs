@@ -232,6 +232,8 @@ keys! {
         ActionFizzled => ["name", "reason"],
         /// Ticks: the timeline waits for this player's choice.
         AwaitingCommand => ["name"],
+        /// The campaign's turn timer ran out on a player the fight waited for: their turn ends.
+        TurnTimedOut => ["name"],
         ReactCancel => ["name"],
         ReactExploit => ["name"],
         ReactionPromptPrep => ["name", "mover"],

@@ -18,6 +18,8 @@
 //!   `claimed_by`/`claimed_at` (a lease), the pass runs through the combat's version guard and
 //!   deletes the row with the window. A worker that dies holding a claim leaves it to be taken
 //!   again once the lease has run out; a pass whose window has already closed is a no-op.
+//! - A turn timeout (`crate::cmd::turn_timer`) is claimed and fired the same way: the idle
+//!   player's turn ends through the version guard, or nothing happens if the combat moved on.
 
 use std::collections::HashMap;
 
@@ -27,7 +29,7 @@ use sea_orm::{ColumnTrait, Condition, DatabaseTransaction, EntityTrait, QueryFil
 
 use crate::cmd::hospital::{self, RECOVERY_REST};
 use crate::entity::{campaign, character, hospital_record, timer};
-use crate::store::REACTION_TIMEOUT;
+use crate::store::{REACTION_TIMEOUT, TURN_TIMEOUT};
 use crate::{Backend, CombatUpdate, DateTimeUtc, Service, ServiceError};
 
 /// Timers claimed per transaction.
@@ -41,6 +43,8 @@ pub const CLAIM_LEASE: Duration = Duration::seconds(60);
 pub enum Fired {
     /// A reaction window timed out: the reactor passed and the fight went on.
     ReactionPassed(Box<CombatUpdate>),
+    /// A player the fight waited on ran out of time: their turn ended as if they sent `/endturn`.
+    TurnTimedOut(Box<crate::TurnTimedOut>),
     /// A recovery rest ended (seed 000 §8.4): HP restored; tell the player (a DM, or `channel_id`).
     RestOver {
         player_id: String,
@@ -62,8 +66,8 @@ pub fn worker_id() -> String {
     format!("{host}-{}", std::process::id())
 }
 
-/// A claimed batch: the recovery rests fired in the claim's transaction, and the reaction
-/// timeouts to pass after it.
+/// A claimed batch: the recovery rests fired in the claim's transaction, and the reaction and
+/// turn timeouts to fire after it.
 struct Claimed {
     rests: Vec<Fired>,
     reactions: Vec<timer::Model>,
@@ -118,7 +122,11 @@ impl Service {
         };
         let mut fired = claimed.rests;
         for t in claimed.reactions {
-            if let Some(update) = self.pass_timed_out(&t, now).await? {
+            if t.kind == TURN_TIMEOUT {
+                if let Some(ended) = self.time_out_turn(&t, now).await? {
+                    fired.push(Fired::TurnTimedOut(Box::new(ended)));
+                }
+            } else if let Some(update) = self.pass_timed_out(&t, now).await? {
                 fired.push(Fired::ReactionPassed(Box::new(update)));
             }
         }
@@ -153,8 +161,9 @@ impl Service {
         let claimed = due.len();
         let (rests, others): (Vec<timer::Model>, Vec<timer::Model>) =
             due.into_iter().partition(|t| t.kind == RECOVERY_REST);
-        let (reactions, unknown): (Vec<timer::Model>, Vec<timer::Model>) =
-            others.into_iter().partition(|t| t.kind == REACTION_TIMEOUT);
+        let (reactions, unknown): (Vec<timer::Model>, Vec<timer::Model>) = others
+            .into_iter()
+            .partition(|t| t.kind == REACTION_TIMEOUT || t.kind == TURN_TIMEOUT);
         // Unknown kinds (from a newer version, say) are marked fired so they never block the queue.
         let mut fired_ids: Vec<i64> = unknown.iter().map(|t| t.id).collect();
         let fired_rests = self.end_rests(txn, &rests, now).await?;

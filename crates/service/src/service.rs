@@ -2,6 +2,7 @@
 //! arguments plus `now` (time is an input), loads what it needs, calls the engine, saves,
 //! and returns what happened for the renderer.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use engine::{Combat, CombatantId, Dice, Event};
@@ -23,6 +24,9 @@ pub struct Service {
     pub(crate) rolls: Arc<Mutex<Dice>>,
     /// The guilds this process owns: the scheduler fires only their timers.
     pub(crate) shards: Arc<Shards>,
+    /// Which campaign each (guild, channel) seen so far belongs to (see
+    /// [`Service::campaign_id_for`]).
+    campaign_ids: Arc<Mutex<HashMap<(String, String), i64>>>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -73,6 +77,7 @@ impl Service {
             seed,
             rolls: Arc::new(Mutex::new(Dice::seeded(mix(&[seed, 0x524f_4c4c])))),
             shards: Arc::new(Shards::all()),
+            campaign_ids: Arc::default(),
         }
     }
 
@@ -114,6 +119,28 @@ impl Service {
             return Ok(own);
         }
         crate::repo::campaigns::get_or_create(conn, guild_id, None, now).await
+    }
+
+    /// The id of [`Service::campaign_for`]'s campaign, from memory after the first command in
+    /// a channel: which campaign a channel belongs to never changes once it has one, and this
+    /// saves every command one or two reads queued behind the database's writer. (Per process:
+    /// a guild's commands all reach the process that owns its shard.)
+    pub async fn campaign_id_for(
+        &self,
+        guild_id: &str,
+        channel_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<i64, ServiceError> {
+        let key = (guild_id.to_owned(), channel_id.to_owned());
+        if let Some(id) = self.campaign_ids.lock().expect("campaign cache poisoned").get(&key) {
+            return Ok(*id);
+        }
+        let id = self.campaign_for(guild_id, channel_id, now).await?.id;
+        self.campaign_ids
+            .lock()
+            .expect("campaign cache poisoned")
+            .insert(key, id);
+        Ok(id)
     }
 
     pub(crate) fn update(live: Live, events: Vec<Event>, notices: Vec<Notice>) -> CombatUpdate {

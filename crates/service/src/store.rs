@@ -5,7 +5,7 @@
 //! and writes the result in ONE transaction: the combat row (state JSON + version, guarded by
 //! the version it read), its `combat_events` row, the denormalised `turn_resources`,
 //! `readied_actions` and `death_save_states` rows that changed, new `combatants` rows, and
-//! the reaction-window timer. Those statements go to the database as one batch (one round
+//! the timers (reaction window, turn). Those statements go to the database as one batch (one round
 //! trip) inside `BEGIN`/`COMMIT`, which is what lets SQLite keep up. Another process that
 //! wrote first makes the save fail as [`ServiceError::StaleCombat`]: the slot is reloaded
 //! from the database and the command retried on the fresh state.
@@ -35,6 +35,9 @@ const MAX_ATTEMPTS: usize = 4;
 /// The `timers.kind` of a reaction window's timeout.
 pub const REACTION_TIMEOUT: &str = "reaction_timeout";
 
+/// The `timers.kind` of the turn timer: the fight waits on a player, who has until it fires.
+pub const TURN_TIMEOUT: &str = "turn_timeout";
+
 /// What the `combats.state` column holds.
 #[derive(Serialize, Deserialize)]
 struct StoredState {
@@ -42,6 +45,9 @@ struct StoredState {
     dice: DicePosition,
     /// The open reaction window's timeout timer.
     reaction_timer: Option<i64>,
+    /// The turn timer of the player the fight waits on.
+    #[serde(default)]
+    turn_timer: Option<i64>,
 }
 
 /// A combat as the service holds it between commands.
@@ -52,10 +58,14 @@ pub(crate) struct Live {
     pub channel_id: String,
     pub expedition_id: Option<i64>,
     pub reaction_timeout_secs: i64,
+    /// The campaign's turn timeout (`0`: off).
+    pub turn_timeout_secs: i64,
     pub version: i64,
     pub combat: Combat,
     pub dice: Dice,
     pub reaction_timer: Option<i64>,
+    /// The pending turn timer (see [`TURN_TIMEOUT`]).
+    pub turn_timer: Option<i64>,
     /// The character behind each combatant, by combatant index (`None` for monsters).
     pub characters: Vec<Option<i64>>,
 }
@@ -124,6 +134,7 @@ impl Live {
             combat: self.combat.clone(),
             dice: self.dice.position(),
             reaction_timer: self.reaction_timer,
+            turn_timer: self.turn_timer,
         }
     }
 
@@ -236,10 +247,12 @@ pub(crate) async fn load<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<L
         channel_id: row.channel_id,
         expedition_id: row.expedition_id,
         reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
+        turn_timeout_secs: crate::repo::campaigns::turn_timeout_secs(&campaign),
         version: row.version,
         combat: stored.combat,
         dice: Dice::at(stored.dice),
         reaction_timer: stored.reaction_timer,
+        turn_timer: stored.turn_timer,
         characters,
     })
 }
@@ -491,12 +504,40 @@ fn needs_transaction(after: &Live, events: &[Event]) -> bool {
     after.combat.outcome.is_some() || events.iter().any(|e| matches!(e, Event::Died { .. }))
 }
 
-/// The reaction-window timer a command retires (its id) and the one it sets (a row to insert).
-fn timer_change(before: &Live, after: &Live, now: DateTimeUtc) -> (Option<i64>, Option<timer::ActiveModel>) {
-    if before.combat.window == after.combat.window {
-        return (None, None);
+/// The timers a command sets, by slot: the reaction window's and the turn's.
+type NewTimers = [Option<timer::ActiveModel>; 2];
+
+/// The timers a command retires (their ids, cleared from `after`) and the ones it sets (rows to
+/// insert; [`set_timer_ids`] records their ids). The reaction window's timer changes with the
+/// window; the turn timer is renewed by every command while the fight waits on a player, since
+/// it carries the version it was set at.
+fn timer_change(before: &Live, after: &mut Live, now: DateTimeUtc) -> (Vec<i64>, NewTimers) {
+    let mut retired = Vec::new();
+    let mut reaction = None;
+    if before.combat.window != after.combat.window {
+        retired.extend(before.reaction_timer);
+        after.reaction_timer = None;
+        reaction = reaction_timer(after, now);
     }
-    let new = after.combat.window.as_ref().map(|window| {
+    retired.extend(before.turn_timer);
+    after.turn_timer = None;
+    let turn = crate::cmd::turn_timer::timer_row(after, now);
+    (retired, [reaction, turn])
+}
+
+/// Records the ids the new timers got in `after`.
+fn set_timer_ids(after: &mut Live, ids: [Option<i64>; 2]) {
+    if ids[0].is_some() {
+        after.reaction_timer = ids[0];
+    }
+    if ids[1].is_some() {
+        after.turn_timer = ids[1];
+    }
+}
+
+/// The timeout timer of the reaction window open in `after`, if any.
+fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> {
+    after.combat.window.as_ref().map(|window| {
         let reactor = &after.combat.get(window.reactor);
         timer::ActiveModel {
             kind: Set(REACTION_TIMEOUT.to_owned()),
@@ -510,19 +551,18 @@ fn timer_change(before: &Live, after: &Live, now: DateTimeUtc) -> (Option<i64>, 
             })),
             ..Default::default()
         }
-    });
-    (before.reaction_timer, new)
+    })
 }
 
 /// A command's statements: the combat row (guarded by the version it read), its log entry,
-/// the denormalised rows that changed, and the retired reaction timer's deletion.
+/// the denormalised rows that changed, and the retired timers' deletion.
 fn statements(
     backend: DbBackend,
     before: &Live,
     after: &Live,
     command: &str,
     events: &str,
-    old_timer: Option<i64>,
+    old_timers: &[i64],
     now: DateTimeUtc,
 ) -> Batch {
     let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
@@ -555,7 +595,7 @@ fn statements(
     batch.push(&update, 1);
     batch.push(&log, 1);
     let mut batch = batch.rows(before, after, now);
-    if let Some(old) = old_timer {
+    for &old in old_timers {
         let mut delete = Query::delete();
         delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
         batch.push(&delete, 1);
@@ -570,12 +610,12 @@ const MAX_GROUP: usize = 64;
 struct GroupWrite {
     combat_id: i64,
     expected_version: i64,
-    /// The reaction-window timer to insert first; its id goes to `render`.
-    new_timer: Option<timer::ActiveModel>,
-    /// The command's statements, given the new timer's id.
-    render: Box<dyn Fn(Option<i64>) -> Batch + Send + Sync>,
-    /// The new timer's id once the group is committed, or why this write failed.
-    done: oneshot::Sender<Result<Option<i64>, ServiceError>>,
+    /// The timers to insert first (reaction window, turn); their ids go to `render`.
+    new_timers: NewTimers,
+    /// The command's statements, given the new timers' ids.
+    render: Box<dyn Fn([Option<i64>; 2]) -> Batch + Send + Sync>,
+    /// The new timers' ids once the group is committed, or why this write failed.
+    done: oneshot::Sender<Result<[Option<i64>; 2], ServiceError>>,
 }
 
 /// The group commit: SQLite's one writer. Commands on different combats that arrive while a
@@ -640,15 +680,18 @@ impl GroupCommitCounts {
 }
 
 /// Writes `group` in one transaction, or nothing.
-async fn commit_group(db: &Db, group: &[GroupWrite]) -> Result<Vec<Option<i64>>, ServiceError> {
+async fn commit_group(db: &Db, group: &[GroupWrite]) -> Result<Vec<[Option<i64>; 2]>, ServiceError> {
     let txn = db.begin_write().await?;
     let written = async {
         let mut timers = Vec::with_capacity(group.len());
         for write in group {
-            timers.push(match &write.new_timer {
-                Some(row) => Some(row.clone().insert(&txn).await?.id),
-                None => None,
-            });
+            let mut ids = [None; 2];
+            for (id, row) in ids.iter_mut().zip(&write.new_timers) {
+                if let Some(row) = row {
+                    *id = Some(row.clone().insert(&txn).await?.id);
+                }
+            }
+            timers.push(ids);
         }
         let mut sql = Vec::new();
         let mut expected = 0;
@@ -752,7 +795,9 @@ impl Store {
             after.version = before.version + 1;
             match self.write(before, &mut after, &applied, now).await {
                 Ok(settled) => {
-                    if after.reaction_timer.is_some() && after.reaction_timer != before.reaction_timer {
+                    if (after.reaction_timer.is_some() && after.reaction_timer != before.reaction_timer)
+                        || (after.turn_timer.is_some() && after.turn_timer != before.turn_timer)
+                    {
                         self.wake.notify_one();
                     }
                     let ended = after.combat.outcome.is_some();
@@ -836,36 +881,29 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<(), ServiceError> {
-        let (old_timer, new_timer) = timer_change(before, after, now);
-        if old_timer.is_some() {
-            after.reaction_timer = None;
-        }
+        let (old_timers, new_timers) = timer_change(before, after, now);
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let (backend, before_owned, after_owned) = (backend(&self.db), before.clone(), after.clone());
-        let render = move |timer: Option<i64>| {
+        let render = move |timers: [Option<i64>; 2]| {
             let mut after = after_owned.clone();
-            if timer.is_some() {
-                after.reaction_timer = timer;
-            }
-            statements(backend, &before_owned, &after, &command, &events, old_timer, now)
+            set_timer_ids(&mut after, timers);
+            statements(backend, &before_owned, &after, &command, &events, &old_timers, now)
         };
         let (done, answer) = oneshot::channel();
         group
             .send(GroupWrite {
                 combat_id: after.id,
                 expected_version: before.version,
-                new_timer,
+                new_timers,
                 render: Box::new(render),
                 done,
             })
             .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))?;
-        let timer = answer
+        let timers = answer
             .await
             .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))??;
-        if timer.is_some() {
-            after.reaction_timer = timer;
-        }
+        set_timer_ids(after, timers);
         Ok(())
     }
 
@@ -877,13 +915,14 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<Aftermath, ServiceError> {
-        let (old_timer, new_timer) = timer_change(before, after, now);
-        if old_timer.is_some() {
-            after.reaction_timer = None;
+        let (old_timers, new_timers) = timer_change(before, after, now);
+        let mut ids = [None; 2];
+        for (id, row) in ids.iter_mut().zip(new_timers) {
+            if let Some(row) = row {
+                *id = Some(row.insert(txn).await?.id);
+            }
         }
-        if let Some(row) = new_timer {
-            after.reaction_timer = Some(row.insert(txn).await?.id);
-        }
+        set_timer_ids(after, ids);
         // A character who died in this command is admitted to the Hospital (§8.1) in this
         // same transaction, before any settlement reads their row.
         let mut aftermath = Vec::new();
@@ -900,7 +939,7 @@ impl Store {
         }
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let batch = statements(backend(&self.db), before, after, &command, &events, old_timer, now);
+        let batch = statements(backend(&self.db), before, after, &command, &events, &old_timers, now);
         let done = txn.execute_unprepared(&batch.sql.join(";\n")).await?;
         if done.rows_affected() != batch.expected {
             return Err(ServiceError::StaleCombat {

@@ -691,7 +691,21 @@ async fn concurrent_commands_on_one_combat_keep_the_log_consistent(db: Db) -> Re
     let open_timers = timer::Entity::find().all(db.conn()).await?;
     let live = b.combat_status(camp, CHANNEL).await;
     match live {
-        Ok(status) => assert_eq!(open_timers.len(), usize::from(status.combat.window.is_some())),
+        Ok(status) => {
+            // No timer leaked in the race: the window's, if one is open, and the turn timer of
+            // the player the fight waits on.
+            let of_kind = |kind: &str| open_timers.iter().filter(|t| t.kind == kind).count();
+            assert_eq!(
+                of_kind(service::REACTION_TIMEOUT),
+                usize::from(status.combat.window.is_some())
+            );
+            let awaited = service::cmd::turn_timer::awaited(&status.combat);
+            assert_eq!(of_kind(service::TURN_TIMEOUT), usize::from(awaited.is_some()));
+            assert_eq!(
+                open_timers.len(),
+                of_kind(service::REACTION_TIMEOUT) + of_kind(service::TURN_TIMEOUT)
+            );
+        }
         Err(ServiceError::NoCombatInChannel) => {
             let ended = combat_row::Entity::find_by_id(open.combat_id)
                 .one(db.conn())

@@ -19,11 +19,32 @@ on_every_backend! {
     migrations_run_twice_idempotently => crate::migrations_run_twice_idempotently;
     campaign_get_or_create_isolates_guilds => crate::campaign_get_or_create_isolates_guilds;
     concurrent_get_or_create_makes_one_campaign => crate::concurrent_get_or_create_makes_one_campaign;
+    campaign_ids_remembered_per_channel_match_the_database => crate::campaign_ids_remembered_per_channel_match_the_database;
     second_character_for_same_player_is_refused => crate::second_character_for_same_player_is_refused;
     refused_character_leaves_the_transaction_usable => crate::refused_character_leaves_the_transaction_usable;
     character_update_round_trips => crate::character_update_round_trips;
     stale_save_is_refused_and_changes_nothing => crate::stale_save_is_refused_and_changes_nothing;
     concurrent_saves_have_exactly_one_winner => crate::concurrent_saves_have_exactly_one_winner;
+}
+
+/// The campaign id a command looks up (remembered per channel after the first) is the
+/// campaign the database gives that channel: one per guild, shared by its channels.
+async fn campaign_ids_remembered_per_channel_match_the_database(db: Db) -> Result<(), ServiceError> {
+    let svc = service::Service::new(db.clone());
+    let first = svc.campaign_id_for("guild-a", "one", now()).await?;
+    assert_eq!(first, svc.campaign_for("guild-a", "one", now()).await?.id);
+    assert_eq!(svc.campaign_id_for("guild-a", "one", now()).await?, first, "remembered");
+    assert_eq!(
+        svc.campaign_id_for("guild-a", "two", now()).await?,
+        first,
+        "one campaign per guild"
+    );
+    let other = svc.campaign_id_for("guild-b", "one", now()).await?;
+    assert_ne!(other, first, "guilds never share a campaign");
+    // Another service (another process) on the same database agrees.
+    let fresh = service::Service::new(db);
+    assert_eq!(fresh.campaign_id_for("guild-b", "one", now()).await?, other);
+    Ok(())
 }
 
 /// A fixed clock: tests never read the real one.

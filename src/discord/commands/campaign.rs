@@ -1,4 +1,4 @@
-//! `/campaign rules|timeout` (Manage Server).
+//! `/campaign rules|timeout|turntimeout` (Manage Server).
 
 use super::options;
 use crate::discord::{Context, Error, play};
@@ -7,7 +7,7 @@ use crate::discord::{Context, Error, play};
 #[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
 #[poise::command(
     slash_command,
-    subcommands("rules", "timeout"),
+    subcommands("rules", "timeout", "turntimeout"),
     subcommand_required,
     default_member_permissions = "MANAGE_GUILD"
 )]
@@ -45,4 +45,16 @@ async fn timeout(
     seconds: u32,
 ) -> Result<(), Error> {
     play(ctx, &["campaign", "timeout"], options!(seconds)).await
+}
+
+/// How long a fight waits on a player before their turn ends by itself.
+#[poise::command(slash_command)]
+async fn turntimeout(
+    ctx: Context<'_>,
+    #[description = "Seconds (default 300; 0 waits for ever)"]
+    #[min = 0]
+    #[max = 86400]
+    seconds: u32,
+) -> Result<(), Error> {
+    play(ctx, &["campaign", "turntimeout"], options!(seconds)).await
 }

@@ -332,7 +332,12 @@ pub(crate) async fn settle(
     })
 }
 
-fn engine_step(live: &mut Live, actor: Actor, command: Command, now: DateTimeUtc) -> Result<Applied<()>, ServiceError> {
+pub(crate) fn engine_step(
+    live: &mut Live,
+    actor: Actor,
+    command: Command,
+    now: DateTimeUtc,
+) -> Result<Applied<()>, ServiceError> {
     let events = live.apply(actor, command.clone(), now)?;
     Ok(Applied {
         logged: Logged::Engine { actor, command },
@@ -402,11 +407,13 @@ impl Service {
             channel_id: channel_id.to_owned(),
             expedition_id,
             reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
+            turn_timeout_secs: crate::repo::campaigns::turn_timeout_secs(&campaign),
             version: 0,
             combat: Combat::new(combatants, terrain)
                 .with_ruleset(engine::Ruleset::parse(&campaign.ruleset).unwrap_or_default()),
             dice: Dice::seeded(seed),
             reaction_timer: None,
+            turn_timer: None,
             characters,
         };
         crate::store::create(txn, &mut live, seed as i64, now).await?;

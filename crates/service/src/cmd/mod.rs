@@ -8,3 +8,4 @@ pub mod gm;
 pub mod hospital;
 pub mod roll;
 pub mod stats;
+pub mod turn_timer;

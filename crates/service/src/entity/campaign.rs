@@ -15,7 +15,9 @@ pub struct Model {
     pub ruleset: String,
     /// Seconds a player has to press a reaction button before it passes.
     pub reaction_timeout_secs: i32,
-    /// Seconds a player has to act on their turn; `None` waits for ever.
+    /// Seconds a player has to act once a fight waits on them, before their turn ends by itself;
+    /// `0` waits for ever, `None` (a row from before the setting) means the default
+    /// ([`migration::DEFAULT_TURN_TIMEOUT_SECS`]).
     pub turn_timeout_secs: Option<i32>,
     pub created_at: DateTimeUtc,
     /// `guild_id >> 22`, which Discord shards on (`None` for a DM campaign): lets a process

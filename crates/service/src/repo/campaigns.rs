@@ -26,7 +26,7 @@ pub async fn get_or_create<C: ConnectionTrait>(
         channel_id: Set(channel_id.map(str::to_owned)),
         ruleset: Set(RULESETS[0].to_owned()),
         reaction_timeout_secs: Set(30),
-        turn_timeout_secs: Set(None),
+        turn_timeout_secs: Set(Some(migration::DEFAULT_TURN_TIMEOUT_SECS)),
         created_at: Set(now),
         shard_key: Set(crate::shard_key(guild_id)),
         ..Default::default()
@@ -95,4 +95,20 @@ pub async fn set_reaction_timeout<C: ConnectionTrait>(
     let mut campaign: campaign::ActiveModel = get(db, id).await?.into();
     campaign.reaction_timeout_secs = Set(secs);
     Ok(campaign.update(db).await?)
+}
+
+/// Sets how long a fight waits on a player before their turn ends by itself (`0`: for ever).
+pub async fn set_turn_timeout<C: ConnectionTrait>(db: &C, id: i64, secs: i32) -> Result<campaign::Model, ServiceError> {
+    let mut campaign: campaign::ActiveModel = get(db, id).await?.into();
+    campaign.turn_timeout_secs = Set(Some(secs));
+    Ok(campaign.update(db).await?)
+}
+
+/// A campaign's turn timeout in seconds (`0`: off), the default where it was never set.
+pub fn turn_timeout_secs(campaign: &campaign::Model) -> i64 {
+    i64::from(
+        campaign
+            .turn_timeout_secs
+            .unwrap_or(migration::DEFAULT_TURN_TIMEOUT_SECS),
+    )
 }

@@ -1,0 +1,64 @@
+//! The campaign's turn timer end to end: the real `gogobee bot` against the fake Discord. With a
+//! one-second turn timeout, a player who never answers loses turn after turn — TwinBee says so
+//! each time and the fight goes on without them. Every body is checked against Discord's spec.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::*;
+
+/// TwinBee's lines for a turn that ran out (`TurnTimedOut` in `flavor/twinbee_combat.toml`).
+const TIMED_OUT: [&str; 4] = ["Time's up", "hesitates too long", "No word from", "the chance is gone"];
+
+/// A message's words: content and each embed's description.
+fn words(message: &Value) -> String {
+    let mut text = message["content"].as_str().unwrap_or_default().to_owned();
+    for embed in message["embeds"].as_array().into_iter().flatten() {
+        text.push('\n');
+        text.push_str(embed["description"].as_str().unwrap_or_default());
+    }
+    text
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_player_loses_turn_after_turn_and_the_fight_goes_on() {
+    let (fake, bot, table, _dir) = start("turn-timer").await;
+    let set = table
+        .slash("owner", "campaign", &["turntimeout"], json!({"seconds": 1}))
+        .await;
+    assert!(text_of(&set).contains("**1 s**"), "{}", text_of(&set));
+    // Reaction prompts pass quickly too, so nothing else holds the fight.
+    table
+        .slash("owner", "campaign", &["timeout"], json!({"seconds": 1}))
+        .await;
+    let fighter = json!({"name": "Aria", "race": "human", "class": "fighter"});
+    table.slash("alice", "character", &["create"], fighter).await;
+    table
+        .slash("owner", "gm", &["level"], json!({"player": "alice", "level": 12}))
+        .await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    table.slash("alice", "combat", &["start"], json!({})).await;
+
+    // Alice never answers: two of her turns run out, each said, the fight going on between.
+    let deadline = Instant::now() + WAIT * 2;
+    loop {
+        let said = table
+            .messages()
+            .iter()
+            .filter(|m| TIMED_OUT.iter().any(|p| words(m).contains(p)))
+            .count();
+        if said >= 2 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "turns did not time out:\n{}", bot.logs());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let last = table.messages().last().cloned().unwrap_or_default();
+    assert!(words(&last).contains("Aria"), "the fight went on: {last}");
+    table.settle().await;
+    assert_all_valid(&fake);
+}
