@@ -509,8 +509,8 @@ type NewTimers = [Option<timer::ActiveModel>; 2];
 
 /// The timers a command retires (their ids, cleared from `after`) and the ones it sets (rows to
 /// insert; [`set_timer_ids`] records their ids). The reaction window's timer changes with the
-/// window; the turn timer is renewed by every command while the fight waits on a player, since
-/// it carries the version it was set at.
+/// window, the turn timer with the wait on a player (see [`crate::cmd::turn_timer`]): a
+/// command within the same turn touches neither.
 fn timer_change(before: &Live, after: &mut Live, now: DateTimeUtc) -> (Vec<i64>, NewTimers) {
     let mut retired = Vec::new();
     let mut reaction = None;
@@ -519,9 +519,14 @@ fn timer_change(before: &Live, after: &mut Live, now: DateTimeUtc) -> (Vec<i64>,
         after.reaction_timer = None;
         reaction = reaction_timer(after, now);
     }
-    retired.extend(before.turn_timer);
-    after.turn_timer = None;
-    let turn = crate::cmd::turn_timer::timer_row(after, now);
+    let mut turn = None;
+    let same_wait = before.turn_timer.is_some()
+        && crate::cmd::turn_timer::wait_key(&before.combat) == crate::cmd::turn_timer::wait_key(&after.combat);
+    if !same_wait {
+        retired.extend(before.turn_timer);
+        after.turn_timer = None;
+        turn = crate::cmd::turn_timer::timer_row(after, now);
+    }
     (retired, [reaction, turn])
 }
 

@@ -1,5 +1,6 @@
-//! The campaign's turn timer: a fight waiting on an idle player moves on when it fires; a
-//! command first makes it stale; `0` turns it off; the halted tick timeline moves on — each on
+//! The campaign's turn timer: a fight waiting on an idle player moves on when it fires; it
+//! bounds the turn (a command within the turn leaves it be); ending the turn first makes it
+//! stale; `0` turns it off; the halted tick timeline moves on — each on
 //! in-memory SQLite, a SQLite file and PostgreSQL (see `common`).
 
 #[macro_use]
@@ -14,6 +15,7 @@ use service::{CombatUpdate, DateTimeUtc, Db, Fired, Service, ServiceError, TURN_
 on_every_backend! {
     idle_player_turn_ends_after_the_timeout => crate::idle_player_turn_ends_after_the_timeout;
     a_command_first_makes_the_timer_stale => crate::a_command_first_makes_the_timer_stale;
+    the_timer_bounds_the_turn_not_each_command => crate::the_timer_bounds_the_turn_not_each_command;
     zero_turns_the_timer_off => crate::zero_turns_the_timer_off;
     halted_timeline_moves_on_after_the_timeout => crate::halted_timeline_moves_on_after_the_timeout;
 }
@@ -144,6 +146,33 @@ async fn a_command_first_makes_the_timer_stale(db: Db) -> Result<(), ServiceErro
         assert_eq!(timers.len(), 1);
         assert_eq!(timers[0].due_at, now() + Duration::seconds(310));
     }
+    Ok(())
+}
+
+async fn the_timer_bounds_the_turn_not_each_command(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db.clone(), 11);
+    let (camp, start) = fight(&svc, "gogobee", None).await?;
+    let first = pending_turn_timers(&db).await?.remove(0);
+    // Jo dodges ten seconds in: still her turn, so the same timer stands, due as before.
+    let acted = svc
+        .act(
+            camp,
+            CHANNEL,
+            "jo",
+            &service::PlayerCommand::Dodge,
+            now() + Duration::seconds(10),
+        )
+        .await?;
+    assert_eq!(acted.version, start.version + 1);
+    assert_eq!(jo(&acted.combat), jo(&start.combat), "still Jo's turn");
+    let timers = pending_turn_timers(&db).await?;
+    assert_eq!(timers.len(), 1);
+    assert_eq!((timers[0].id, timers[0].due_at), (first.id, first.due_at));
+    // And it ends her turn when it falls due, five minutes after the turn began.
+    let fired = svc.fire_due_timers(now() + Duration::seconds(300), WORKER).await?;
+    let ended = timed_out(&fired);
+    assert_eq!(ended.len(), 1);
+    assert_eq!(ended[0].update.version, acted.version + 1);
     Ok(())
 }
 

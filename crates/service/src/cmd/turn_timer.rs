@@ -4,11 +4,12 @@
 //!
 //! While a fight waits on a player — their turn under `gogobee`, `tdgs` and `ctb`, the timeline
 //! halted for their choice under `ticks` — a [`TURN_TIMEOUT`] timer is due `turn_timeout_secs`
-//! after the command that left it waiting. Every command on the combat retires it and, if the
-//! fight still waits on a player, sets a fresh one (it carries the combat's version, so it is
-//! renewed with each command). When it fires and the combat is still at that version, the
-//! player's turn ends as if they had sent `/endturn` (under `ticks`, `EndTurn` is "wait a tick",
-//! the cheapest thing to commit), through the combat's version guard like any command.
+//! after the wait began: the timer bounds the turn, not the pause between two commands, so the
+//! player's own commands within the turn (an attack, then a move) leave it as it is. A command
+//! that ends the wait (the turn passes, a reaction window opens, the player commits under
+//! `ticks`) retires it, and the next wait gets a fresh one. When it fires and the combat still
+//! waits on that player in that turn, the turn ends as if they had sent `/endturn` (under
+//! `ticks`, `EndTurn` is "wait a tick", the cheapest thing to commit), written like any command.
 
 use chrono::Duration;
 use engine::{Actor, Combat, CombatantId, Command};
@@ -30,6 +31,19 @@ pub fn awaited(combat: &Combat) -> Option<CombatantId> {
         _ => combat.current()?,
     };
     combat.get(id).player_id().is_some().then_some(id)
+}
+
+/// One wait on a player: who, and which turn (round and place in the order; the charge race's
+/// tick; the timeline's position). Two states with the same key are the same wait.
+pub(crate) fn wait_key(combat: &Combat) -> Option<(CombatantId, u32, usize, u64, usize)> {
+    let id = awaited(combat)?;
+    Some((
+        id,
+        combat.round,
+        combat.turn,
+        combat.model.tick,
+        combat.model.timeline.cursor,
+    ))
 }
 
 /// The turn timer for the player `after` waits on, if the campaign's timer is on.
@@ -63,8 +77,8 @@ pub struct TurnTimedOut {
 }
 
 impl Service {
-    /// Ends the turn a due turn timer belongs to, if the combat is still at the version the
-    /// timer was set at (else someone acted meanwhile, or the fight is over: the timer is moot,
+    /// Ends the turn a due turn timer belongs to, if the combat still waits on that player
+    /// under that timer (else the turn ended meanwhile, or the fight is over: the timer is moot,
     /// deleted, and nothing happens).
     pub(crate) async fn time_out_turn(
         &self,
@@ -72,8 +86,7 @@ impl Service {
         now: DateTimeUtc,
     ) -> Result<Option<TurnTimedOut>, ServiceError> {
         let field = |key: &str| t.payload.get(key).and_then(serde_json::Value::as_i64);
-        let (Some(combat_id), Some(version), Some(index)) = (field("combat_id"), field("version"), field("combatant"))
-        else {
+        let (Some(combat_id), Some(index)) = (field("combat_id"), field("combatant")) else {
             timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
             return Ok(None);
         };
@@ -81,7 +94,7 @@ impl Service {
         let result = self
             .store
             .run(combat_id, now, |live| {
-                if live.version != version || live.turn_timer != Some(t.id) || awaited(&live.combat) != Some(id) {
+                if live.turn_timer != Some(t.id) || awaited(&live.combat) != Some(id) {
                     return Err(ServiceError::StaleButton);
                 }
                 crate::cmd::combat::engine_step(live, Actor::Combatant(id), Command::EndTurn, now)
