@@ -619,6 +619,9 @@ struct GroupWrite {
     new_timers: NewTimers,
     /// The command's statements, given the new timers' ids.
     render: Box<dyn Fn([Option<i64>; 2]) -> Batch + Send + Sync>,
+    /// The statements already rendered, when no new timer's id is needed: the caller renders
+    /// them (state JSON, SQL text) on its own task, so the one writer only executes.
+    rendered: Option<Batch>,
     /// The new timers' ids once the group is committed, or why this write failed.
     done: oneshot::Sender<Result<[Option<i64>; 2], ServiceError>>,
 }
@@ -701,8 +704,14 @@ async fn commit_group(db: &Db, group: &[GroupWrite]) -> Result<Vec<[Option<i64>;
         let mut sql = Vec::new();
         let mut expected = 0;
         for (write, timer) in group.iter().zip(&timers) {
-            let batch = (write.render)(*timer);
-            sql.extend(batch.sql);
+            let fresh;
+            let batch = if let Some(batch) = &write.rendered {
+                batch
+            } else {
+                fresh = (write.render)(*timer);
+                &fresh
+            };
+            sql.extend(batch.sql.iter().cloned());
             expected += batch.expected;
         }
         let done = txn.execute_unprepared(&sql.join(";\n")).await?;
@@ -895,6 +904,7 @@ impl Store {
             set_timer_ids(&mut after, timers);
             statements(backend, &before_owned, &after, &command, &events, &old_timers, now)
         };
+        let rendered = new_timers.iter().all(Option::is_none).then(|| render([None; 2]));
         let (done, answer) = oneshot::channel();
         group
             .send(GroupWrite {
@@ -902,6 +912,7 @@ impl Store {
                 expected_version: before.version,
                 new_timers,
                 render: Box::new(render),
+                rendered,
                 done,
             })
             .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))?;
