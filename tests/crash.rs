@@ -70,6 +70,9 @@ fn a_killed_table_resumes_the_same_combat_with_nothing_lost_or_doubled() {
 
     let mut first = Table::open(&db);
     first.say("@alice /character create name:Aria race:human class:fighter", "Aria");
+    // The combat's dice mix in the wall clock (an interactive table's `now`): at level 12 no
+    // roll of the ogre's opening turn can end the fight before the kill.
+    first.say("@owner /gm level player:alice level:12", "12");
     first.say("@owner /gm spawn monster:ogre count:1", "combat");
     first.say("@alice /combat join", "combat");
     let started = first.say("@alice /combat start", "TwinBee · combat");
