@@ -14,6 +14,7 @@ use sea_orm::{
 };
 
 use crate::ServiceError;
+use crate::writer::Writer;
 
 /// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,
 /// created on first use.
@@ -94,6 +95,41 @@ pub struct Db {
     /// A SQLite file's background checkpointer; stops when the last clone of the `Db` goes.
     #[expect(dead_code, reason = "held for its Drop, which stops the task")]
     checkpointer: Option<Arc<Checkpointer>>,
+    /// A SQLite file's one writer of combat commands (the group commit); its thread stops
+    /// when the last clone of the `Db` goes.
+    writer: Option<Arc<Writer>>,
+    /// A SQLite file's write gate: held by every write transaction this process opens (the
+    /// writer's and [`Db::begin_write`]'s), so they queue here, woken in order, rather than in
+    /// SQLite's busy handler, which sleeps in steps of up to 100 ms.
+    gate: Option<Arc<tokio::sync::Mutex<()>>>,
+}
+
+/// A write transaction (see [`Db::begin_write`]): a sea-orm transaction holding the process's
+/// write gate until it commits, rolls back or is dropped.
+pub struct WriteTxn {
+    // Declared first: dropped (rolled back) before the gate opens.
+    txn: DatabaseTransaction,
+    _gate: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl WriteTxn {
+    /// Commits, then opens the gate.
+    pub async fn commit(self) -> Result<(), sea_orm::DbErr> {
+        self.txn.commit().await
+    }
+
+    /// Rolls back, then opens the gate.
+    pub async fn rollback(self) -> Result<(), sea_orm::DbErr> {
+        self.txn.rollback().await
+    }
+}
+
+impl std::ops::Deref for WriteTxn {
+    type Target = DatabaseTransaction;
+
+    fn deref(&self) -> &DatabaseTransaction {
+        &self.txn
+    }
 }
 
 impl Db {
@@ -126,12 +162,43 @@ impl Db {
         }
         let conn = Database::connect(options).await?;
         migrate(url, &conn).await?;
-        let checkpointer = if url.starts_with("sqlite:") && !is_sqlite_memory(url) {
-            Some(Arc::new(Checkpointer::start(url).await?))
-        } else {
-            None
-        };
-        Ok(Self { conn, checkpointer })
+        if !url.starts_with("sqlite:") || is_sqlite_memory(url) {
+            return Ok(Self {
+                conn,
+                checkpointer: None,
+                writer: None,
+                gate: None,
+            });
+        }
+        let checkpointer = Some(Arc::new(Checkpointer::start(url).await?));
+        let file = SqliteConnectOptions::from_str(url)
+            .map_err(|err| ServiceError::InvalidInput(format!("{url}: {err}")))?
+            .get_filename()
+            .to_owned();
+        let gate = Arc::new(tokio::sync::Mutex::new(()));
+        let writer = Writer::start(
+            &file,
+            SQLITE_BUSY_TIMEOUT,
+            WAL_AUTOCHECKPOINT_BACKSTOP,
+            Arc::clone(&gate),
+        )?;
+        Ok(Self {
+            conn,
+            checkpointer,
+            writer: Some(Arc::new(writer)),
+            gate: Some(gate),
+        })
+    }
+
+    /// Whether combat commands are written by the group commit: on a SQLite file. (On
+    /// PostgreSQL and in-memory SQLite each command writes its own transaction.)
+    pub fn has_group_commit(&self) -> bool {
+        self.writer.is_some()
+    }
+
+    /// A SQLite file's group-commit writer.
+    pub(crate) fn writer(&self) -> Option<&Writer> {
+        self.writer.as_deref()
     }
 
     /// The connection pool, for repository calls outside a transaction.
@@ -153,12 +220,23 @@ impl Db {
     /// writers queue (up to the busy timeout) instead of both reading and then one failing
     /// to upgrade. On PostgreSQL it is a plain `BEGIN` (READ COMMITTED); the combat's
     /// version check makes the second of two racing writers see zero rows to update.
-    pub async fn begin_write(&self) -> Result<DatabaseTransaction, ServiceError> {
+    ///
+    /// On a SQLite file it first takes the process's write gate, which the group commit's
+    /// writer takes too, so the two never meet in SQLite's busy handler. Never call the
+    /// service's combat commands while holding one: their writes wait for this gate.
+    pub async fn begin_write(&self) -> Result<WriteTxn, ServiceError> {
+        let gate = match &self.gate {
+            Some(gate) => Some(Arc::clone(gate).lock_owned().await),
+            None => None,
+        };
         let options = TransactionOptions {
             sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
             ..TransactionOptions::default()
         };
-        Ok(self.conn.begin_with_options(options).await?)
+        Ok(WriteTxn {
+            txn: self.conn.begin_with_options(options).await?,
+            _gate: gate,
+        })
     }
 
     /// Closes every connection in the pool.

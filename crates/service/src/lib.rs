@@ -20,7 +20,8 @@ pub mod scheduler;
 mod service;
 mod shards;
 mod store;
-pub use store::GroupCommitCounts;
+mod writer;
+pub use writer::GroupCommitCounts;
 
 pub use cmd::character::{Inventory, Sheet};
 pub use cmd::combat::{PlayerCommand, Settled, Share};
@@ -30,7 +31,7 @@ pub use cmd::hospital::{Admission, HospitalView, Paid, Payment};
 pub use cmd::roll::Rolled;
 pub use cmd::turn_timer::TurnTimedOut;
 pub use convert::Pack;
-pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK};
+pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK, WriteTxn};
 pub use error::ServiceError;
 pub use scheduler::{Fired, worker_id};
 /// Timestamps as the service stores them (UTC); the caller supplies `now`.

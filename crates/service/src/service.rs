@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use engine::{Combat, CombatantId, Dice, Event};
 
-use crate::store::{GroupCommitCounts, Live, Store};
+use crate::store::{Live, Store};
+use crate::writer::GroupCommitCounts;
 use crate::{DateTimeUtc, Db, ServiceError, Shards};
 
 /// GogoBee's service layer over one database.

@@ -11,22 +11,24 @@
 //! from the database and the command retried on the fresh state.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chrono::Duration;
 use engine::combatant::Combatant;
 use engine::event::Outcome;
 use engine::{Actor, Combat, Command, Dice, DicePosition, Event};
-use sea_orm::sea_query::{OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter, SqliteQueryBuilder};
+use sea_orm::sea_query::{
+    OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter, SqliteQueryBuilder, Values, inject_parameters,
+};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
-    QueryFilter, QueryOrder,
+    QueryFilter, QueryOrder, QueryTrait,
 };
 use serde::{Deserialize, Serialize};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use crate::entity::{combat, combat_event, combatant, death_save_state, readied_action, timer, turn_resources};
+use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, Statements, Writer};
 use crate::{DateTimeUtc, Db, ServiceError};
 
 /// Attempts at a command whose save met a newer version written elsewhere.
@@ -292,8 +294,8 @@ pub(crate) async fn create(
     };
     let batch = Batch::new(txn.get_database_backend());
     let batch = batch.rows(&empty, live, now);
-    if !batch.sql.is_empty() {
-        let done = txn.execute_unprepared(&batch.sql.join(";\n")).await?;
+    if !batch.statements.is_empty() {
+        let done = txn.execute_unprepared(&batch.inline()).await?;
         if done.rows_affected() != batch.expected {
             return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
         }
@@ -309,7 +311,9 @@ fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
 /// must touch between them.
 struct Batch {
     backend: DbBackend,
-    sql: Vec<String>,
+    /// Each statement with its values: bound parameters on SQLite (the writer prepares them
+    /// once); inlined already on PostgreSQL, whose writes go as one text.
+    statements: Vec<Prepared>,
     expected: u64,
 }
 
@@ -321,18 +325,41 @@ impl Batch {
     fn new(backend: DbBackend) -> Self {
         Self {
             backend,
-            sql: Vec::new(),
+            statements: Vec::new(),
             expected: 0,
         }
     }
 
     fn push(&mut self, statement: &impl QueryStatementWriter, rows: u64) {
-        let sql = match self.backend {
-            DbBackend::Postgres => statement.to_string(PostgresQueryBuilder),
-            _ => statement.to_string(SqliteQueryBuilder),
+        let built = match self.backend {
+            DbBackend::Postgres => (statement.to_string(PostgresQueryBuilder), Values(Vec::new())),
+            _ => statement.build(SqliteQueryBuilder),
         };
-        self.sql.push(sql);
+        self.statements.push(built);
         self.expected += rows;
+    }
+
+    /// The statements as one text with their values inlined, for one `execute_unprepared`.
+    fn inline(&self) -> String {
+        let texts: Vec<String> = self
+            .statements
+            .iter()
+            .map(|(sql, values)| {
+                if values.0.is_empty() {
+                    sql.clone()
+                } else {
+                    inject_parameters(sql, &values.0, &SqliteQueryBuilder)
+                }
+            })
+            .collect();
+        texts.join(";\n")
+    }
+
+    fn into_statements(self) -> Statements {
+        Statements {
+            statements: self.statements,
+            expected: self.expected,
+        }
     }
 
     /// The denormalised rows that differ between `before` and `after`.
@@ -608,136 +635,6 @@ fn statements(
     batch
 }
 
-/// Commands in one group commit, at most.
-const MAX_GROUP: usize = 64;
-
-/// One command's write, queued for the group commit.
-struct GroupWrite {
-    combat_id: i64,
-    expected_version: i64,
-    /// The timers to insert first (reaction window, turn); their ids go to `render`.
-    new_timers: NewTimers,
-    /// The command's statements, given the new timers' ids.
-    render: Box<dyn Fn([Option<i64>; 2]) -> Batch + Send + Sync>,
-    /// The statements already rendered, when no new timer's id is needed: the caller renders
-    /// them (state JSON, SQL text) on its own task, so the one writer only executes.
-    rendered: Option<Batch>,
-    /// The new timers' ids once the group is committed, or why this write failed.
-    done: oneshot::Sender<Result<[Option<i64>; 2], ServiceError>>,
-}
-
-/// The group commit: SQLite's one writer. Commands on different combats that arrive while a
-/// transaction is in flight are written together in the next one — one `BEGIN IMMEDIATE`,
-/// one batch of statements, one `COMMIT` for the lot — so the per-transaction cost (round
-/// trips to SQLite's thread, the WAL frames of shared pages) is paid once per group, not per
-/// command. Each command still waits for its group's `COMMIT` before it answers. When any
-/// write in a group fails (its combat moved on in another process, say), the group is rolled
-/// back and each write retried alone, so each gets its own answer.
-async fn group_commit(db: Db, mut queue: mpsc::UnboundedReceiver<GroupWrite>, counts: Arc<GroupCommitCounts>) {
-    while let Some(first) = queue.recv().await {
-        let mut group = vec![first];
-        while group.len() < MAX_GROUP {
-            match queue.try_recv() {
-                Ok(write) => group.push(write),
-                Err(_) => break,
-            }
-        }
-        if group.len() > 1
-            && let Ok(timers) = commit_group(&db, &group).await
-        {
-            counts.record(group.len());
-            for (write, timer) in group.into_iter().zip(timers) {
-                let _ = write.done.send(Ok(timer));
-            }
-            continue;
-        }
-        for write in group {
-            let result = commit_group(&db, std::slice::from_ref(&write))
-                .await
-                .map(|timers| timers[0]);
-            if result.is_ok() {
-                counts.record(1);
-            }
-            let _ = write.done.send(result);
-        }
-    }
-}
-
-/// What the group commit has written so far: transactions, and commands in them.
-#[derive(Debug, Default)]
-pub struct GroupCommitCounts {
-    transactions: AtomicU64,
-    commands: AtomicU64,
-}
-
-impl GroupCommitCounts {
-    fn record(&self, commands: usize) {
-        self.transactions.fetch_add(1, Ordering::Relaxed);
-        self.commands.fetch_add(commands as u64, Ordering::Relaxed);
-    }
-
-    /// Transactions committed by the group commit.
-    pub fn transactions(&self) -> u64 {
-        self.transactions.load(Ordering::Relaxed)
-    }
-
-    /// Commands written in them.
-    pub fn commands(&self) -> u64 {
-        self.commands.load(Ordering::Relaxed)
-    }
-}
-
-/// Writes `group` in one transaction, or nothing.
-async fn commit_group(db: &Db, group: &[GroupWrite]) -> Result<Vec<[Option<i64>; 2]>, ServiceError> {
-    let txn = db.begin_write().await?;
-    let written = async {
-        let mut timers = Vec::with_capacity(group.len());
-        for write in group {
-            let mut ids = [None; 2];
-            for (id, row) in ids.iter_mut().zip(&write.new_timers) {
-                if let Some(row) = row {
-                    *id = Some(row.clone().insert(&txn).await?.id);
-                }
-            }
-            timers.push(ids);
-        }
-        let mut sql = Vec::new();
-        let mut expected = 0;
-        for (write, timer) in group.iter().zip(&timers) {
-            let fresh;
-            let batch = if let Some(batch) = &write.rendered {
-                batch
-            } else {
-                fresh = (write.render)(*timer);
-                &fresh
-            };
-            sql.extend(batch.sql.iter().cloned());
-            expected += batch.expected;
-        }
-        let done = txn.execute_unprepared(&sql.join(";\n")).await?;
-        if done.rows_affected() != expected {
-            let first = &group[0];
-            return Err(ServiceError::StaleCombat {
-                combat_id: first.combat_id,
-                expected: first.expected_version,
-                found: -1,
-            });
-        }
-        Ok(timers)
-    }
-    .await;
-    match written {
-        Ok(timers) => {
-            txn.commit().await?;
-            Ok(timers)
-        }
-        Err(err) => {
-            txn.rollback().await?;
-            Err(err)
-        }
-    }
-}
-
 /// Runs commands against cached combats.
 pub(crate) struct Store {
     pub db: Db,
@@ -745,9 +642,7 @@ pub(crate) struct Store {
     /// Woken when this process schedules a timer, so the scheduler task sleeping until the
     /// next one re-reads it.
     pub wake: tokio::sync::Notify,
-    /// The [group commit](group_commit)'s queue, on SQLite.
-    group: Option<mpsc::UnboundedSender<GroupWrite>>,
-    /// What the group commit has written.
+    /// What the group commit has written (nothing but on a SQLite file).
     pub group_counts: Arc<GroupCommitCounts>,
 }
 
@@ -763,20 +658,15 @@ pub(crate) struct Written<T> {
 pub(crate) type Aftermath = Vec<crate::Notice>;
 
 impl Store {
-    /// A store over `db`. On SQLite this starts the group commit's writer task (it ends when
-    /// the store is dropped), so it must be called inside a tokio runtime.
+    /// A store over `db`.
     pub fn new(db: Db) -> Self {
-        let group_counts = Arc::new(GroupCommitCounts::default());
-        let group = (db.backend() == crate::Backend::Sqlite).then(|| {
-            let (queue, writes) = mpsc::unbounded_channel();
-            tokio::spawn(group_commit(db.clone(), writes, Arc::clone(&group_counts)));
-            queue
-        });
+        let group_counts = db
+            .writer()
+            .map_or_else(Arc::default, |writer| Arc::clone(writer.counts()));
         Self {
             db,
             cache: Cache::default(),
             wake: tokio::sync::Notify::new(),
-            group,
             group_counts,
         }
     }
@@ -840,9 +730,9 @@ impl Store {
 
     /// The one transaction of a command.
     ///
-    /// On SQLite, a command whose write is only its own statements (no Hospital admission, no
-    /// settlement) joins the [group commit](group_commit); the rest write here, in a
-    /// transaction of their own.
+    /// On a SQLite file, a command whose write is only its own statements (no Hospital
+    /// admission, no settlement) goes to the [group commit](crate::writer); the rest write
+    /// here, in a transaction of their own.
     async fn write<T>(
         &self,
         before: &Live,
@@ -850,16 +740,16 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<Aftermath, ServiceError> {
-        if let Some(group) = &self.group
+        if let Some(writer) = self.db.writer()
             && !needs_transaction(after, &applied.events)
         {
-            return match self.group_write(group, before, after, applied, now).await {
+            return match self.group_write(writer, before, after, applied, now).await {
                 Ok(()) => Ok(Vec::new()),
                 Err(err) => Err(self.explain(before, err).await?),
             };
         }
         let txn = self.db.begin_write().await?;
-        match self.write_in(&txn, before, after, applied, now).await {
+        match self.write_in(&*txn, before, after, applied, now).await {
             Ok(settled) => {
                 txn.commit().await?;
                 Ok(settled)
@@ -889,7 +779,7 @@ impl Store {
     /// Hands a command's statements to the group commit and waits until they are durable.
     async fn group_write<T>(
         &self,
-        group: &mpsc::UnboundedSender<GroupWrite>,
+        writer: &Writer,
         before: &Live,
         after: &mut Live,
         applied: &Applied<T>,
@@ -898,27 +788,30 @@ impl Store {
         let (old_timers, new_timers) = timer_change(before, after, now);
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let (backend, before_owned, after_owned) = (backend(&self.db), before.clone(), after.clone());
-        let render = move |timers: [Option<i64>; 2]| {
-            let mut after = after_owned.clone();
-            set_timer_ids(&mut after, timers);
-            statements(backend, &before_owned, &after, &command, &events, &old_timers, now)
+        let new_timers =
+            new_timers.map(|row| row.map(|row| timer::Entity::insert(row).into_query().build(SqliteQueryBuilder)));
+        // Rendered here (state JSON, SQL, values), so the one writer only executes — unless
+        // the state must name timers the writer has yet to insert.
+        let statements = if new_timers.iter().all(Option::is_none) {
+            Render::Ready(
+                statements(DbBackend::Sqlite, before, after, &command, &events, &old_timers, now).into_statements(),
+            )
+        } else {
+            let (before, mut after) = (before.clone(), after.clone());
+            Render::WithTimers(Box::new(move |timers| {
+                set_timer_ids(&mut after, timers);
+                statements(DbBackend::Sqlite, &before, &after, &command, &events, &old_timers, now).into_statements()
+            }))
         };
-        let rendered = new_timers.iter().all(Option::is_none).then(|| render([None; 2]));
         let (done, answer) = oneshot::channel();
-        group
-            .send(GroupWrite {
-                combat_id: after.id,
-                expected_version: before.version,
-                new_timers,
-                render: Box::new(render),
-                rendered,
-                done,
-            })
-            .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))?;
-        let timers = answer
-            .await
-            .map_err(|_| ServiceError::InvalidInput("the database writer has stopped".into()))??;
+        writer.send(GroupWrite {
+            combat_id: after.id,
+            expected_version: before.version,
+            new_timers,
+            statements,
+            done,
+        })?;
+        let timers = answer.await.map_err(|_| crate::writer::stopped())??;
         set_timer_ids(after, timers);
         Ok(())
     }
@@ -956,7 +849,7 @@ impl Store {
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let batch = statements(backend(&self.db), before, after, &command, &events, &old_timers, now);
-        let done = txn.execute_unprepared(&batch.sql.join(";\n")).await?;
+        let done = txn.execute_unprepared(&batch.inline()).await?;
         if done.rows_affected() != batch.expected {
             return Err(ServiceError::StaleCombat {
                 combat_id: after.id,

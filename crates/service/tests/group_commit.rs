@@ -1,5 +1,5 @@
-//! Many combats written at once: on SQLite their commands share transactions (the group
-//! commit), on PostgreSQL each has its own. Either way every acknowledged command is in its
+//! Many combats written at once: on a SQLite file their commands share transactions (the group
+//! commit), on PostgreSQL (and in-memory SQLite) each has its own. Either way every acknowledged command is in its
 //! combat's log exactly once, and nothing that was refused is. Two services on one database
 //! (two processes, two caches) make stale writes happen inside groups.
 
@@ -141,7 +141,7 @@ async fn every_acknowledged_command_is_logged_once_across_many_combats(db: Db) -
         );
     }
 
-    if db.backend() == service::Backend::Sqlite {
+    if db.has_group_commit() {
         let grouped = a.group_commit().commands() + b.group_commit().commands() - grouped_before;
         let transactions = a.group_commit().transactions() + b.group_commit().transactions();
         assert!(grouped > 0, "the group commit wrote these commands");
@@ -153,7 +153,7 @@ async fn every_acknowledged_command_is_logged_once_across_many_combats(db: Db) -
         assert_eq!(
             a.group_commit().transactions(),
             0,
-            "PostgreSQL writes each command itself"
+            "PostgreSQL and in-memory SQLite write each command itself"
         );
     }
     Ok(())

@@ -480,7 +480,7 @@ impl Service {
         {
             // Admitted, resting, or rested but not yet discharged: the gate decides.
             let txn = self.db().begin_write().await?;
-            crate::cmd::hospital::gate(&txn, &mut row, now).await?;
+            crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
             txn.commit().await?;
         }
         if row.hp <= 0 {

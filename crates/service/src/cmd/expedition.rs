@@ -168,10 +168,10 @@ impl Service {
     ) -> Result<ExpeditionView, ServiceError> {
         let zone = parse_zone(zone)?;
         let txn = self.db().begin_write().await?;
-        let mut row = Self::character_of(&txn, campaign_id, player_id).await?;
-        Self::not_fighting(&txn, &row).await?;
-        let returning = crate::cmd::hospital::gate(&txn, &mut row, now).await?;
-        if let Some(on) = active(&txn, row.id).await? {
+        let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
+        Self::not_fighting(&*txn, &row).await?;
+        let returning = crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
+        if let Some(on) = active(&*txn, row.id).await? {
             return Err(ServiceError::OnExpedition {
                 name: row.name,
                 zone: on.zone,
@@ -190,7 +190,7 @@ impl Service {
             ended_at: Set(None),
             ..Default::default()
         }
-        .insert(&txn)
+        .insert(&*txn)
         .await?;
         txn.commit().await?;
         Ok(ExpeditionView {
@@ -216,9 +216,9 @@ impl Service {
         now: DateTimeUtc,
     ) -> Result<RoomEntered, ServiceError> {
         let txn = self.db().begin_write().await?;
-        let row = Self::character_of(&txn, campaign_id, player_id).await?;
-        Self::not_fighting(&txn, &row).await?;
-        let exp = active(&txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
+        let row = Self::character_of(&*txn, campaign_id, player_id).await?;
+        Self::not_fighting(&*txn, &row).await?;
+        let exp = active(&*txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
         let zone = parse_zone(&exp.zone)?;
         let stats = zone.stats();
         let room = u32::try_from(exp.room).unwrap_or(0) + 1;
@@ -242,7 +242,7 @@ impl Service {
         let mut updated = exp.clone().into_active_model();
         updated.room = Set(room as i32);
         updated.harvested_materials = Set(materials_json(&found));
-        let exp = updated.update(&txn).await?;
+        let exp = updated.update(&*txn).await?;
         let mut created = None;
         if fight {
             let mut members = vec![(convert::combatant(&row)?, Some(row.id))];
@@ -254,7 +254,7 @@ impl Service {
             };
             created = Some(
                 self.new_combat(
-                    &txn,
+                    &*txn,
                     crate::cmd::combat::NewFight {
                         campaign_id,
                         channel_id,
@@ -314,9 +314,9 @@ impl Service {
         now: DateTimeUtc,
     ) -> Result<(ExpeditionView, Sheet), ServiceError> {
         let txn = self.db().begin_write().await?;
-        let mut row = Self::character_of(&txn, campaign_id, player_id).await?;
-        Self::not_fighting(&txn, &row).await?;
-        let exp = active(&txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
+        let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
+        Self::not_fighting(&*txn, &row).await?;
+        let exp = active(&*txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
         let rooms = parse_zone(&exp.zone)?.stats().rooms;
         if status == COMPLETED && exp.room < rooms as i32 {
             return Err(ServiceError::InvalidInput(format!(
@@ -328,11 +328,11 @@ impl Service {
         if row.hp > 0 {
             row.hp = row.max_hp;
         }
-        let row = characters::update(&txn, row).await?;
+        let row = characters::update(&*txn, row).await?;
         let mut ended = exp.into_active_model();
         ended.status = Set(status.to_owned());
         ended.ended_at = Set(Some(now));
-        let ended = ended.update(&txn).await?;
+        let ended = ended.update(&*txn).await?;
         txn.commit().await?;
         Ok((view(&ended)?, Sheet::of(&row)?))
     }

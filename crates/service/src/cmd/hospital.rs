@@ -339,9 +339,9 @@ impl Service {
         now: DateTimeUtc,
     ) -> Result<Paid, ServiceError> {
         let txn = self.db().begin_write().await?;
-        let mut row = Self::character_of(&txn, campaign_id, player_id).await?;
+        let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
         let name = row.name.clone();
-        let pending = latest(&txn, row.id).await?.filter(|r| r.recovery_ends.is_none());
+        let pending = latest(&*txn, row.id).await?.filter(|r| r.recovery_ends.is_none());
         let payment = if let Some(record) = pending {
             let fee = record.fee;
             let level = u32::try_from(row.level).unwrap_or(1);
@@ -363,10 +363,10 @@ impl Service {
                     paid_at: Set(None),
                     ..Default::default()
                 }
-                .insert(&txn)
+                .insert(&*txn)
                 .await?;
             }
-            updated.update(&txn).await?;
+            updated.update(&*txn).await?;
             timer::ActiveModel {
                 kind: Set(RECOVERY_REST.to_owned()),
                 campaign_id: Set(Some(campaign_id)),
@@ -380,10 +380,10 @@ impl Service {
                 })),
                 ..Default::default()
             }
-            .insert(&txn)
+            .insert(&*txn)
             .await?;
             let coins = row.coins;
-            characters::update(&txn, row).await?;
+            characters::update(&*txn, row).await?;
             if can_pay {
                 Payment::Paid {
                     fee,
@@ -394,7 +394,7 @@ impl Service {
                 Payment::Deferred { fee, rest, coins }
             }
         } else {
-            let debts = open_debts(&txn, row.id).await?;
+            let debts = open_debts(&*txn, row.id).await?;
             let amount: i64 = debts.iter().map(|d| d.amount).sum();
             if debts.is_empty() {
                 Payment::NothingOwed
@@ -410,16 +410,16 @@ impl Service {
                 debt::Entity::update_many()
                     .col_expr(debt::Column::PaidAt, Expr::value(now))
                     .filter(debt::Column::Id.is_in(ids))
-                    .exec(&txn)
+                    .exec(&*txn)
                     .await?;
                 let records: Vec<i64> = debts.iter().filter_map(|d| d.hospital_record_id).collect();
                 hospital_record::Entity::update_many()
                     .col_expr(hospital_record::Column::FeePaid, Expr::value(true))
                     .col_expr(hospital_record::Column::PaidAt, Expr::value(now))
                     .filter(hospital_record::Column::Id.is_in(records))
-                    .exec(&txn)
+                    .exec(&*txn)
                     .await?;
-                characters::update(&txn, row).await?;
+                characters::update(&*txn, row).await?;
                 Payment::DebtCleared { amount, coins_left }
             }
         };
