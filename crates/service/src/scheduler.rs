@@ -110,7 +110,7 @@ impl Service {
         limit: u64,
     ) -> Result<(Vec<Fired>, usize), ServiceError> {
         let txn = self.db().begin_write().await?;
-        let claimed = match self.claim(&*txn, now, worker_id, limit).await {
+        let claimed = match self.claim(&txn, now, worker_id, limit).await {
             Ok(claimed) => {
                 txn.commit().await?;
                 claimed

@@ -749,7 +749,7 @@ impl Store {
             };
         }
         let txn = self.db.begin_write().await?;
-        match self.write_in(&*txn, before, after, applied, now).await {
+        match self.write_in(&txn, before, after, applied, now).await {
             Ok(settled) => {
                 txn.commit().await?;
                 Ok(settled)

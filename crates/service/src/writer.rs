@@ -301,8 +301,8 @@ fn database_error(err: &rusqlite::Error) -> ServiceError {
 mod tests {
     use super::*;
 
-    fn bound(value: Value) -> Option<SqlValue> {
-        match Bound(&value).to_sql().expect("binds") {
+    fn bound(value: &Value) -> Option<SqlValue> {
+        match Bound(value).to_sql().expect("binds") {
             ToSqlOutput::Owned(v) => Some(v),
             ToSqlOutput::Borrowed(ValueRef::Text(text)) => {
                 Some(SqlValue::Text(String::from_utf8(text.to_vec()).unwrap()))
@@ -411,16 +411,16 @@ mod tests {
     fn values_bind_as_sqlx_encodes_them() {
         use chrono::TimeZone;
         let at = chrono::Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).single().unwrap();
-        assert_eq!(bound(true.into()), Some(SqlValue::Integer(1)));
-        assert_eq!(bound(7_i32.into()), Some(SqlValue::Integer(7)));
-        assert_eq!(bound(Option::<i64>::None.into()), Some(SqlValue::Null));
-        assert_eq!(bound("hi".into()), Some(SqlValue::Text("hi".into())));
+        assert_eq!(bound(&true.into()), Some(SqlValue::Integer(1)));
+        assert_eq!(bound(&7_i32.into()), Some(SqlValue::Integer(7)));
+        assert_eq!(bound(&Option::<i64>::None.into()), Some(SqlValue::Null));
+        assert_eq!(bound(&"hi".into()), Some(SqlValue::Text("hi".into())));
         assert_eq!(
-            bound(serde_json::json!({"a": 1}).into()),
+            bound(&serde_json::json!({"a": 1}).into()),
             Some(SqlValue::Text(r#"{"a":1}"#.into()))
         );
         assert_eq!(
-            bound(at.into()),
+            bound(&at.into()),
             Some(SqlValue::Text("2026-11-29T12:00:00+00:00".into()))
         );
     }

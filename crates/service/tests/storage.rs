@@ -98,7 +98,7 @@ async fn save(db: &Db, combat_id: i64, expected: i64, tag: &str) -> Result<i64, 
         events: &format!("events of {tag}"),
         now: now(),
     };
-    match save_combat(&*txn, combat_id, expected, write).await {
+    match save_combat(&txn, combat_id, expected, write).await {
         Ok(version) => {
             txn.commit().await?;
             Ok(version)

@@ -254,7 +254,7 @@ impl Service {
             };
             created = Some(
                 self.new_combat(
-                    &*txn,
+                    &txn,
                     crate::cmd::combat::NewFight {
                         campaign_id,
                         channel_id,

@@ -77,7 +77,7 @@ impl Service {
         let txn = self.db().begin_write().await?;
         let live = self
             .new_combat(
-                &*txn,
+                &txn,
                 NewFight {
                     campaign_id,
                     channel_id,
