@@ -2,12 +2,14 @@
 //! combats, each driven by its own task (a player dashing and ending turns against a monster),
 //! every command one write transaction. Prints commands/s and p50/p99 latency per database.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use chrono::{TimeZone, Utc};
 use clap::Args;
-use service::{Db, PlayerCommand, Service, ServiceError};
+use service::{CombatUpdate, DateTimeUtc, Db, PlayerCommand, Service, ServiceError};
+use tokio::sync::Barrier;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -21,6 +23,12 @@ pub struct BenchArgs {
     /// How long to drive them, per database.
     #[arg(long, default_value_t = 5)]
     seconds: u64,
+    /// Offered load in commands/s across all combats: each combat sends at rate/combats on a
+    /// fixed schedule, catching up at once when behind (so a service that cannot keep up shows
+    /// as commands/s below the rate). Default: every combat as fast as its commands are
+    /// answered.
+    #[arg(long)]
+    rate: Option<f64>,
 }
 
 /// What one run measured.
@@ -34,7 +42,39 @@ struct Figures {
     p99: Duration,
 }
 
-async fn drive(url: &str, combats: usize, seconds: u64) -> Result<Figures> {
+/// Opens a fight for `player` in `channel` against a giant rat: one fight is one write per
+/// command for as long as the bench runs (the hero only dashes and ends turns).
+async fn begin_fight(
+    svc: &Service,
+    camp: i64,
+    channel: &str,
+    player: &str,
+    now: DateTimeUtc,
+) -> Result<CombatUpdate, ServiceError> {
+    loop {
+        svc.gm_spawn(camp, channel, "giant rat", 1, now).await?;
+        match svc.start_combat(camp, channel, player, now).await {
+            Ok(update) => return Ok(update),
+            // The hero died last fight: close this one, pay the Hospital as of a day ago (so
+            // the recovery rest is over), and go again.
+            Err(ServiceError::InHospital { .. }) => {
+                svc.gm_end_combat(camp, channel, now).await?;
+                let yesterday = now - chrono::Duration::days(1);
+                svc.hospital_pay(camp, channel, player, yesterday).await?;
+            }
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// What one combat's driver measured: its writes' latencies, and when it drove.
+struct Driven {
+    latencies: Vec<Duration>,
+    from: Instant,
+    until: Instant,
+}
+
+async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Result<Figures> {
     let db = Db::connect(url).await.with_context(|| format!("connecting to {url}"))?;
     let svc = Service::with_seed(db, 1);
     let now = Utc
@@ -43,78 +83,100 @@ async fn drive(url: &str, combats: usize, seconds: u64) -> Result<Figures> {
         .expect("a valid time");
     let run = format!("bench-{}-{}", std::process::id(), Utc::now().timestamp_millis());
     let camp = svc.campaign_for(&run, "setup", now).await?.id;
-    let deadline = Instant::now() + Duration::from_secs(seconds);
+    // Every combat is set up (character, first fight) before any is timed.
+    let ready = Arc::new(Barrier::new(combats));
     let mut tasks = Vec::new();
     for i in 0..combats {
-        let svc = svc.clone();
+        let (svc, ready) = (svc.clone(), Arc::clone(&ready));
         tasks.push(tokio::spawn(async move {
             let (player, channel, hero) = (format!("player-{i}"), format!("channel-{i}"), format!("Hero {i}"));
             svc.create_character(camp, &player, &hero, "dwarf", "fighter", now)
                 .await?;
             svc.gm_set_level(camp, &player, 20).await?;
-            let mut latencies = Vec::new();
-            while Instant::now() < deadline {
-                svc.gm_spawn(camp, &channel, "giant rat", 1, now).await?;
-                let mut update = match svc.start_combat(camp, &channel, &player, now).await {
-                    Ok(update) => update,
-                    // The hero died last fight: close this one, pay the Hospital as of a day
-                    // ago (so the recovery rest is over), and go again.
-                    Err(ServiceError::InHospital { .. }) => {
-                        svc.gm_end_combat(camp, &channel, now).await?;
-                        let yesterday = now - chrono::Duration::days(1);
-                        svc.hospital_pay(camp, &channel, &player, yesterday).await?;
-                        continue;
-                    }
-                    Err(err) => return Err(err),
+            let mut update = begin_fight(&svc, camp, &channel, &player, now).await?;
+            // Heroes who start alike would fall together, every fight's end (a death, the
+            // Hospital, a new fight: writes outside the group commit) in the same instant,
+            // which no server sees: the first fight starts each hero wounded by a different
+            // amount, so the fights run out of step.
+            let wound = -((i * 160 / combats) as i32);
+            if wound < 0 {
+                update = match svc.gm_adjust_hp(camp, &channel, &hero, wound, now).await? {
+                    service::cmd::gm::HpAdjusted::InCombat(update) => update,
+                    service::cmd::gm::HpAdjusted::Character(_) => unreachable!("the hero is fighting"),
                 };
-                while update.combat.outcome.is_none() && Instant::now() < deadline {
-                    let started = Instant::now();
-                    let result = if update.combat.window.is_some() {
-                        svc.react(camp, &channel, &player, "pass", update.window_token, now)
-                            .await
-                    } else if update
-                        .combat
-                        .current()
-                        .is_some_and(|id| update.combat.get(id).player_id() == Some(&player))
-                    {
-                        let command = if update
-                            .combat
-                            .get(update.combat.current().unwrap())
-                            .resources
-                            .action_used
-                        {
-                            PlayerCommand::EndTurn
-                        } else {
-                            PlayerCommand::Dash
-                        };
-                        svc.act(camp, &channel, &player, &command, now).await
-                    } else {
-                        // Not a write: not counted.
-                        update = svc.combat_status(camp, &channel).await?;
-                        continue;
-                    };
-                    match result {
-                        Ok(next) => update = next,
-                        Err(ServiceError::Rules(_)) => {}
-                        Err(err) => return Err(err),
-                    }
-                    latencies.push(started.elapsed());
-                }
-                if update.combat.outcome.is_none() {
-                    svc.gm_end_combat(camp, &channel, now).await?;
-                }
-                let _ = svc.gm_adjust_hp(camp, &channel, &hero, 1_000, now).await;
             }
-            Ok::<_, ServiceError>(latencies)
+            ready.wait().await;
+            let from = Instant::now();
+            let deadline = from + Duration::from_secs(seconds);
+            let mut latencies = Vec::new();
+            // The offered load's schedule: one command due every `combats / rate` seconds, the
+            // combats' schedules spread evenly over that period (not all due at once).
+            let mut schedule = rate.map(|rate| {
+                let period = Duration::from_secs_f64(combats as f64 / rate);
+                let first = tokio::time::Instant::now() + period.mul_f64(i as f64 / combats as f64);
+                let mut ticks = tokio::time::interval_at(first, period);
+                ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+                ticks
+            });
+            while Instant::now() < deadline {
+                if update.combat.outcome.is_some() {
+                    let _ = svc.gm_adjust_hp(camp, &channel, &hero, 1_000, now).await;
+                    update = begin_fight(&svc, camp, &channel, &player, now).await?;
+                    // Setting up a fight is not on the schedule: its commands are due from now.
+                    if let Some(schedule) = &mut schedule {
+                        schedule.reset();
+                    }
+                }
+                let reacting = update.combat.window.is_some();
+                let acting = update
+                    .combat
+                    .current()
+                    .is_some_and(|id| update.combat.get(id).player_id() == Some(&player));
+                if !reacting && !acting {
+                    // Not a write: not counted.
+                    update = svc.combat_status(camp, &channel).await?;
+                    continue;
+                }
+                if let Some(schedule) = &mut schedule {
+                    schedule.tick().await;
+                }
+                let started = Instant::now();
+                let result = if reacting {
+                    svc.react(camp, &channel, &player, "pass", update.window_token, now)
+                        .await
+                } else {
+                    let current = update.combat.get(update.combat.current().expect("acting"));
+                    let command = if current.resources.action_used {
+                        PlayerCommand::EndTurn
+                    } else {
+                        PlayerCommand::Dash
+                    };
+                    svc.act(camp, &channel, &player, &command, now).await
+                };
+                match result {
+                    Ok(next) => update = next,
+                    Err(ServiceError::Rules(_)) => {}
+                    Err(err) => return Err(err),
+                }
+                latencies.push(started.elapsed());
+            }
+            Ok::<_, ServiceError>(Driven {
+                latencies,
+                from,
+                until: Instant::now(),
+            })
         }));
     }
-    let started = Instant::now();
     let mut all = Vec::new();
+    let (mut from, mut until) = (None::<Instant>, None::<Instant>);
     for task in tasks {
-        all.extend(task.await.context("a combat task panicked")??);
+        let driven = task.await.context("a combat task panicked")??;
+        all.extend(driven.latencies);
+        from = Some(from.map_or(driven.from, |f| f.min(driven.from)));
+        until = Some(until.map_or(driven.until, |u| u.max(driven.until)));
     }
-    let seconds = started.elapsed().as_secs_f64();
     anyhow::ensure!(!all.is_empty(), "no command completed");
+    let seconds = (until.expect("a combat ran") - from.expect("a combat ran")).as_secs_f64();
     all.sort();
     let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
     Ok(Figures {
@@ -136,13 +198,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     for url in &urls {
-        let f = runtime.block_on(drive(url, args.combats, args.seconds))?;
+        let f = runtime.block_on(drive(url, args.combats, args.seconds, args.rate))?;
         let backend = url.split(':').next().unwrap_or("?");
         println!(
-            "{backend}: {} persisted commands in {:.1} s over {} combats — {:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms",
+            "{backend}: {} persisted commands in {:.1} s over {} combats{} — {:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms",
             f.commands,
             f.seconds,
             args.combats,
+            args.rate
+                .map(|rate| format!(" offered {rate:.0}/s"))
+                .unwrap_or_default(),
             f.commands as f64 / f.seconds,
             f.p50.as_secs_f64() * 1e3,
             f.p99.as_secs_f64() * 1e3

@@ -100,11 +100,10 @@ impl Writer {
     /// the writer thread. `gate` is the process's write gate, held around each transaction.
     pub fn start(
         path: &Path,
-        busy_timeout: std::time::Duration,
         wal_autocheckpoint: u32,
         gate: Arc<tokio::sync::Mutex<()>>,
     ) -> Result<Self, ServiceError> {
-        let conn = open(path, busy_timeout, wal_autocheckpoint).map_err(|err| database_error(&err))?;
+        let conn = open(path, wal_autocheckpoint).map_err(|err| database_error(&err))?;
         let (queue, writes) = mpsc::channel();
         let counts = Arc::new(GroupCommitCounts::default());
         let thread_counts = Arc::clone(&counts);
@@ -130,12 +129,32 @@ pub(crate) fn stopped() -> ServiceError {
     ServiceError::InvalidInput("the database writer has stopped".into())
 }
 
-fn open(path: &Path, busy_timeout: std::time::Duration, wal_autocheckpoint: u32) -> rusqlite::Result<Connection> {
+/// How long the writer waits before trying again when another connection holds the write lock.
+const BUSY_RETRY: std::time::Duration = std::time::Duration::from_micros(100);
+
+/// Tries before the writer gives up on a busy database: [`BUSY_RETRY`] apart, 5 s in all (the
+/// pool's busy timeout).
+const BUSY_TRIES: i32 = 50_000;
+
+/// Tries a busy database again every [`BUSY_RETRY`], giving up after [`BUSY_TRIES`] tries.
+fn retry_while_busy(tries: i32) -> bool {
+    if tries >= BUSY_TRIES {
+        return false;
+    }
+    std::thread::sleep(BUSY_RETRY);
+    true
+}
+
+fn open(path: &Path, wal_autocheckpoint: u32) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    conn.busy_timeout(busy_timeout)?;
+    // Another connection's write (an autocommit sqlx write, another process) makes SQLite
+    // answer SQLITE_BUSY. SQLite's own busy handler then sleeps 1, 2, 5, 10, … up to 100 ms
+    // between tries, a coarse wait for a writer whose commits take well under a millisecond:
+    // this one tries again every 100 µs, for as long in all as the pool's busy timeout.
+    conn.busy_handler(Some(retry_while_busy))?;
     // As on the pool's connections (WAL itself is a property of the file, set by them).
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
@@ -354,7 +373,7 @@ mod tests {
                  INSERT INTO timers (kind) VALUES ('older');",
             )
             .unwrap();
-        let mut conn = open(&path, std::time::Duration::from_secs(1), 1000).unwrap();
+        let mut conn = open(&path, 1000).unwrap();
         let group = vec![
             write(&["INSERT INTO log (note) VALUES ('first')"], 1, None),
             // Its guard matches no row (the combat moved on): nothing of it may stay.
