@@ -205,13 +205,21 @@ fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
         let mut txn = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for write in pending.by_ref() {
             let savepoint = txn.savepoint()?;
-            let answer = write_one(
-                &savepoint,
-                write.combat_id,
-                write.expected_version,
-                write.new_timers,
-                write.statements,
-            );
+            // A panic while rendering (a bug) fails this write alone, not the writer thread.
+            let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                write_one(
+                    &savepoint,
+                    write.combat_id,
+                    write.expected_version,
+                    write.new_timers,
+                    write.statements,
+                )
+            }))
+            .unwrap_or_else(|_| {
+                Err(ServiceError::InvalidInput(
+                    "this command could not be saved; nothing changed".into(),
+                ))
+            });
             // A failed write rolls back to its savepoint (`finish`): it leaves nothing.
             let ended = if answer.is_ok() {
                 savepoint.commit()
@@ -418,6 +426,36 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(timers, ["older", "turn"]);
+        drop((conn, setup));
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.clone().into_os_string();
+            file.push(suffix);
+            let _ = std::fs::remove_file(file);
+        }
+    }
+
+    #[test]
+    fn a_write_that_panics_fails_alone_and_the_writer_goes_on() {
+        let path = std::env::temp_dir().join(format!("gogobee-writer-panic-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let setup = Connection::open(&path).unwrap();
+        setup
+            .execute_batch("CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);")
+            .unwrap();
+        let mut conn = open(&path, 1000).unwrap();
+        let mut broken = write(&[], 0, None);
+        broken.statements = Render::WithTimers(Box::new(|_| panic!("a rendering bug")));
+        let group = vec![broken, write(&["INSERT INTO log (note) VALUES ('after')"], 1, None)];
+        let answers: Vec<_> = commit_group(&mut conn, group)
+            .into_iter()
+            .map(|(_, answer)| answer)
+            .collect();
+        assert!(matches!(answers[0], Err(ServiceError::InvalidInput(_))));
+        assert!(answers[1].is_ok());
+        let notes: i64 = setup
+            .query_row("SELECT count(*) FROM log", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(notes, 1);
         drop((conn, setup));
         for suffix in ["", "-wal", "-shm"] {
             let mut file = path.clone().into_os_string();
