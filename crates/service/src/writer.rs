@@ -368,20 +368,66 @@ mod tests {
         }
     }
 
+    /// A scratch SQLite file made with `schema`, removed with its WAL when dropped.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        /// The file, and a connection of the test's own to it.
+        fn new(name: &str, schema: &str) -> (Self, Connection) {
+            let path = std::env::temp_dir().join(format!("gogobee-writer-{name}-{}.db", std::process::id()));
+            let scratch = Self(path);
+            scratch.remove();
+            let setup = Connection::open(&scratch.0).unwrap();
+            setup.execute_batch(schema).unwrap();
+            (scratch, setup)
+        }
+
+        /// A connection as the writer opens it.
+        fn writer(&self) -> Connection {
+            open(&self.0, 1000).unwrap()
+        }
+
+        fn remove(&self) {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut file = self.0.clone().into_os_string();
+                file.push(suffix);
+                let _ = std::fs::remove_file(file);
+            }
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            self.remove();
+        }
+    }
+
+    /// The first column of every row `sql` selects.
+    fn column<T: rusqlite::types::FromSql>(conn: &Connection, sql: &str) -> Vec<T> {
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    fn answers(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Result<TimerIds, ServiceError>> {
+        commit_group(conn, group)
+            .into_iter()
+            .map(|(_, answer)| answer)
+            .collect()
+    }
+
     #[test]
     fn a_stale_write_is_rolled_back_alone_and_the_rest_of_its_group_commits() {
-        let path = std::env::temp_dir().join(format!("gogobee-writer-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        let setup = Connection::open(&path).unwrap();
-        setup
-            .execute_batch(
-                "PRAGMA journal_mode = WAL;
-                 CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);
-                 CREATE TABLE timers (id INTEGER PRIMARY KEY, kind TEXT NOT NULL);
-                 INSERT INTO timers (kind) VALUES ('older');",
-            )
-            .unwrap();
-        let mut conn = open(&path, 1000).unwrap();
+        let (scratch, setup) = Scratch::new(
+            "stale",
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);
+             CREATE TABLE timers (id INTEGER PRIMARY KEY, kind TEXT NOT NULL);
+             INSERT INTO timers (kind) VALUES ('older');",
+        );
         let group = vec![
             write(&["INSERT INTO log (note) VALUES ('first')"], 1, None),
             // Its guard matches no row (the combat moved on): nothing of it may stay.
@@ -399,10 +445,7 @@ mod tests {
                 Some("INSERT INTO timers (kind) VALUES ('turn')"),
             ),
         ];
-        let answers: Vec<_> = commit_group(&mut conn, group)
-            .into_iter()
-            .map(|(_, answer)| answer)
-            .collect();
+        let answers = answers(&mut scratch.writer(), group);
         assert!(matches!(answers[0], Ok([None, None])));
         assert!(matches!(
             answers[1],
@@ -410,58 +453,26 @@ mod tests {
         ));
         // The rolled-back timer's id is free again: the third write's timer takes it.
         assert!(matches!(answers[2], Ok([Some(2), None])), "{:?}", answers[2]);
-        let notes: Vec<String> = setup
-            .prepare("SELECT note FROM log ORDER BY id")
-            .unwrap()
-            .query_map([], |row| row.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let notes: Vec<String> = column(&setup, "SELECT note FROM log ORDER BY id");
         assert_eq!(notes, ["first", "third", "timer 2"]);
-        let timers: Vec<String> = setup
-            .prepare("SELECT kind FROM timers ORDER BY id")
-            .unwrap()
-            .query_map([], |row| row.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let timers: Vec<String> = column(&setup, "SELECT kind FROM timers ORDER BY id");
         assert_eq!(timers, ["older", "turn"]);
-        drop((conn, setup));
-        for suffix in ["", "-wal", "-shm"] {
-            let mut file = path.clone().into_os_string();
-            file.push(suffix);
-            let _ = std::fs::remove_file(file);
-        }
     }
 
     #[test]
     fn a_write_that_panics_fails_alone_and_the_writer_goes_on() {
-        let path = std::env::temp_dir().join(format!("gogobee-writer-panic-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        let setup = Connection::open(&path).unwrap();
-        setup
-            .execute_batch("CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);")
-            .unwrap();
-        let mut conn = open(&path, 1000).unwrap();
+        let (scratch, setup) = Scratch::new(
+            "panic",
+            "CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);",
+        );
         let mut broken = write(&[], 0, None);
         broken.statements = Render::WithTimers(Box::new(|_| panic!("a rendering bug")));
         let group = vec![broken, write(&["INSERT INTO log (note) VALUES ('after')"], 1, None)];
-        let answers: Vec<_> = commit_group(&mut conn, group)
-            .into_iter()
-            .map(|(_, answer)| answer)
-            .collect();
+        let answers = answers(&mut scratch.writer(), group);
         assert!(matches!(answers[0], Err(ServiceError::InvalidInput(_))));
         assert!(answers[1].is_ok());
-        let notes: i64 = setup
-            .query_row("SELECT count(*) FROM log", [], |row| row.get(0))
-            .unwrap();
-        assert_eq!(notes, 1);
-        drop((conn, setup));
-        for suffix in ["", "-wal", "-shm"] {
-            let mut file = path.clone().into_os_string();
-            file.push(suffix);
-            let _ = std::fs::remove_file(file);
-        }
+        let notes: Vec<String> = column(&setup, "SELECT note FROM log");
+        assert_eq!(notes, ["after"]);
     }
 
     #[test]
