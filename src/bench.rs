@@ -13,8 +13,9 @@ use tokio::sync::Barrier;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Databases to measure (repeatable); default: a temporary SQLite file. Add e.g.
-    /// `--db postgres://postgres@127.0.0.1:5432/test` for PostgreSQL.
+    /// Databases to measure, one after another (repeatable): a URL, or `sqlite` for a
+    /// temporary SQLite file (the default). E.g. `--db sqlite --db
+    /// postgres://postgres@127.0.0.1:5432/test` measures both.
     #[arg(long)]
     db: Vec<String>,
     /// Concurrent combats.
@@ -191,10 +192,14 @@ async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Re
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     let temp = std::env::temp_dir().join(format!("gogobee-bench-{}.db", std::process::id()));
-    let urls = if args.db.is_empty() {
-        vec![format!("sqlite://{}?mode=rwc", temp.display())]
+    let scratch = format!("sqlite://{}?mode=rwc", temp.display());
+    let urls: Vec<String> = if args.db.is_empty() {
+        vec![scratch]
     } else {
-        args.db.clone()
+        args.db
+            .iter()
+            .map(|db| if db == "sqlite" { scratch.clone() } else { db.clone() })
+            .collect()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     for url in &urls {
