@@ -101,10 +101,22 @@ pub struct Db {
     /// A SQLite file's one writer of combat commands (the group commit); its thread stops
     /// when the last clone of the `Db` goes.
     writer: Option<Arc<Writer>>,
-    /// A SQLite file's write gate: held by every write transaction this process opens (the
-    /// writer's and [`Db::begin_write`]'s), so they queue here, woken in order, rather than in
-    /// SQLite's busy handler, which sleeps in steps of up to 100 ms.
-    gate: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// A SQLite file's write gate (see [`Gate`]).
+    gate: Option<Gate>,
+}
+
+/// The write gate of a SQLite file: held by every write transaction this process opens (the
+/// group commit's and [`Db::begin_write`]'s), so they queue here, woken in order, rather than
+/// in SQLite's busy handler, which sleeps in steps of up to 100 ms.
+///
+/// `begin_write` transactions first queue among themselves (`turn`) and only the one whose
+/// turn it is waits on `lock` beside the group commit: however many of them arrive at once
+/// (a dozen fights ending together), the group commit waits for at most the one that holds
+/// the lock and the one ahead of it, never for the whole queue.
+#[derive(Clone, Debug)]
+struct Gate {
+    turn: Arc<tokio::sync::Mutex<()>>,
+    lock: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// A write transaction (see [`Db::begin_write`]): a sea-orm transaction holding the process's
@@ -112,7 +124,7 @@ pub struct Db {
 pub struct WriteTxn {
     // Declared first: dropped (rolled back) before the gate opens.
     txn: DatabaseTransaction,
-    _gate: Option<tokio::sync::OwnedMutexGuard<()>>,
+    _gate: Option<(tokio::sync::OwnedMutexGuard<()>, tokio::sync::OwnedMutexGuard<()>)>,
 }
 
 impl WriteTxn {
@@ -178,8 +190,11 @@ impl Db {
             .map_err(|err| ServiceError::InvalidInput(format!("{url}: {err}")))?
             .get_filename()
             .to_owned();
-        let gate = Arc::new(tokio::sync::Mutex::new(()));
-        let writer = Writer::start(&file, WAL_AUTOCHECKPOINT_BACKSTOP, Arc::clone(&gate))?;
+        let gate = Gate {
+            turn: Arc::default(),
+            lock: Arc::default(),
+        };
+        let writer = Writer::start(&file, WAL_AUTOCHECKPOINT_BACKSTOP, Arc::clone(&gate.lock))?;
         Ok(Self {
             conn,
             checkpointer,
@@ -224,7 +239,10 @@ impl Db {
     /// service's combat commands while holding one: their writes wait for this gate.
     pub async fn begin_write(&self) -> Result<WriteTxn, ServiceError> {
         let gate = match &self.gate {
-            Some(gate) => Some(Arc::clone(gate).lock_owned().await),
+            Some(gate) => {
+                let turn = Arc::clone(&gate.turn).lock_owned().await;
+                Some((turn, Arc::clone(&gate.lock).lock_owned().await))
+            }
             None => None,
         };
         let options = TransactionOptions {
