@@ -79,42 +79,12 @@ async fn each_process_fires_only_the_timers_of_its_shards(db: Db) -> Result<(), 
     Ok(())
 }
 
-const DEFAULT_PG_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
-
-/// A fresh, empty PostgreSQL database: its URL, and the admin URL to drop it with.
-async fn fresh_pg_database(tag: &str) -> (String, String, String) {
-    let admin_url = std::env::var("GOGOBEE_TEST_PG_URL").unwrap_or_else(|_| DEFAULT_PG_ADMIN_URL.to_owned());
-    let name = format!("gogobee_test_{tag}_{}", std::process::id());
-    let admin = Database::connect(admin_url.as_str())
-        .await
-        .unwrap_or_else(|err| panic!("PostgreSQL is not reachable at {admin_url}: {err}"));
-    admin
-        .execute_unprepared(&format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#))
-        .await
-        .expect("drop a leftover test database");
-    admin
-        .execute_unprepared(&format!(r#"CREATE DATABASE "{name}""#))
-        .await
-        .expect("create the test database");
-    admin.close().await.expect("close the admin connection");
-    let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(base, _)| base);
-    (format!("{base}/{name}"), admin_url.clone(), name)
-}
-
-async fn drop_pg_database(admin_url: &str, name: &str) {
-    let admin = Database::connect(admin_url).await.expect("connect to drop");
-    admin
-        .execute_unprepared(&format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#))
-        .await
-        .expect("drop the test database");
-    admin.close().await.expect("close the admin connection");
-}
-
 /// Another process holds the migration lock: `Db::connect` waits for it, then migrates.
 /// Several processes starting together all come up, and each migration is applied once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_migrations_wait_for_the_advisory_lock() {
-    let (url, admin_url, name) = fresh_pg_database("migration_lock").await;
+    let database = common::PgDatabase::create().await;
+    let url = database.url.clone();
     let outcome = tokio::spawn({
         let url = url.clone();
         async move {
@@ -197,7 +167,7 @@ async fn postgres_migrations_wait_for_the_advisory_lock() {
         }
     })
     .await;
-    drop_pg_database(&admin_url, &name).await;
+    database.drop().await;
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic.into_panic());
     }
@@ -207,7 +177,8 @@ async fn postgres_migrations_wait_for_the_advisory_lock() {
 /// others wait and find nothing to do — none fails on a half-created schema.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_processes_starting_together_all_come_up() {
-    let (url, admin_url, name) = fresh_pg_database("migration_race").await;
+    let database = common::PgDatabase::create().await;
+    let url = database.url.clone();
     let starts: Vec<_> = (0..4)
         .map(|_| {
             let url = url.clone();
@@ -221,6 +192,6 @@ async fn postgres_processes_starting_together_all_come_up() {
             Err(err) => failures.push(err.to_string()),
         }
     }
-    drop_pg_database(&admin_url, &name).await;
+    database.drop().await;
     assert!(failures.is_empty(), "{failures:?}");
 }

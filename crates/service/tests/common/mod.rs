@@ -65,7 +65,7 @@ fn unique_name() -> String {
 enum Cleanup {
     Nothing,
     Files(PathBuf),
-    PgDatabase { admin_url: String, name: String },
+    PgDatabase(PgDatabase),
 }
 
 impl Cleanup {
@@ -79,17 +79,53 @@ impl Cleanup {
                     let _ = std::fs::remove_file(file);
                 }
             }
-            Cleanup::PgDatabase { admin_url, name } => {
-                let admin = Database::connect(admin_url.as_str())
-                    .await
-                    .expect("connect to PostgreSQL to drop the test database");
-                admin
-                    .execute_unprepared(&format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#))
-                    .await
-                    .expect("drop the test database");
-                admin.close().await.expect("close the admin connection");
-            }
+            Cleanup::PgDatabase(database) => database.drop().await,
         }
+    }
+}
+
+/// A fresh, empty PostgreSQL database of a test's own (not migrated yet).
+pub struct PgDatabase {
+    pub url: String,
+    admin_url: String,
+    name: String,
+}
+
+impl PgDatabase {
+    /// Creates `gogobee_test_<unique>` on the server `GOGOBEE_TEST_PG_URL` names.
+    pub async fn create() -> Self {
+        let admin_url = std::env::var("GOGOBEE_TEST_PG_URL").unwrap_or_else(|_| DEFAULT_PG_ADMIN_URL.to_owned());
+        let name = unique_name();
+        let admin = Database::connect(admin_url.as_str()).await.unwrap_or_else(|err| {
+            panic!(
+                "PostgreSQL is not reachable at {admin_url} ({err}); start it, e.g. \
+                 `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`, \
+                 or set GOGOBEE_TEST_PG_URL"
+            )
+        });
+        admin
+            .execute_unprepared(&format!(r#"CREATE DATABASE "{name}""#))
+            .await
+            .expect("create the test database");
+        admin.close().await.expect("close the admin connection");
+        let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(base, _)| base);
+        Self {
+            url: format!("{base}/{name}"),
+            admin_url,
+            name,
+        }
+    }
+
+    /// Drops it, whoever is still connected.
+    pub async fn drop(self) {
+        let admin = Database::connect(self.admin_url.as_str())
+            .await
+            .expect("connect to PostgreSQL to drop the test database");
+        admin
+            .execute_unprepared(&format!(r#"DROP DATABASE IF EXISTS "{}" WITH (FORCE)"#, self.name))
+            .await
+            .expect("drop the test database");
+        admin.close().await.expect("close the admin connection");
     }
 }
 
@@ -106,25 +142,9 @@ async fn open(backend: Backend) -> (Db, Cleanup) {
             (db, Cleanup::Files(path))
         }
         Backend::Postgres => {
-            let admin_url = std::env::var("GOGOBEE_TEST_PG_URL").unwrap_or_else(|_| DEFAULT_PG_ADMIN_URL.to_owned());
-            let name = unique_name();
-            let admin = Database::connect(admin_url.as_str()).await.unwrap_or_else(|err| {
-                panic!(
-                    "PostgreSQL is not reachable at {admin_url} ({err}); start it, e.g. \
-                     `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`, \
-                     or set GOGOBEE_TEST_PG_URL"
-                )
-            });
-            admin
-                .execute_unprepared(&format!(r#"CREATE DATABASE "{name}""#))
-                .await
-                .expect("create the test database");
-            admin.close().await.expect("close the admin connection");
-            let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(base, _)| base);
-            let db = Db::connect(&format!("{base}/{name}"))
-                .await
-                .expect("open the test database");
-            (db, Cleanup::PgDatabase { admin_url, name })
+            let database = PgDatabase::create().await;
+            let db = Db::connect(&database.url).await.expect("open the test database");
+            (db, Cleanup::PgDatabase(database))
         }
     }
 }
