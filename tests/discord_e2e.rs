@@ -183,20 +183,10 @@ async fn every_command_is_registered_with_a_valid_body() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_fight_from_character_create_to_victory() {
     let (fake, bot, table, _dir) = start("fight").await;
-    let created = table
-        .slash(
-            "alice",
-            "character",
-            &["create"],
-            json!({"name": "Aria", "race": "human", "class": "fighter"}),
-        )
-        .await;
+    let created = table.aria_the_fighter(3).await;
     assert_eq!(created.body["type"], 4);
     assert!(!is_ephemeral(&created));
     assert!(text_of(&created).contains("Aria"), "{}", created.body);
-    table
-        .slash("owner", "gm", &["level"], json!({"player": "alice", "level": 3}))
-        .await;
     table
         .slash("alice", "expedition", &["start"], json!({"zone": "forest"}))
         .await;
@@ -242,18 +232,8 @@ async fn fight_until_prompt(table: &Table, timeout_secs: u32) -> (MessageId, Vec
     table
         .slash("owner", "campaign", &["timeout"], json!({"seconds": timeout_secs}))
         .await;
-    table
-        .slash(
-            "alice",
-            "character",
-            &["create"],
-            json!({"name": "Aria", "race": "human", "class": "fighter"}),
-        )
-        .await;
     // Tough enough to stand there and take a few rounds of hit-and-run.
-    table
-        .slash("owner", "gm", &["level"], json!({"player": "alice", "level": 8}))
-        .await;
+    table.aria_the_fighter(8).await;
     table
         .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
         .await;

@@ -24,17 +24,7 @@ async fn a_batch_of_ticks_is_one_narration_message_and_one_edit_of_the_running_t
     table
         .slash("owner", "campaign", &["rules"], json!({"ruleset": 3}))
         .await;
-    table
-        .slash(
-            "alice",
-            "character",
-            &["create"],
-            json!({"name": "Aria", "race": "human", "class": "fighter"}),
-        )
-        .await;
-    table
-        .slash("owner", "gm", &["level"], json!({"player": "alice", "level": 8}))
-        .await;
+    table.aria_the_fighter(8).await;
     table
         .slash("owner", "gm", &["spawn"], json!({"monster": "goblin", "count": 2}))
         .await;

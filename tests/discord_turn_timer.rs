@@ -33,11 +33,7 @@ async fn an_idle_player_loses_turn_after_turn_and_the_fight_goes_on() {
     table
         .slash("owner", "campaign", &["timeout"], json!({"seconds": 1}))
         .await;
-    let fighter = json!({"name": "Aria", "race": "human", "class": "fighter"});
-    table.slash("alice", "character", &["create"], fighter).await;
-    table
-        .slash("owner", "gm", &["level"], json!({"player": "alice", "level": 12}))
-        .await;
+    table.aria_the_fighter(12).await;
     table
         .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
         .await;

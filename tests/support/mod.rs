@@ -182,6 +182,20 @@ impl Table {
         callback
     }
 
+    /// `alice` makes Aria, a human fighter, and the GM sets her level; the create's answer.
+    pub async fn aria_the_fighter(&self, level: u32) -> Callback {
+        let aria = serde_json::json!({"name": "Aria", "race": "human", "class": "fighter"});
+        let created = self.slash("alice", "character", &["create"], aria).await;
+        self.slash(
+            "owner",
+            "gm",
+            &["level"],
+            serde_json::json!({"player": "alice", "level": level}),
+        )
+        .await;
+        created
+    }
+
     pub async fn press(&self, user: &str, message: MessageId, custom_id: &str, checked: bool) -> Callback {
         let id = if checked {
             self.fake.press_button(self.user(user), message, custom_id)

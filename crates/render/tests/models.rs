@@ -33,6 +33,19 @@ fn pc(name: &str, class: Class, level: u32) -> Combatant {
     Combatant::character(name, Race::Human, class, level, Controller::Player(name.to_lowercase()))
 }
 
+/// Aria (fighter 1) against Goblin 1 and Goblin 2, under the tick model, not begun.
+fn aria_and_two_goblins_on_ticks() -> Combat {
+    Combat::new(
+        vec![
+            pc("Aria", Class::Fighter, 1),
+            Combatant::monster("Goblin 1", Monster::Goblin),
+            Combatant::monster("Goblin 2", Monster::Goblin),
+        ],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Ticks)
+}
+
 #[test]
 fn every_payload_of_many_fights_under_every_model_is_within_discord_limits() {
     let r = renderer();
@@ -179,15 +192,7 @@ fn the_tdgs_embed_shows_the_order_the_interrupts_left_and_the_coming_instant_pha
 #[test]
 fn the_tick_timeline_runs_in_its_own_message_and_the_batch_is_one_narration_grouped_by_tick() {
     let r = renderer();
-    let combat = Combat::new(
-        vec![
-            pc("Aria", Class::Fighter, 1),
-            Combatant::monster("Goblin 1", Monster::Goblin),
-            Combatant::monster("Goblin 2", Monster::Goblin),
-        ],
-        Terrain::default(),
-    )
-    .with_ruleset(Ruleset::Ticks);
+    let combat = aria_and_two_goblins_on_ticks();
     let mut dice = Dice::seeded(3);
     let (mut combat, _) = begin(combat, &mut dice);
     let now = chrono::DateTime::from_timestamp(0, 0).unwrap();
@@ -249,15 +254,7 @@ fn the_tick_timeline_runs_in_its_own_message_and_the_batch_is_one_narration_grou
 
 #[test]
 fn a_player_with_several_queued_reactions_gets_a_button_for_each_and_what_it_answers() {
-    let mut c = Combat::new(
-        vec![
-            pc("Aria", Class::Fighter, 1),
-            Combatant::monster("Goblin 1", Monster::Goblin),
-            Combatant::monster("Goblin 2", Monster::Goblin),
-        ],
-        Terrain::default(),
-    )
-    .with_ruleset(Ruleset::Ticks);
+    let mut c = aria_and_two_goblins_on_ticks();
     let (aria, winding, recovering) = (CombatantId(0), CombatantId(1), CombatantId(2));
     c.set_band(aria, winding, Band::Melee);
     c.set_band(aria, recovering, Band::Melee);
