@@ -216,6 +216,14 @@ fn percentiles(latencies: &mut [Duration]) -> (Duration, Duration) {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    anyhow::ensure!(args.combats >= 1, "--combats must be at least 1");
+    anyhow::ensure!(args.seconds >= 1, "--seconds must be at least 1");
+    if let Some(rate) = args.rate {
+        anyhow::ensure!(
+            rate.is_finite() && rate >= 1.0,
+            "--rate must be at least 1 command/s (leave it out to drive every combat as fast as it is answered)"
+        );
+    }
     let temp = std::env::temp_dir().join(format!("gogobee-bench-{}.db", std::process::id()));
     let scratch = format!("sqlite://{}?mode=rwc", temp.display());
     let urls: Vec<String> = if args.db.is_empty() {
