@@ -14,8 +14,14 @@ fn seed_of(script: &str) -> u64 {
         .unwrap_or(1)
 }
 
+/// The binary under test: cargo's, or `GOGOBEE_BIN` (a copy of it, when other builds share the
+/// target directory and may replace cargo's in the meantime).
+fn gogobee() -> Command {
+    Command::new(std::env::var_os("GOGOBEE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_gogobee").into()))
+}
+
 fn play(path: &Path, seed: u64, json: bool) -> String {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gogobee"));
+    let mut command = gogobee();
     command
         .args(["play", "--script"])
         .arg(path)

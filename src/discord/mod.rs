@@ -11,7 +11,7 @@
 //! process ([`config::Sharding`]), and the service then fires only the timers of the guilds on
 //! them. Each interaction is handled in its own `tracing` span ([`interaction_span`]).
 
-mod commands;
+pub(crate) mod commands;
 mod config;
 mod send;
 mod timers;

@@ -1,0 +1,110 @@
+//! `/character create|sheet|equip|unequip|levelup|inventory`: a player's character.
+
+use render::CharacterSheet;
+use service::Sheet;
+
+use super::{Ctx, Invocation, Refused, Reply};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Character {
+    Create { name: String, race: String, class: String },
+    Sheet,
+    Equip { item: String, off_hand: bool },
+    Unequip { item: String },
+    LevelUp,
+    Inventory,
+}
+
+/// A character's sheet as the renderer shows it.
+pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
+    let mut notes = vec![format!("{} attack(s) per Attack action", sheet.attacks_per_action)];
+    if !sheet.spells.is_empty() {
+        notes.push(format!(
+            "Spells: {}",
+            sheet.spells.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if sheet.can_level_up {
+        notes.push("Enough XP to level up: /character levelup".to_owned());
+    }
+    CharacterSheet {
+        name: sheet.name.clone(),
+        race: sheet.race.name().to_owned(),
+        class: sheet.class.name().to_owned(),
+        level: sheet.level,
+        xp: sheet.xp,
+        next_level_xp: sheet.next_level_xp,
+        hp: sheet.hp,
+        max_hp: sheet.max_hp,
+        armor_class: sheet.armor_class,
+        speed: sheet.speed,
+        coins: sheet.coins,
+        abilities: CharacterSheet::ability_scores(&sheet.abilities),
+        gear: CharacterSheet::gear_list(sheet.weapon, sheet.off_hand, sheet.armor, sheet.shield),
+        inventory: Vec::new(),
+        notes,
+        fight: Vec::new(),
+    }
+}
+
+/// The sheet as a reply.
+pub fn sheet_reply(sheet: &Sheet) -> Reply {
+    Reply::public(render::character_sheet(&sheet_view(sheet)))
+}
+
+impl Character {
+    pub fn parse(sub: &str, inv: &Invocation) -> Result<Self, String> {
+        let need = |name: &str| inv.need(name).map(str::to_owned);
+        Ok(match sub {
+            "create" => Self::Create {
+                name: need("name")?,
+                race: need("race")?,
+                class: need("class")?,
+            },
+            "sheet" => Self::Sheet,
+            "equip" => Self::Equip {
+                item: need("item")?,
+                off_hand: inv.opt("hand").is_some_and(|h| h.eq_ignore_ascii_case("off")),
+            },
+            "unequip" => Self::Unequip { item: need("item")? },
+            "levelup" => Self::LevelUp,
+            _ => Self::Inventory,
+        })
+    }
+
+    pub async fn run(self, ctx: &Ctx<'_>) -> Result<Vec<Reply>, Refused> {
+        let (s, campaign, me) = (ctx.service(), ctx.campaign, ctx.me());
+        let sheet = match self {
+            Self::Create { name, race, class } => {
+                s.create_character(campaign, me, &name, &race, &class, ctx.now).await?
+            }
+            Self::Sheet => {
+                let mut view = sheet_view(&s.sheet(campaign, me).await?);
+                // In a fight here: the turn's budget and what the timing model tracks for them.
+                if let Ok(update) = s.combat_status(campaign, ctx.channel()).await
+                    && update.combat.started
+                    && update.combat.outcome.is_none()
+                    && let Some(c) = update.combat.combatants.iter().find(|c| c.player_id() == Some(me))
+                {
+                    view.fight = render::models::sheet_lines(&update.combat, c.id);
+                }
+                return Ok(vec![Reply::public(render::character_sheet(&view))]);
+            }
+            Self::Equip { item, off_hand } => s.equip(campaign, me, &item, off_hand).await?,
+            Self::Unequip { item } => s.unequip(campaign, me, &item).await?,
+            Self::LevelUp => s.level_up(campaign, me).await?,
+            Self::Inventory => {
+                let inventory = s.inventory(campaign, me).await?;
+                let mut lines = vec![format!("Coins: {}", inventory.coins)];
+                lines.extend(inventory.items.iter().map(|(item, n)| format!("{} × {n}", item.name())));
+                if !inventory.materials.is_empty() {
+                    lines.push(format!("Materials this run: {}", inventory.materials.join(", ")));
+                }
+                return Ok(vec![Reply::public(
+                    render::info("Inventory", &lines.join("\n")).ephemeral(),
+                )]);
+            }
+        };
+        Ok(vec![sheet_reply(&sheet)])
+    }
+}
