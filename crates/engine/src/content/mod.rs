@@ -2,6 +2,7 @@
 //! weapons and armor, spells, items, monsters and zones, as typed tables.
 
 pub mod classes;
+pub mod data;
 pub mod gear;
 pub mod items;
 pub mod monsters;

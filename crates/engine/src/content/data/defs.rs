@@ -1,0 +1,492 @@
+//! The owned definitions content files describe (docs/content.md): one type per kind of
+//! content, self-contained — a class carries its spells and kit, a monster its attacks, spells
+//! and statuses — so a fight can keep a copy of each combatant's definition that later content
+//! changes never reach.
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::spells::CastingTime;
+use crate::content::{Abilities, Ability, Behaviour, DamageType, Skill};
+use crate::dice::DiceExpr;
+
+/// Highest character level; per-level tables hold one row per level 1..=`LEVELS`.
+pub const LEVELS: usize = 20;
+
+/// The row of a per-level table for `level` (clamped to 1..=20).
+fn row(level: u32) -> usize {
+    level.clamp(1, LEVELS as u32) as usize - 1
+}
+
+/// A racial trait the rules implement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RaceTrait {
+    /// A bonus-action Rage once per combat (+2 melee weapon damage while raging).
+    Rage,
+    /// A bonus-action Misty Step once per combat.
+    MistyStep,
+    /// Heavy armor never costs speed (§3.2 applies only to the other races).
+    ArmoredStride,
+    /// Proficiency in Perception.
+    KeenSenses,
+}
+
+impl RaceTrait {
+    pub const ALL: [RaceTrait; 4] = [
+        RaceTrait::Rage,
+        RaceTrait::MistyStep,
+        RaceTrait::ArmoredStride,
+        RaceTrait::KeenSenses,
+    ];
+
+    /// The trait as a content file names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RaceTrait::Rage => "Rage",
+            RaceTrait::MistyStep => "Misty Step",
+            RaceTrait::ArmoredStride => "Armored Stride",
+            RaceTrait::KeenSenses => "Keen Senses",
+        }
+    }
+}
+
+/// A playable race.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceDef {
+    pub name: Box<str>,
+    /// Base walking speed in feet.
+    pub speed: i32,
+    /// Ability score increases.
+    pub ability_bonus: Abilities,
+    pub traits: Box<[RaceTrait]>,
+}
+
+impl RaceDef {
+    pub fn has(&self, t: RaceTrait) -> bool {
+        self.traits.contains(&t)
+    }
+}
+
+/// A weapon characters wield.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeaponDef {
+    pub name: Box<str>,
+    pub damage: DiceExpr,
+    pub damage_type: DamageType,
+    /// Attack and damage may use DEX instead of STR.
+    pub finesse: bool,
+    /// May be wielded in the off hand for the off-hand bonus attack.
+    pub light: bool,
+    pub heavy: bool,
+    /// Fired from Near or Far.
+    pub ranged: bool,
+    pub weight_lb: i32,
+}
+
+/// An armor characters wear.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmorDef {
+    pub name: Box<str>,
+    pub base_ac: i32,
+    /// The most DEX modifier that counts; `None` is uncapped.
+    pub dex_cap: Option<i32>,
+    pub heavy: bool,
+    /// Heavy armor's STR requirement: below it, speed −10 ft (§3.2).
+    pub str_requirement: i32,
+    pub weight_lb: i32,
+}
+
+impl ArmorDef {
+    /// Armor class with this armor, a DEX modifier and a shield's bonus (0 without one).
+    pub fn armor_class(&self, dex_mod: i32, shield_bonus: i32) -> i32 {
+        let dex = self.dex_cap.map_or(dex_mod, |cap| dex_mod.min(cap));
+        self.base_ac + dex + shield_bonus
+    }
+}
+
+/// The shield: its AC bonus and weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShieldDef {
+    pub ac_bonus: i32,
+    pub weight_lb: i32,
+}
+
+/// What a status does at its owner's upkeep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StatusKindDef {
+    /// Damage over time.
+    Dot { amount: i32, damage_type: DamageType },
+    /// Healing over time.
+    Hot { amount: i32 },
+    /// The turn ends as soon as it starts.
+    Stun,
+}
+
+/// A status effect (seed 003 §1.C).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusDef {
+    pub name: Box<str>,
+    pub kind: StatusKindDef,
+    /// Upkeeps it lasts (0 when permanent).
+    pub duration: u32,
+    /// Never expires.
+    pub permanent: bool,
+}
+
+/// A status a hit inflicts, and the saving throw (ability, DC) that negates it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AfflictionDef {
+    pub status: StatusDef,
+    pub save: Option<(Ability, i32)>,
+}
+
+/// Whom a spell is cast at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SpellTarget {
+    /// An enemy.
+    Enemy,
+    /// An ally or the caster.
+    Ally,
+    /// No target at all.
+    None,
+}
+
+/// What a spell does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SpellEffectDef {
+    /// A ranged spell attack; cantrip dice grow with the caster's level.
+    Attack { damage: DiceExpr, damage_type: DamageType },
+    /// One spell attack per beam (beams grow like cantrip dice).
+    Beams { damage: DiceExpr, damage_type: DamageType },
+    /// Darts that always hit.
+    Darts { count: u32, damage: DiceExpr },
+    /// A saving throw against the caster's DC; `area` also catches everyone in melee with the target.
+    Save {
+        ability: Ability,
+        damage: DiceExpr,
+        damage_type: DamageType,
+        half_on_save: bool,
+        area: bool,
+    },
+    /// Heal an ally (or self): dice + casting modifier.
+    Heal { dice: DiceExpr },
+    /// Mark a target: +1d6 on the caster's weapon hits against it.
+    HuntersMark,
+    /// Entangle the target on a failed save: half speed.
+    Entangle { ability: Ability },
+    /// Teleport: leaves melee without provoking.
+    MistyStep,
+    /// +30 ft speed for the rest of the fight.
+    Haste,
+    /// Cancel a spell being cast.
+    Counterspell,
+}
+
+/// A spell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellDef {
+    pub name: Box<str>,
+    /// 0 for cantrips.
+    pub level: u32,
+    pub casting_time: CastingTime,
+    pub target: SpellTarget,
+    pub effect: SpellEffectDef,
+    /// What a spell attack that hits inflicts.
+    pub on_hit: Option<AfflictionDef>,
+}
+
+impl SpellDef {
+    pub fn targets_ally(&self) -> bool {
+        self.target == SpellTarget::Ally
+    }
+
+    pub fn needs_target(&self) -> bool {
+        self.target != SpellTarget::None
+    }
+}
+
+/// What using an item does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemEffectDef {
+    /// Restores HP; on a downed character it also stabilises.
+    Heal(DiceExpr),
+    /// +30 ft speed for the rest of the fight.
+    Haste,
+    /// Casts the spell without a slot.
+    Scroll(Box<SpellDef>),
+    /// Ends the poisoned condition.
+    CurePoison,
+}
+
+/// A consumable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemDef {
+    pub name: Box<str>,
+    /// Other names it answers to.
+    pub aliases: Box<[Box<str>]>,
+    pub effect: ItemEffectDef,
+    pub price: u32,
+    /// Weight in tenths of a pound.
+    pub weight_tenths: i32,
+}
+
+impl ItemDef {
+    /// Whether it may be given to an ally (potions may be administered).
+    pub fn can_administer(&self) -> bool {
+        matches!(self.effect, ItemEffectDef::Heal(_) | ItemEffectDef::CurePoison)
+    }
+}
+
+/// A class feature the rules implement, granted from a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Feature {
+    SecondWind,
+    CunningAction,
+    CunningStrike,
+    SneakAttack,
+    UncannyDodge,
+    Evasion,
+    Interception,
+    Parry,
+    ShieldOfFaith,
+    Rage,
+    /// TDGS Instant (Fighter, Berserker).
+    BattleCry,
+    /// TDGS Instant (Rogue).
+    QuickDraw,
+    /// TDGS Instant (Mage).
+    Premonition,
+    /// TDGS Instant (Ranger).
+    SteadyAim,
+    /// TDGS: opportunity attacks as an Interrupt.
+    Opportunist,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 15] = [
+        Feature::SecondWind,
+        Feature::CunningAction,
+        Feature::CunningStrike,
+        Feature::SneakAttack,
+        Feature::UncannyDodge,
+        Feature::Evasion,
+        Feature::Interception,
+        Feature::Parry,
+        Feature::ShieldOfFaith,
+        Feature::Rage,
+        Feature::BattleCry,
+        Feature::QuickDraw,
+        Feature::Premonition,
+        Feature::SteadyAim,
+        Feature::Opportunist,
+    ];
+
+    /// The feature as a content file names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::SecondWind => "Second Wind",
+            Feature::CunningAction => "Cunning Action",
+            Feature::CunningStrike => "Cunning Strike",
+            Feature::SneakAttack => "Sneak Attack",
+            Feature::UncannyDodge => "Uncanny Dodge",
+            Feature::Evasion => "Evasion",
+            Feature::Interception => "Interception",
+            Feature::Parry => "Parry",
+            Feature::ShieldOfFaith => "Shield of Faith",
+            Feature::Rage => "Rage",
+            Feature::BattleCry => "Battle Cry",
+            Feature::QuickDraw => "Quick Draw",
+            Feature::Premonition => "Premonition",
+            Feature::SteadyAim => "Steady Aim",
+            Feature::Opportunist => "Opportunist",
+        }
+    }
+}
+
+/// A feature and the level it comes at (under TDGS, possibly another).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureGrant {
+    pub feature: Feature,
+    pub level: u32,
+    pub tdgs_level: u32,
+}
+
+/// One row of a class's per-level table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ClassLevel {
+    /// Attacks per Attack action.
+    pub attacks: u8,
+    pub second_wind: u8,
+    pub rage: u8,
+    pub rage_damage: u8,
+    pub divine_favor: u8,
+    pub sneak_attack_dice: u8,
+    /// Parry Interrupts per round under TDGS.
+    pub tdgs_parries: u8,
+    /// Spell slots by spell level (index 0 = 1st).
+    pub spell_slots: [u8; 9],
+}
+
+/// A spell of a class's list and the level it is known from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassSpell {
+    pub from_level: u32,
+    pub spell: SpellDef,
+}
+
+/// A class's starting kit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KitDef {
+    pub weapon: WeaponDef,
+    pub off_hand: Option<WeaponDef>,
+    pub armor: ArmorDef,
+    pub shield: bool,
+}
+
+/// A class, levels 1–20.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassDef {
+    pub name: Box<str>,
+    pub aliases: Box<[Box<str>]>,
+    pub hit_die: i32,
+    /// Scores before racial bonuses.
+    pub base_abilities: Abilities,
+    pub saving_throws: [Ability; 2],
+    pub skills: Box<[Skill]>,
+    pub kit: KitDef,
+    /// The spellcasting ability; `None` for a class that does not cast.
+    pub casting_ability: Option<Ability>,
+    pub spells: Box<[ClassSpell]>,
+    pub features: Box<[FeatureGrant]>,
+    /// One row per level, level 1 first (`LEVELS` rows).
+    pub levels: Box<[ClassLevel]>,
+}
+
+impl ClassDef {
+    /// The per-level row for `level` (clamped to 1–20).
+    pub fn at(&self, level: u32) -> &ClassLevel {
+        &self.levels[row(level)]
+    }
+
+    /// Whether the class has `feature` at `level` (under TDGS when `tdgs`).
+    pub fn has_feature(&self, feature: Feature, level: u32, tdgs: bool) -> bool {
+        self.features
+            .iter()
+            .any(|g| g.feature == feature && level >= if tdgs { g.tdgs_level } else { g.level })
+    }
+
+    /// The spells known at `level`, in the class list's order.
+    pub fn known_spells(&self, level: u32) -> impl Iterator<Item = &SpellDef> {
+        self.spells
+            .iter()
+            .filter(move |s| s.from_level <= level)
+            .map(|s| &s.spell)
+    }
+
+    /// Maximum HP: the full hit die at level 1, then the die's average rounded up per level;
+    /// CON modifier every level; at least 1 per level.
+    pub fn max_hp(&self, level: u32, con_mod: i32) -> i32 {
+        let level = level.clamp(1, LEVELS as u32) as i32;
+        let per_level = self.hit_die / 2 + 1;
+        let hp = self.hit_die + con_mod + (level - 1) * (per_level + con_mod);
+        hp.max(level)
+    }
+}
+
+/// What changes with character level for everyone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelsDef {
+    /// XP needed to reach each level (index = level − 1).
+    pub xp: Box<[u32]>,
+    pub proficiency: Box<[i32]>,
+    /// Cantrip dice multiplier (and Eldritch Blast's beams).
+    pub cantrip_dice: Box<[u32]>,
+}
+
+impl LevelsDef {
+    /// The level a character with `xp` experience has reached.
+    pub fn level_for_xp(&self, xp: u32) -> u32 {
+        self.xp.iter().rposition(|&need| xp >= need).map_or(1, |i| i as u32 + 1)
+    }
+
+    pub fn proficiency_bonus(&self, level: u32) -> i32 {
+        self.proficiency[row(level)]
+    }
+
+    pub fn cantrip_multiplier(&self, level: u32) -> u32 {
+        self.cantrip_dice[row(level)]
+    }
+}
+
+/// A natural attack of a stat block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackDef {
+    pub name: Box<str>,
+    pub to_hit: i32,
+    pub damage: DiceExpr,
+    pub damage_type: DamageType,
+    pub ranged: bool,
+    /// What a hit inflicts.
+    pub on_hit: Option<AfflictionDef>,
+}
+
+/// A breath weapon: DEX save for half, recharges on a 5–6.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreathDef {
+    pub name: Box<str>,
+    pub damage: DiceExpr,
+    pub damage_type: DamageType,
+    pub save_dc: i32,
+}
+
+/// A monster's stat block, abilities and behaviour profile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MonsterDef {
+    pub name: Box<str>,
+    pub aliases: Box<[Box<str>]>,
+    /// Zone tier 1–5 where it is met.
+    pub tier: u8,
+    pub xp: u32,
+    pub hit_points: DiceExpr,
+    pub armor_class: i32,
+    pub abilities: Abilities,
+    pub speed: i32,
+    pub proficiency: i32,
+    pub attacks: Box<[AttackDef]>,
+    /// Attacks per Attack action.
+    pub multiattack: u32,
+    pub behaviour: Behaviour,
+    /// Blur: its movement never provokes opportunity attacks.
+    pub blur: bool,
+    /// Parry reaction: reduce a melee hit by 1d8 + DEX.
+    pub parry: bool,
+    pub breath: Option<BreathDef>,
+    pub spells: Box<[SpellDef]>,
+    /// Spell slots by level (index 0 = 1st).
+    pub spell_slots: [u8; 9],
+    pub casting_mod: i32,
+    /// Passive Perception is 10 + this.
+    pub perception: i32,
+    pub stealth: i32,
+    /// Statuses it has from the start of a fight.
+    pub statuses: Box<[StatusDef]>,
+}
+
+/// An expedition zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneDef {
+    pub name: Box<str>,
+    /// 1–5.
+    pub tier: u8,
+    /// Rooms in one expedition.
+    pub rooms: u32,
+    /// What makes a room Difficult Terrain here.
+    pub difficult_terrain: Box<str>,
+    /// Chance in 6 that a room is Difficult Terrain.
+    pub difficult_in_6: u32,
+    /// Chance in 6 that a room before the last holds monsters.
+    pub encounter_in_6: u32,
+    /// What a quiet room yields.
+    pub material: Box<str>,
+    /// The monsters met here, by name (each a monster of the same content).
+    pub monsters: Box<[Box<str>]>,
+}

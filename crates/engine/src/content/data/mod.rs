@@ -1,0 +1,164 @@
+//! Content as data (docs/content.md): races, classes with their features by level, weapons,
+//! armor, spells, items, statuses, monsters and zones read from TOML files — the built-in ones
+//! under `crates/engine/content/`, embedded in the binary — into owned, serialisable
+//! definitions, each shared behind an [`Arc`]. [`Content::load`] validates every file and
+//! reports each problem with its file and line.
+//!
+//! The rule code still reads the typed tables of [`crate::content`]; the equivalence tests
+//! (`equivalence.rs`) prove the built-in files say exactly what those tables say.
+
+pub mod defs;
+mod parse;
+
+#[cfg(test)]
+mod equivalence;
+#[cfg(test)]
+mod validation;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+pub use defs::*;
+pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_NAME_LEN};
+
+use super::normalize;
+
+/// One content file: where it comes from (named in every error) and its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContentFile<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+}
+
+macro_rules! builtin_file {
+    ($name:literal) => {
+        ContentFile {
+            path: concat!("crates/engine/content/", $name),
+            text: include_str!(concat!("../../../content/", $name)),
+        }
+    };
+}
+/// The built-in content files, embedded in the binary.
+pub const BUILTIN: [ContentFile<'static>; 8] = [
+    builtin_file!("races.toml"),
+    builtin_file!("classes.toml"),
+    builtin_file!("gear.toml"),
+    builtin_file!("spells.toml"),
+    builtin_file!("items.toml"),
+    builtin_file!("statuses.toml"),
+    builtin_file!("monsters.toml"),
+    builtin_file!("zones.toml"),
+];
+
+/// One problem in a content file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// The file's path, as given in its [`ContentFile`].
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong, and what is allowed.
+    pub message: String,
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+/// Content that did not load: every problem found, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentError {
+    pub issues: Vec<Issue>,
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.issues.len();
+        writeln!(
+            f,
+            "content did not load ({n} problem{}):",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for issue in &self.issues {
+            writeln!(f, "  {issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ContentError {}
+
+/// The definitions of one kind, in file order, found by name or alias (case, spaces, dashes,
+/// underscores and apostrophes ignored).
+#[derive(Debug, Clone)]
+pub struct Table<T> {
+    defs: Vec<Arc<T>>,
+    by_name: HashMap<String, usize>,
+}
+
+impl<T> Table<T> {
+    /// Every definition, in the order the files give them.
+    pub fn all(&self) -> &[Arc<T>] {
+        &self.defs
+    }
+
+    /// The definition named (or aliased) `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<T>> {
+        self.by_name.get(&normalize(name)).map(|&i| &self.defs[i])
+    }
+
+    pub fn len(&self) -> usize {
+        self.defs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.defs.is_empty()
+    }
+}
+
+/// All content, validated.
+#[derive(Debug, Clone)]
+pub struct Content {
+    pub levels: LevelsDef,
+    pub shield: ShieldDef,
+    pub races: Table<RaceDef>,
+    pub classes: Table<ClassDef>,
+    pub weapons: Table<WeaponDef>,
+    pub armor: Table<ArmorDef>,
+    pub spells: Table<SpellDef>,
+    pub items: Table<ItemDef>,
+    pub statuses: Table<StatusDef>,
+    pub monsters: Table<MonsterDef>,
+    pub zones: Table<ZoneDef>,
+}
+
+impl Content {
+    /// The built-in content ([`BUILTIN`]).
+    pub fn builtin() -> Result<Content, ContentError> {
+        Self::load(&BUILTIN)
+    }
+
+    /// Reads and validates `files` together (one may refer to what another defines); fails
+    /// with every problem found, each naming its file and line.
+    pub fn load(files: &[ContentFile<'_>]) -> Result<Content, ContentError> {
+        parse::load(files)
+    }
+
+    /// A zone by name, or by a prefix of at least four letters ("forest").
+    pub fn zone(&self, text: &str) -> Option<&Arc<ZoneDef>> {
+        self.zones.get(text).or_else(|| {
+            let wanted = normalize(text);
+            (wanted.len() >= 4)
+                .then(|| {
+                    self.zones
+                        .all()
+                        .iter()
+                        .find(|z| normalize(&z.name).starts_with(&wanted))
+                })
+                .flatten()
+        })
+    }
+}

@@ -1,0 +1,1975 @@
+//! Reading content files: the TOML schema (private `Raw*` types that keep each value's place
+//! in its file), then validation and the resolution of names into owned definitions. Every
+//! problem is reported with its file and line, what is wrong and what is allowed; an entry with
+//! a problem is left out, and loading fails with every problem found.
+
+// A field read as "present: check it; absent: report what is needed" is a match on both arms.
+#![allow(clippy::single_match_else)]
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::{Range, RangeInclusive};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::defs::{
+    AfflictionDef, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, Feature, FeatureGrant, ItemDef,
+    ItemEffectDef, KitDef, LEVELS, LevelsDef, MonsterDef, RaceDef, RaceTrait, ShieldDef, SpellDef, SpellEffectDef,
+    SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
+};
+use super::{Content, ContentError, ContentFile, Issue, Table};
+use crate::content::spells::CastingTime;
+use crate::content::{Abilities, Ability, Behaviour, DamageType, Skill, normalize};
+use crate::dice::DiceExpr;
+
+type S<T> = Spanned<T>;
+/// A spell-slot table as written: 20 rows of slots by spell level.
+type RawSlotTable = S<Vec<S<Vec<S<i64>>>>>;
+
+/// The longest name an entry may have, in characters.
+pub const MAX_NAME_LEN: usize = 40;
+/// The most dice one expression may roll.
+pub const MAX_DICE: i64 = 40;
+/// The dice a dice expression may roll.
+pub const DIE_SIDES: [i64; 10] = [1, 2, 3, 4, 6, 8, 10, 12, 20, 100];
+/// Flat bonuses of a dice expression.
+pub const DICE_BONUS: RangeInclusive<i64> = -50..=200;
+/// Armor classes (a monster's, an armor's base).
+pub const ARMOR_CLASS: RangeInclusive<i64> = 1..=40;
+
+// ---------------------------------------------------------------------------------------------
+// The schema.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    race: Vec<S<RawRace>>,
+    #[serde(default)]
+    class: Vec<S<RawClass>>,
+    levels: Option<S<RawLevels>>,
+    #[serde(default)]
+    spell_slots: BTreeMap<String, RawSlotTable>,
+    #[serde(default)]
+    weapon: Vec<S<RawWeapon>>,
+    #[serde(default)]
+    armor: Vec<S<RawArmor>>,
+    shield: Option<S<RawShield>>,
+    #[serde(default)]
+    spell: Vec<S<RawSpell>>,
+    #[serde(default)]
+    item: Vec<S<RawItem>>,
+    #[serde(default)]
+    status: Vec<S<RawStatus>>,
+    #[serde(default)]
+    monster: Vec<S<RawMonster>>,
+    #[serde(default)]
+    zone: Vec<S<RawZone>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawAbilities {
+    str: Option<S<i64>>,
+    dex: Option<S<i64>>,
+    con: Option<S<i64>>,
+    int: Option<S<i64>>,
+    wis: Option<S<i64>>,
+    cha: Option<S<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRace {
+    name: S<String>,
+    speed: S<i64>,
+    bonus: Option<S<RawAbilities>>,
+    #[serde(default)]
+    traits: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLevels {
+    xp: S<Vec<S<i64>>>,
+    proficiency: S<Vec<S<i64>>>,
+    cantrip_dice: S<Vec<S<i64>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKit {
+    weapon: S<String>,
+    off_hand: Option<S<String>>,
+    armor: S<String>,
+    #[serde(default)]
+    shield: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCasting {
+    ability: S<String>,
+    slots: S<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClassSpell {
+    name: S<String>,
+    from: S<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFeature {
+    name: S<String>,
+    level: S<i64>,
+    tdgs_level: Option<S<i64>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawPerLevel {
+    attacks: Option<S<Vec<S<i64>>>>,
+    second_wind: Option<S<Vec<S<i64>>>>,
+    rage: Option<S<Vec<S<i64>>>>,
+    rage_damage: Option<S<Vec<S<i64>>>>,
+    divine_favor: Option<S<Vec<S<i64>>>>,
+    sneak_attack_dice: Option<S<Vec<S<i64>>>>,
+    tdgs_parries: Option<S<Vec<S<i64>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClass {
+    name: S<String>,
+    #[serde(default)]
+    aliases: Vec<S<String>>,
+    hit_die: S<i64>,
+    abilities: S<RawAbilities>,
+    saving_throws: S<Vec<S<String>>>,
+    #[serde(default)]
+    skills: Vec<S<String>>,
+    kit: S<RawKit>,
+    casting: Option<S<RawCasting>>,
+    #[serde(default)]
+    spells: Vec<S<RawClassSpell>>,
+    #[serde(default)]
+    features: Vec<S<RawFeature>>,
+    #[serde(default)]
+    per_level: RawPerLevel,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWeapon {
+    name: S<String>,
+    damage: S<String>,
+    #[serde(rename = "type")]
+    damage_type: S<String>,
+    #[serde(default)]
+    properties: Vec<S<String>>,
+    weight: S<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArmor {
+    name: S<String>,
+    base_ac: S<i64>,
+    dex_cap: Option<S<i64>>,
+    #[serde(default)]
+    heavy: bool,
+    strength: Option<S<i64>>,
+    weight: S<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShield {
+    ac_bonus: S<i64>,
+    weight: S<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAffliction {
+    status: S<String>,
+    save: Option<S<String>>,
+    dc: Option<S<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpell {
+    name: S<String>,
+    level: S<i64>,
+    casting_time: S<String>,
+    target: Option<S<String>>,
+    effect: S<String>,
+    damage: Option<S<String>>,
+    #[serde(rename = "type")]
+    damage_type: Option<S<String>>,
+    count: Option<S<i64>>,
+    save: Option<S<String>>,
+    half_on_save: Option<S<bool>>,
+    area: Option<S<bool>>,
+    healing: Option<S<String>>,
+    on_hit: Option<S<RawAffliction>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawItem {
+    name: S<String>,
+    #[serde(default)]
+    aliases: Vec<S<String>>,
+    effect: S<String>,
+    healing: Option<S<String>>,
+    spell: Option<S<String>>,
+    price: S<i64>,
+    weight: S<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStatus {
+    name: S<String>,
+    kind: S<String>,
+    amount: Option<S<i64>>,
+    #[serde(rename = "type")]
+    damage_type: Option<S<String>>,
+    turns: Option<S<i64>>,
+    #[serde(default)]
+    permanent: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAttack {
+    name: S<String>,
+    to_hit: S<i64>,
+    damage: S<String>,
+    #[serde(rename = "type")]
+    damage_type: S<String>,
+    #[serde(default)]
+    ranged: bool,
+    on_hit: Option<S<RawAffliction>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBreath {
+    name: S<String>,
+    damage: S<String>,
+    #[serde(rename = "type")]
+    damage_type: S<String>,
+    dc: S<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMonster {
+    name: S<String>,
+    #[serde(default)]
+    aliases: Vec<S<String>>,
+    tier: S<i64>,
+    xp: S<i64>,
+    hp: S<String>,
+    ac: S<i64>,
+    abilities: S<RawAbilities>,
+    speed: Option<S<i64>>,
+    proficiency: Option<S<i64>>,
+    attacks: S<Vec<S<RawAttack>>>,
+    multiattack: Option<S<i64>>,
+    behaviour: Option<S<String>>,
+    #[serde(default)]
+    traits: Vec<S<String>>,
+    breath: Option<S<RawBreath>>,
+    #[serde(default)]
+    spells: Vec<S<String>>,
+    spell_slots: Option<S<Vec<S<i64>>>>,
+    casting_mod: Option<S<i64>>,
+    perception: Option<S<i64>>,
+    stealth: Option<S<i64>>,
+    #[serde(default)]
+    statuses: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawZone {
+    name: S<String>,
+    tier: S<i64>,
+    rooms: S<i64>,
+    difficult_terrain: S<String>,
+    difficult_in_6: S<i64>,
+    encounter_in_6: S<i64>,
+    material: S<String>,
+    monsters: S<Vec<S<String>>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The closed vocabularies a file may use.
+
+const DAMAGE_TYPES: [(&str, DamageType); 10] = [
+    ("slashing", DamageType::Slashing),
+    ("piercing", DamageType::Piercing),
+    ("bludgeoning", DamageType::Bludgeoning),
+    ("fire", DamageType::Fire),
+    ("force", DamageType::Force),
+    ("radiant", DamageType::Radiant),
+    ("necrotic", DamageType::Necrotic),
+    ("poison", DamageType::Poison),
+    ("cold", DamageType::Cold),
+    ("lightning", DamageType::Lightning),
+];
+
+const ABILITIES: [(&str, Ability); 6] = [
+    ("STR", Ability::Str),
+    ("DEX", Ability::Dex),
+    ("CON", Ability::Con),
+    ("INT", Ability::Int),
+    ("WIS", Ability::Wis),
+    ("CHA", Ability::Cha),
+];
+
+const SKILLS: [(&str, Skill); 6] = [
+    ("Athletics", Skill::Athletics),
+    ("Acrobatics", Skill::Acrobatics),
+    ("Stealth", Skill::Stealth),
+    ("Perception", Skill::Perception),
+    ("Investigation", Skill::Investigation),
+    ("Medicine", Skill::Medicine),
+];
+
+const BEHAVIOURS: [(&str, Behaviour); 6] = [
+    ("aggressive", Behaviour::Aggressive),
+    ("skirmisher", Behaviour::Skirmisher),
+    ("ranged", Behaviour::Ranged),
+    ("brute", Behaviour::Brute),
+    ("caster", Behaviour::Caster),
+    ("breather", Behaviour::Breather),
+];
+
+const CASTING_TIMES: [(&str, CastingTime); 3] = [
+    ("action", CastingTime::Action),
+    ("bonus_action", CastingTime::BonusAction),
+    ("reaction", CastingTime::Reaction),
+];
+
+const TARGETS: [(&str, SpellTarget); 3] = [
+    ("enemy", SpellTarget::Enemy),
+    ("ally", SpellTarget::Ally),
+    ("none", SpellTarget::None),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SpellKind {
+    Attack,
+    Beams,
+    Darts,
+    Save,
+    Heal,
+    HuntersMark,
+    Entangle,
+    MistyStep,
+    Haste,
+    Counterspell,
+}
+
+const SPELL_EFFECTS: [(&str, SpellKind); 10] = [
+    ("attack", SpellKind::Attack),
+    ("beams", SpellKind::Beams),
+    ("darts", SpellKind::Darts),
+    ("save", SpellKind::Save),
+    ("heal", SpellKind::Heal),
+    ("hunters_mark", SpellKind::HuntersMark),
+    ("entangle", SpellKind::Entangle),
+    ("misty_step", SpellKind::MistyStep),
+    ("haste", SpellKind::Haste),
+    ("counterspell", SpellKind::Counterspell),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ItemKind {
+    Heal,
+    Haste,
+    Scroll,
+    CurePoison,
+}
+
+const ITEM_EFFECTS: [(&str, ItemKind); 4] = [
+    ("heal", ItemKind::Heal),
+    ("haste", ItemKind::Haste),
+    ("scroll", ItemKind::Scroll),
+    ("cure_poison", ItemKind::CurePoison),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StatusKind {
+    Damage,
+    Heal,
+    Stun,
+}
+
+const STATUS_KINDS: [(&str, StatusKind); 3] = [
+    ("damage", StatusKind::Damage),
+    ("heal", StatusKind::Heal),
+    ("stun", StatusKind::Stun),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Property {
+    Finesse,
+    Light,
+    Heavy,
+    Ranged,
+}
+
+const PROPERTIES: [(&str, Property); 4] = [
+    ("finesse", Property::Finesse),
+    ("light", Property::Light),
+    ("heavy", Property::Heavy),
+    ("ranged", Property::Ranged),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MonsterTrait {
+    Blur,
+    Parry,
+}
+
+const MONSTER_TRAITS: [(&str, MonsterTrait); 2] = [("Blur", MonsterTrait::Blur), ("Parry", MonsterTrait::Parry)];
+
+fn race_traits() -> Vec<(&'static str, RaceTrait)> {
+    RaceTrait::ALL.iter().map(|t| (t.name(), *t)).collect()
+}
+
+fn features() -> Vec<(&'static str, Feature)> {
+    Feature::ALL.iter().map(|f| (f.name(), *f)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting.
+
+/// Where problems go: the files being read and what is wrong with them.
+struct Report<'a> {
+    files: &'a [ContentFile<'a>],
+    issues: Vec<Issue>,
+}
+
+impl Report<'_> {
+    fn line(&self, file: usize, offset: usize) -> usize {
+        let text = self.files[file].text;
+        text[..offset.min(text.len())].matches('\n').count() + 1
+    }
+
+    fn at(&self, file: usize, span: &Range<usize>) -> String {
+        format!("{}:{}", self.files[file].path, self.line(file, span.start))
+    }
+
+    fn push(&mut self, file: usize, span: &Range<usize>, message: impl Into<String>) {
+        let line = self.line(file, span.start);
+        self.issues.push(Issue {
+            file: self.files[file].path.to_owned(),
+            line,
+            message: message.into(),
+        });
+    }
+}
+
+/// A file's reader: reports go to `file`.
+struct Ctx<'r, 'a> {
+    report: &'r mut Report<'a>,
+    file: usize,
+}
+
+fn list<T>(options: &[(&str, T)]) -> String {
+    options
+        .iter()
+        .map(|(n, _)| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Ctx<'_, '_> {
+    fn err(&mut self, span: &Range<usize>, message: impl Into<String>) {
+        self.report.push(self.file, span, message);
+    }
+
+    /// A whole number in `range`; `what` names it in the message.
+    fn int(&mut self, value: &S<i64>, what: &str, range: RangeInclusive<i64>) -> Option<i64> {
+        let v = *value.get_ref();
+        if range.contains(&v) {
+            Some(v)
+        } else {
+            self.err(
+                &value.span(),
+                format!("{what} {v} is out of range: allowed {}–{}", range.start(), range.end()),
+            );
+            None
+        }
+    }
+
+    fn opt_int(&mut self, value: Option<&S<i64>>, what: &str, range: RangeInclusive<i64>, default: i64) -> Option<i64> {
+        value.map_or(Some(default), |v| self.int(v, what, range))
+    }
+
+    /// One of a closed list of words, matched leniently (case, spaces, dashes, underscores).
+    fn choice<T: Copy>(&mut self, value: &S<String>, what: &str, options: &[(&str, T)]) -> Option<T> {
+        let wanted = normalize(value.get_ref());
+        if let Some((_, t)) = options.iter().find(|(n, _)| normalize(n) == wanted) {
+            return Some(*t);
+        }
+        self.err(
+            &value.span(),
+            format!("unknown {what} `{}`: allowed are {}", value.get_ref(), list(options)),
+        );
+        None
+    }
+
+    /// An entry's name: not blank, at most [`MAX_NAME_LEN`] characters, with a letter or digit.
+    fn name(&mut self, value: &S<String>, kind: &str) -> Option<Box<str>> {
+        let name = value.get_ref().trim();
+        let len = name.chars().count();
+        if normalize(name).is_empty() {
+            self.err(
+                &value.span(),
+                format!(
+                    "a {kind} name needs at least one letter or digit, got `{}`",
+                    value.get_ref()
+                ),
+            );
+            None
+        } else if len > MAX_NAME_LEN {
+            self.err(
+                &value.span(),
+                format!("{kind} name `{name}` is {len} characters long: allowed 1–{MAX_NAME_LEN}"),
+            );
+            None
+        } else {
+            Some(name.into())
+        }
+    }
+
+    /// A line of text (a terrain source, a material): not blank, at most 120 characters.
+    fn text(&mut self, value: &S<String>, what: &str) -> Option<Box<str>> {
+        let text = value.get_ref().trim();
+        let len = text.chars().count();
+        if text.is_empty() || len > 120 {
+            self.err(&value.span(), format!("{what} is {len} characters long: allowed 1–120"));
+            None
+        } else {
+            Some(text.into())
+        }
+    }
+
+    /// A dice expression: `NdS`, `NdS+B`, `NdS-B` or a whole number.
+    fn dice(&mut self, value: &S<String>, what: &str) -> Option<DiceExpr> {
+        let text: String = value.get_ref().chars().filter(|c| !c.is_whitespace()).collect();
+        let Some((count, sides, bonus)) = split_dice(&text) else {
+            self.err(
+                &value.span(),
+                format!(
+                    "{what} `{}` is not a dice expression: write NdS, NdS+B or NdS-B (e.g. 2d6+3), or a whole number",
+                    value.get_ref()
+                ),
+            );
+            return None;
+        };
+        let span = value.span();
+        if !(0..=MAX_DICE).contains(&count) {
+            self.err(
+                &span,
+                format!("{what} `{text}` rolls {count} dice: allowed 0–{MAX_DICE}"),
+            );
+            return None;
+        }
+        if !DIE_SIDES.contains(&sides) {
+            let allowed = DIE_SIDES.iter().map(|s| format!("d{s}")).collect::<Vec<_>>().join(", ");
+            self.err(
+                &span,
+                format!("{what} `{text}` rolls a d{sides}: allowed are {allowed}"),
+            );
+            return None;
+        }
+        if !DICE_BONUS.contains(&bonus) {
+            self.err(
+                &span,
+                format!(
+                    "{what} `{text}` adds {bonus}: allowed {}–{}",
+                    DICE_BONUS.start(),
+                    DICE_BONUS.end()
+                ),
+            );
+            return None;
+        }
+        Some(DiceExpr::new(count as u32, sides as u32, bonus as i32))
+    }
+
+    fn abilities(
+        &mut self,
+        raw: &S<RawAbilities>,
+        range: RangeInclusive<i64>,
+        default: Option<i64>,
+    ) -> Option<Abilities> {
+        let r = raw.get_ref();
+        let fields = [
+            ("str", &r.str),
+            ("dex", &r.dex),
+            ("con", &r.con),
+            ("int", &r.int),
+            ("wis", &r.wis),
+            ("cha", &r.cha),
+        ];
+        let missing: Vec<&str> = fields.iter().filter(|(_, v)| v.is_none()).map(|(n, _)| *n).collect();
+        if default.is_none() && !missing.is_empty() {
+            self.err(
+                &raw.span(),
+                format!(
+                    "abilities needs all six scores (str, dex, con, int, wis, cha): missing {}",
+                    missing.join(", ")
+                ),
+            );
+            return None;
+        }
+        let mut scores = [0i32; 6];
+        let mut ok = true;
+        for (i, (name, v)) in fields.iter().enumerate() {
+            match v {
+                Some(v) => match self.int(v, &format!("ability score {name}"), range.clone()) {
+                    Some(n) => scores[i] = n as i32,
+                    None => ok = false,
+                },
+                None => scores[i] = default.unwrap_or(0) as i32,
+            }
+        }
+        ok.then(|| Abilities::new(scores[0], scores[1], scores[2], scores[3], scores[4], scores[5]))
+    }
+
+    /// Exactly [`LEVELS`] values, each in `range`.
+    fn per_level(&mut self, raw: &S<Vec<S<i64>>>, what: &str, range: RangeInclusive<i64>) -> Option<Vec<i64>> {
+        let values = raw.get_ref();
+        if values.len() != LEVELS {
+            self.err(
+                &raw.span(),
+                format!(
+                    "{what} has {} values: one per level 1–{LEVELS} is needed ({LEVELS} values)",
+                    values.len()
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::with_capacity(LEVELS);
+        for (i, v) in values.iter().enumerate() {
+            out.push(self.int(v, &format!("{what} at level {}", i + 1), range.clone())?);
+        }
+        Some(out)
+    }
+
+    /// Spell slots by spell level: at most 9 values, each 0–9 (the rest are 0).
+    fn slots(&mut self, raw: &S<Vec<S<i64>>>, what: &str) -> Option<[u8; 9]> {
+        if raw.get_ref().len() > 9 {
+            self.err(
+                &raw.span(),
+                format!("{what} lists {} spell levels: allowed 0–9", raw.get_ref().len()),
+            );
+            return None;
+        }
+        let mut out = [0u8; 9];
+        for (i, v) in raw.get_ref().iter().enumerate() {
+            out[i] = self.int(v, &format!("{what}: level-{} slots", i + 1), 0..=9)? as u8;
+        }
+        Some(out)
+    }
+
+    /// The fields of a flat entry that its `kind` does not take.
+    fn not_taken(&mut self, kind: &str, fields: &[(&str, Option<Range<usize>>)], takes: &[&str]) -> bool {
+        let mut ok = true;
+        for (field, span) in fields {
+            if let Some(span) = span
+                && !takes.contains(field)
+            {
+                let takes = if takes.is_empty() {
+                    "no other field".to_owned()
+                } else {
+                    takes.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+                };
+                self.err(span, format!("`{field}` does not apply to {kind}: it takes {takes}"));
+                ok = false;
+            }
+        }
+        ok
+    }
+}
+
+/// `NdS[+B|-B]` or `B`, as (count, sides, bonus).
+fn split_dice(text: &str) -> Option<(i64, i64, i64)> {
+    let number = |s: &str| -> Option<i64> {
+        (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let Some(d) = text.find(['d', 'D']) else {
+        let (sign, digits) = match text.strip_prefix('-') {
+            Some(rest) => (-1, rest),
+            None => (1, text.strip_prefix('+').unwrap_or(text)),
+        };
+        return number(digits).map(|n| (0, 1, sign * n));
+    };
+    let count = if d == 0 { 1 } else { number(&text[..d])? };
+    let rest = &text[d + 1..];
+    let (sides, bonus) = match rest.find(['+', '-']) {
+        Some(i) => {
+            let b = number(&rest[i + 1..])?;
+            (number(&rest[..i])?, if &rest[i..=i] == "-" { -b } else { b })
+        }
+        None => (number(rest)?, 0),
+    };
+    Some((count, sides, bonus))
+}
+
+fn span_of<T>(v: Option<&S<T>>) -> Option<Range<usize>> {
+    v.map(Spanned::span)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names, duplicates and references.
+
+/// The names (and aliases) of one kind of content seen so far.
+struct Names {
+    kind: &'static str,
+    /// Normalized name or alias → (index into the kind's definitions, where it was defined).
+    valid: HashMap<String, (usize, String)>,
+    /// Names of entries left out for a problem: references to them are not reported again.
+    broken: HashSet<String>,
+    /// Display names, for the list in an "unknown" message.
+    shown: Vec<Box<str>>,
+}
+
+impl Names {
+    fn new(kind: &'static str) -> Self {
+        Self {
+            kind,
+            valid: HashMap::new(),
+            broken: HashSet::new(),
+            shown: Vec::new(),
+        }
+    }
+
+    /// Claims `name` and `aliases` for the next definition; a clash is reported.
+    fn claim(&mut self, cx: &mut Ctx, name: &S<String>, shown: &str, aliases: &[S<String>]) -> bool {
+        let mut ok = true;
+        let mut keys = Vec::new();
+        for (word, span) in
+            std::iter::once((shown, name.span())).chain(aliases.iter().map(|a| (a.get_ref().as_str(), a.span())))
+        {
+            let key = normalize(word);
+            if key.is_empty() {
+                cx.err(
+                    &span,
+                    format!("a {} alias needs at least one letter or digit", self.kind),
+                );
+                ok = false;
+            } else if let Some((_, at)) = self.valid.get(&key) {
+                cx.err(
+                    &span,
+                    format!("duplicate {} name `{word}`: already defined at {at}", self.kind),
+                );
+                ok = false;
+            } else if keys.contains(&key) {
+                cx.err(&span, format!("`{word}` is given twice for this {}", self.kind));
+                ok = false;
+            } else {
+                keys.push(key);
+            }
+        }
+        if ok {
+            let at = cx.report.at(cx.file, &name.span());
+            let index = self.shown.len();
+            for key in keys {
+                self.valid.insert(key, (index, at.clone()));
+            }
+            self.shown.push(shown.into());
+        }
+        ok
+    }
+
+    fn mark_broken(&mut self, name: &S<String>) {
+        self.broken.insert(normalize(name.get_ref()));
+    }
+
+    /// The index of the definition `reference` names, from `user` (e.g. "monster `Drow Mage`").
+    fn resolve(&self, cx: &mut Ctx, reference: &S<String>, user: &str) -> Option<usize> {
+        let key = normalize(reference.get_ref());
+        if let Some((i, _)) = self.valid.get(&key) {
+            return Some(*i);
+        }
+        if !self.broken.contains(&key) {
+            let known = if self.shown.is_empty() {
+                format!("no {} is defined", self.kind)
+            } else {
+                let plural = match self.kind {
+                    "status" => "statuses".to_owned(),
+                    "armor" => "armor types".to_owned(),
+                    kind => format!("{kind}s"),
+                };
+                format!(
+                    "the {plural} are {}",
+                    self.shown
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            cx.err(
+                &reference.span(),
+                format!(
+                    "{user} names an unknown {} `{}`: {known}",
+                    self.kind,
+                    reference.get_ref()
+                ),
+            );
+        }
+        None
+    }
+}
+
+/// Definitions of one kind being built, with their names.
+struct Kind<T> {
+    names: Names,
+    defs: Vec<T>,
+}
+
+impl<T> Kind<T> {
+    fn new(kind: &'static str) -> Self {
+        Self {
+            names: Names::new(kind),
+            defs: Vec::new(),
+        }
+    }
+
+    /// Adds `def` (when valid) under `name` and `aliases`; otherwise marks the name broken.
+    fn add(&mut self, cx: &mut Ctx, name: &S<String>, aliases: &[S<String>], def: Option<(Box<str>, T)>) {
+        match def {
+            Some((shown, def)) => {
+                if self.names.claim(cx, name, &shown, aliases) {
+                    self.defs.push(def);
+                }
+            }
+            None => self.names.mark_broken(name),
+        }
+    }
+
+    fn get(&self, cx: &mut Ctx, reference: &S<String>, user: &str) -> Option<&T> {
+        self.names.resolve(cx, reference, user).map(|i| &self.defs[i])
+    }
+
+    fn into_table(self) -> Table<T> {
+        let by_name = self.names.valid.into_iter().map(|(k, (i, _))| (k, i)).collect();
+        Table {
+            defs: self.defs.into_iter().map(Arc::new).collect(),
+            by_name,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading.
+
+/// Reads `files` into [`Content`], or every problem found.
+pub(super) fn load(files: &[ContentFile<'_>]) -> Result<Content, ContentError> {
+    let mut report = Report {
+        files,
+        issues: Vec::new(),
+    };
+    let mut parsed: Vec<(usize, RawFile)> = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        match toml::from_str::<RawFile>(file.text) {
+            Ok(raw) => parsed.push((i, raw)),
+            Err(e) => {
+                let span = e.span().unwrap_or(0..0);
+                report.push(i, &span, e.message().trim().to_owned());
+            }
+        }
+    }
+    let content = build(&mut report, &parsed);
+    if report.issues.is_empty() {
+        Ok(content)
+    } else {
+        Err(ContentError { issues: report.issues })
+    }
+}
+
+/// Runs `f` over every entry of one kind, in file order.
+fn each<'p, T: 'p>(
+    report: &mut Report,
+    parsed: &'p [(usize, RawFile)],
+    pick: impl Fn(&'p RawFile) -> &'p [S<T>],
+    mut f: impl FnMut(&mut Ctx, &'p S<T>),
+) {
+    for (file, raw) in parsed {
+        for entry in pick(raw) {
+            let mut cx = Ctx { report, file: *file };
+            f(&mut cx, entry);
+        }
+    }
+}
+
+fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
+    let mut statuses = Kind::<StatusDef>::new("status");
+    each(
+        report,
+        parsed,
+        |f| &f.status,
+        |cx, s| {
+            let def = status(cx, s.get_ref());
+            statuses.add(cx, &s.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut spells = Kind::<SpellDef>::new("spell");
+    each(
+        report,
+        parsed,
+        |f| &f.spell,
+        |cx, s| {
+            let def = spell(cx, s, &statuses);
+            spells.add(cx, &s.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut weapons = Kind::<WeaponDef>::new("weapon");
+    each(
+        report,
+        parsed,
+        |f| &f.weapon,
+        |cx, w| {
+            let def = weapon(cx, w.get_ref());
+            weapons.add(cx, &w.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut armors = Kind::<ArmorDef>::new("armor");
+    each(
+        report,
+        parsed,
+        |f| &f.armor,
+        |cx, a| {
+            let def = armor(cx, a);
+            armors.add(cx, &a.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut items = Kind::<ItemDef>::new("item");
+    each(
+        report,
+        parsed,
+        |f| &f.item,
+        |cx, i| {
+            let def = item(cx, i, &spells);
+            let raw = i.get_ref();
+            items.add(cx, &raw.name, &raw.aliases, def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut races = Kind::<RaceDef>::new("race");
+    each(
+        report,
+        parsed,
+        |f| &f.race,
+        |cx, r| {
+            let def = race(cx, r.get_ref());
+            races.add(cx, &r.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let shield = singleton(
+        report,
+        parsed,
+        "shield",
+        |f| f.shield.as_ref(),
+        |cx, s| {
+            let s = s.get_ref();
+            Some(ShieldDef {
+                ac_bonus: cx.int(&s.ac_bonus, "shield ac_bonus", 0..=10)? as i32,
+                weight_lb: cx.int(&s.weight, "shield weight", 0..=100)? as i32,
+            })
+        },
+    );
+    let levels = singleton(report, parsed, "levels", |f| f.levels.as_ref(), levels);
+
+    // Spell-slot tables, by name.
+    let mut slot_tables: HashMap<String, Vec<[u8; 9]>> = HashMap::new();
+    let mut slot_names = Names::new("spell-slot table");
+    for (file, raw) in parsed {
+        for (name, table) in &raw.spell_slots {
+            let mut cx = Ctx { report, file: *file };
+            let key = S::new(table.span(), name.clone());
+            let rows = slot_table(&mut cx, name, table);
+            match rows {
+                Some(rows) if slot_names.claim(&mut cx, &key, name, &[]) => {
+                    slot_tables.insert(normalize(name), rows);
+                }
+                Some(_) => {}
+                None => slot_names.mark_broken(&key),
+            }
+        }
+    }
+
+    let mut classes = Kind::<ClassDef>::new("class");
+    each(
+        report,
+        parsed,
+        |f| &f.class,
+        |cx, c| {
+            let refs = Refs {
+                weapons: &weapons,
+                armors: &armors,
+                spells: &spells,
+                slot_names: &slot_names,
+                slot_tables: &slot_tables,
+            };
+            let def = class(cx, c, &refs);
+            let raw = c.get_ref();
+            classes.add(cx, &raw.name, &raw.aliases, def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut monsters = Kind::<MonsterDef>::new("monster");
+    each(
+        report,
+        parsed,
+        |f| &f.monster,
+        |cx, m| {
+            let def = monster(cx, m, &spells, &statuses);
+            let raw = m.get_ref();
+            monsters.add(cx, &raw.name, &raw.aliases, def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    let mut zones = Kind::<ZoneDef>::new("zone");
+    each(
+        report,
+        parsed,
+        |f| &f.zone,
+        |cx, z| {
+            let def = zone(cx, z.get_ref(), &monsters);
+            zones.add(cx, &z.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+        },
+    );
+
+    Content {
+        levels: levels.unwrap_or_else(|| LevelsDef {
+            xp: Box::new([]),
+            proficiency: Box::new([]),
+            cantrip_dice: Box::new([]),
+        }),
+        shield: shield.unwrap_or(ShieldDef {
+            ac_bonus: 0,
+            weight_lb: 0,
+        }),
+        races: races.into_table(),
+        classes: classes.into_table(),
+        weapons: weapons.into_table(),
+        armor: armors.into_table(),
+        spells: spells.into_table(),
+        items: items.into_table(),
+        statuses: statuses.into_table(),
+        monsters: monsters.into_table(),
+        zones: zones.into_table(),
+    }
+}
+
+/// A table exactly one file defines (`[levels]`, `[shield]`).
+fn singleton<'p, R: 'p, T>(
+    report: &mut Report,
+    parsed: &'p [(usize, RawFile)],
+    table: &str,
+    pick: impl Fn(&'p RawFile) -> Option<&'p S<R>>,
+    read: impl Fn(&mut Ctx, &'p S<R>) -> Option<T>,
+) -> Option<T> {
+    let mut found: Option<(T, String)> = None;
+    let mut seen = false;
+    for (file, raw) in parsed {
+        let Some(entry) = pick(raw) else { continue };
+        let mut cx = Ctx { report, file: *file };
+        if let Some((_, at)) = &found {
+            cx.err(
+                &entry.span(),
+                format!("[{table}] is defined twice: already at {at}; one file may define it"),
+            );
+            continue;
+        }
+        seen = true;
+        let at = cx.report.at(*file, &entry.span());
+        if let Some(def) = read(&mut cx, entry) {
+            found = Some((def, at));
+        }
+    }
+    if !seen && !parsed.is_empty() {
+        let file = parsed[0].0;
+        report.push(
+            file,
+            &(0..0),
+            format!("no file defines [{table}]: exactly one content file must"),
+        );
+    }
+    found.map(|(def, _)| def)
+}
+
+fn levels(cx: &mut Ctx, raw: &S<RawLevels>) -> Option<LevelsDef> {
+    let r = raw.get_ref();
+    let xp = cx.per_level(&r.xp, "levels.xp", 0..=10_000_000);
+    let proficiency = cx.per_level(&r.proficiency, "levels.proficiency", 0..=10);
+    let cantrip_dice = cx.per_level(&r.cantrip_dice, "levels.cantrip_dice", 1..=10);
+    let xp = xp?;
+    if xp[0] != 0 {
+        cx.err(
+            &r.xp.span(),
+            format!("levels.xp starts at {}: level 1 needs 0 XP", xp[0]),
+        );
+        return None;
+    }
+    if let Some(i) = (1..LEVELS).find(|&i| xp[i] <= xp[i - 1]) {
+        cx.err(
+            &r.xp.get_ref()[i].span(),
+            format!(
+                "levels.xp at level {} is {}, not more than level {}'s {}: each level needs more XP",
+                i + 1,
+                xp[i],
+                i,
+                xp[i - 1]
+            ),
+        );
+        return None;
+    }
+    Some(LevelsDef {
+        xp: xp.iter().map(|&n| n as u32).collect(),
+        proficiency: proficiency?.iter().map(|&n| n as i32).collect(),
+        cantrip_dice: cantrip_dice?.iter().map(|&n| n as u32).collect(),
+    })
+}
+
+fn slot_table(cx: &mut Ctx, name: &str, table: &RawSlotTable) -> Option<Vec<[u8; 9]>> {
+    let rows = table.get_ref();
+    if rows.len() != LEVELS {
+        cx.err(
+            &table.span(),
+            format!(
+                "spell_slots.{name} has {} rows: one per level 1–{LEVELS} is needed",
+                rows.len()
+            ),
+        );
+        return None;
+    }
+    let mut out = Vec::with_capacity(LEVELS);
+    for (i, row) in rows.iter().enumerate() {
+        out.push(cx.slots(row, &format!("spell_slots.{name} at level {}", i + 1))?);
+    }
+    Some(out)
+}
+
+fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
+    let name = cx.name(&s.name, "status");
+    let kind = cx.choice(&s.kind, "status kind", &STATUS_KINDS)?;
+    let fields = [
+        ("amount", span_of(s.amount.as_ref())),
+        ("type", span_of(s.damage_type.as_ref())),
+    ];
+    let (kind_name, takes): (&str, &[&str]) = match kind {
+        StatusKind::Damage => ("kind `damage`", &["amount", "type"]),
+        StatusKind::Heal => ("kind `heal`", &["amount"]),
+        StatusKind::Stun => ("kind `stun`", &[]),
+    };
+    let fits = cx.not_taken(kind_name, &fields, takes);
+    let amount = |cx: &mut Ctx| match &s.amount {
+        Some(a) => cx.int(a, "status amount", 1..=1000).map(|n| n as i32),
+        None => {
+            cx.err(&s.kind.span(), format!("status {kind_name} needs `amount` (1–1000)"));
+            None
+        }
+    };
+    let kind = match kind {
+        StatusKind::Damage => {
+            let amount = amount(cx);
+            let damage_type = match &s.damage_type {
+                Some(t) => cx.choice(t, "damage type", &DAMAGE_TYPES),
+                None => {
+                    cx.err(
+                        &s.kind.span(),
+                        format!("status kind `damage` needs `type`: one of {}", list(&DAMAGE_TYPES)),
+                    );
+                    None
+                }
+            };
+            StatusKindDef::Dot {
+                amount: amount?,
+                damage_type: damage_type?,
+            }
+        }
+        StatusKind::Heal => StatusKindDef::Hot { amount: amount(cx)? },
+        StatusKind::Stun => StatusKindDef::Stun,
+    };
+    let duration = match (&s.turns, s.permanent) {
+        (Some(t), false) => cx.int(t, "status turns", 1..=100)? as u32,
+        (None, true) => 0,
+        (Some(t), true) => {
+            cx.err(&t.span(), "a permanent status has no `turns`: give one or the other");
+            return None;
+        }
+        (None, false) => {
+            cx.err(&s.name.span(), "a status needs `turns` (1–100) or `permanent = true`");
+            return None;
+        }
+    };
+    fits.then_some(())?;
+    Some(StatusDef {
+        name: name?,
+        kind,
+        duration,
+        permanent: s.permanent,
+    })
+}
+
+fn affliction(cx: &mut Ctx, raw: &S<RawAffliction>, statuses: &Kind<StatusDef>, user: &str) -> Option<AfflictionDef> {
+    let r = raw.get_ref();
+    let status = statuses.get(cx, &r.status, user).cloned();
+    let save = match (&r.save, &r.dc) {
+        (None, None) => None,
+        (Some(save), Some(dc)) => {
+            let ability = cx.choice(save, "saving throw", &ABILITIES);
+            let dc = cx.int(dc, "save dc", 1..=40);
+            Some((ability?, dc? as i32))
+        }
+        _ => {
+            cx.err(&raw.span(), "on_hit needs both `save` and `dc`, or neither");
+            return None;
+        }
+    };
+    Some(AfflictionDef { status: status?, save })
+}
+
+fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<SpellDef> {
+    let s = raw.get_ref();
+    let name = cx.name(&s.name, "spell")?;
+    let user = format!("spell `{name}`");
+    let level = cx.int(&s.level, "spell level", 0..=9);
+    let casting_time = cx.choice(&s.casting_time, "casting time", &CASTING_TIMES);
+    let target = match &s.target {
+        Some(t) => cx.choice(t, "spell target", &TARGETS),
+        None => Some(SpellTarget::Enemy),
+    };
+    let kind = cx.choice(&s.effect, "spell effect", &SPELL_EFFECTS)?;
+    let kind_name = format!("effect `{}`", s.effect.get_ref());
+    let fields = [
+        ("damage", span_of(s.damage.as_ref())),
+        ("type", span_of(s.damage_type.as_ref())),
+        ("count", span_of(s.count.as_ref())),
+        ("save", span_of(s.save.as_ref())),
+        ("half_on_save", span_of(s.half_on_save.as_ref())),
+        ("area", span_of(s.area.as_ref())),
+        ("healing", span_of(s.healing.as_ref())),
+    ];
+    let takes: &[&str] = match kind {
+        SpellKind::Attack | SpellKind::Beams => &["damage", "type"],
+        SpellKind::Darts => &["count", "damage"],
+        SpellKind::Save => &["save", "damage", "type", "half_on_save", "area"],
+        SpellKind::Heal => &["healing"],
+        SpellKind::Entangle => &["save"],
+        SpellKind::HuntersMark | SpellKind::MistyStep | SpellKind::Haste | SpellKind::Counterspell => &[],
+    };
+    if !cx.not_taken(&kind_name, &fields, takes) {
+        return None;
+    }
+    let effect_span = s.effect.span();
+    let mut need = |cx: &mut Ctx, field: &str| {
+        cx.err(&effect_span, format!("spell {kind_name} needs `{field}`"));
+    };
+    let damage = |cx: &mut Ctx, need: &mut dyn FnMut(&mut Ctx, &str)| match &s.damage {
+        Some(d) => cx.dice(d, "damage"),
+        None => {
+            need(cx, "damage");
+            None
+        }
+    };
+    let damage_type = |cx: &mut Ctx, need: &mut dyn FnMut(&mut Ctx, &str)| match &s.damage_type {
+        Some(t) => cx.choice(t, "damage type", &DAMAGE_TYPES),
+        None => {
+            need(cx, "type");
+            None
+        }
+    };
+    let save = |cx: &mut Ctx, need: &mut dyn FnMut(&mut Ctx, &str)| match &s.save {
+        Some(a) => cx.choice(a, "saving throw", &ABILITIES),
+        None => {
+            need(cx, "save");
+            None
+        }
+    };
+    let effect = match kind {
+        SpellKind::Attack | SpellKind::Beams => {
+            let damage = damage(cx, &mut need);
+            let damage_type = damage_type(cx, &mut need);
+            let (damage, damage_type) = (damage?, damage_type?);
+            if kind == SpellKind::Attack {
+                SpellEffectDef::Attack { damage, damage_type }
+            } else {
+                SpellEffectDef::Beams { damage, damage_type }
+            }
+        }
+        SpellKind::Darts => {
+            let count = match &s.count {
+                Some(c) => cx.int(c, "dart count", 1..=20),
+                None => {
+                    need(cx, "count");
+                    None
+                }
+            };
+            let damage = damage(cx, &mut need);
+            SpellEffectDef::Darts {
+                count: count? as u32,
+                damage: damage?,
+            }
+        }
+        SpellKind::Save => {
+            let ability = save(cx, &mut need);
+            let damage = damage(cx, &mut need);
+            let damage_type = damage_type(cx, &mut need);
+            SpellEffectDef::Save {
+                ability: ability?,
+                damage: damage?,
+                damage_type: damage_type?,
+                half_on_save: s.half_on_save.as_ref().is_some_and(|b| *b.get_ref()),
+                area: s.area.as_ref().is_some_and(|b| *b.get_ref()),
+            }
+        }
+        SpellKind::Heal => match &s.healing {
+            Some(h) => SpellEffectDef::Heal {
+                dice: cx.dice(h, "healing")?,
+            },
+            None => {
+                need(cx, "healing");
+                return None;
+            }
+        },
+        SpellKind::Entangle => SpellEffectDef::Entangle {
+            ability: save(cx, &mut need)?,
+        },
+        SpellKind::HuntersMark => SpellEffectDef::HuntersMark,
+        SpellKind::MistyStep => SpellEffectDef::MistyStep,
+        SpellKind::Haste => SpellEffectDef::Haste,
+        SpellKind::Counterspell => SpellEffectDef::Counterspell,
+    };
+    let on_hit = match &s.on_hit {
+        Some(a) if !matches!(kind, SpellKind::Attack | SpellKind::Beams) => {
+            cx.err(
+                &a.span(),
+                format!("`on_hit` does not apply to {kind_name}: only spell attacks (`attack`, `beams`) hit"),
+            );
+            return None;
+        }
+        Some(a) => Some(affliction(cx, a, statuses, &user)?),
+        None => None,
+    };
+    Some(SpellDef {
+        name,
+        level: level? as u32,
+        casting_time: casting_time?,
+        target: target?,
+        effect,
+        on_hit,
+    })
+}
+
+fn weapon(cx: &mut Ctx, w: &RawWeapon) -> Option<WeaponDef> {
+    let name = cx.name(&w.name, "weapon");
+    let damage = cx.dice(&w.damage, "damage");
+    let damage_type = cx.choice(&w.damage_type, "damage type", &DAMAGE_TYPES);
+    let weight = cx.int(&w.weight, "weapon weight", 0..=100);
+    let mut props = Vec::new();
+    for p in &w.properties {
+        props.push(cx.choice(p, "weapon property", &PROPERTIES)?);
+    }
+    Some(WeaponDef {
+        name: name?,
+        damage: damage?,
+        damage_type: damage_type?,
+        finesse: props.contains(&Property::Finesse),
+        light: props.contains(&Property::Light),
+        heavy: props.contains(&Property::Heavy),
+        ranged: props.contains(&Property::Ranged),
+        weight_lb: weight? as i32,
+    })
+}
+
+fn armor(cx: &mut Ctx, raw: &S<RawArmor>) -> Option<ArmorDef> {
+    let a = raw.get_ref();
+    let name = cx.name(&a.name, "armor");
+    let base_ac = cx.int(&a.base_ac, "armor class", ARMOR_CLASS);
+    let dex_cap = match &a.dex_cap {
+        Some(c) => Some(cx.int(c, "dex_cap", 0..=10)? as i32),
+        None => None,
+    };
+    let strength = cx.opt_int(a.strength.as_ref(), "strength requirement", 0..=30, 0);
+    if !a.heavy && a.strength.is_some() {
+        cx.err(
+            &raw.span(),
+            "`strength` applies only to heavy armor: add `heavy = true` or leave it out",
+        );
+        return None;
+    }
+    let weight = cx.int(&a.weight, "armor weight", 0..=200);
+    Some(ArmorDef {
+        name: name?,
+        base_ac: base_ac? as i32,
+        dex_cap,
+        heavy: a.heavy,
+        str_requirement: strength? as i32,
+        weight_lb: weight? as i32,
+    })
+}
+
+fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemDef> {
+    let i = raw.get_ref();
+    let name = cx.name(&i.name, "item")?;
+    let kind = cx.choice(&i.effect, "item effect", &ITEM_EFFECTS)?;
+    let kind_name = format!("effect `{}`", i.effect.get_ref());
+    let fields = [
+        ("healing", span_of(i.healing.as_ref())),
+        ("spell", span_of(i.spell.as_ref())),
+    ];
+    let takes: &[&str] = match kind {
+        ItemKind::Heal => &["healing"],
+        ItemKind::Scroll => &["spell"],
+        ItemKind::Haste | ItemKind::CurePoison => &[],
+    };
+    if !cx.not_taken(&kind_name, &fields, takes) {
+        return None;
+    }
+    let price = cx.int(&i.price, "price", 0..=1_000_000);
+    let pounds = *i.weight.get_ref();
+    let tenths = (pounds * 10.0).round();
+    let weight = if (0.0..=1000.0).contains(&pounds) && (pounds * 10.0 - tenths).abs() < 1e-6 {
+        Some(tenths as i32)
+    } else {
+        cx.err(
+            &i.weight.span(),
+            format!("item weight {pounds} is not allowed: 0–1000 pounds, to a tenth"),
+        );
+        None
+    };
+    let effect = match kind {
+        ItemKind::Heal => match &i.healing {
+            Some(h) => ItemEffectDef::Heal(cx.dice(h, "healing")?),
+            None => {
+                cx.err(&i.effect.span(), format!("item {kind_name} needs `healing`"));
+                return None;
+            }
+        },
+        ItemKind::Scroll => match &i.spell {
+            Some(s) => ItemEffectDef::Scroll(Box::new(spells.get(cx, s, &format!("item `{name}`"))?.clone())),
+            None => {
+                cx.err(&i.effect.span(), format!("item {kind_name} needs `spell`"));
+                return None;
+            }
+        },
+        ItemKind::Haste => ItemEffectDef::Haste,
+        ItemKind::CurePoison => ItemEffectDef::CurePoison,
+    };
+    let mut aliases = Vec::new();
+    for a in &i.aliases {
+        aliases.push(cx.name(a, "item alias")?);
+    }
+    Some(ItemDef {
+        name,
+        aliases: aliases.into(),
+        effect,
+        price: price? as u32,
+        weight_tenths: weight?,
+    })
+}
+
+fn race(cx: &mut Ctx, r: &RawRace) -> Option<RaceDef> {
+    let name = cx.name(&r.name, "race");
+    let speed = cx.int(&r.speed, "speed", 5..=120);
+    let bonus = match &r.bonus {
+        Some(b) => cx.abilities(b, -4..=4, Some(0)),
+        None => Some(Abilities::new(0, 0, 0, 0, 0, 0)),
+    };
+    let all = race_traits();
+    let mut traits = Vec::new();
+    for t in &r.traits {
+        traits.push(cx.choice(t, "race trait", &all)?);
+    }
+    Some(RaceDef {
+        name: name?,
+        speed: speed? as i32,
+        ability_bonus: bonus?,
+        traits: traits.into(),
+    })
+}
+
+struct Refs<'a> {
+    weapons: &'a Kind<WeaponDef>,
+    armors: &'a Kind<ArmorDef>,
+    spells: &'a Kind<SpellDef>,
+    slot_names: &'a Names,
+    slot_tables: &'a HashMap<String, Vec<[u8; 9]>>,
+}
+
+fn class(cx: &mut Ctx, raw: &S<RawClass>, refs: &Refs) -> Option<ClassDef> {
+    let c = raw.get_ref();
+    let name = cx.name(&c.name, "class")?;
+    let user = format!("class `{name}`");
+    let mut ok = true;
+    let hit_die = cx.choice(
+        &S::new(c.hit_die.span(), format!("d{}", c.hit_die.get_ref())),
+        "hit die",
+        &[("d6", 6), ("d8", 8), ("d10", 10), ("d12", 12)],
+    );
+    let abilities = cx.abilities(&c.abilities, 3..=20, None);
+    let mut saves = Vec::new();
+    for s in c.saving_throws.get_ref() {
+        saves.extend(cx.choice(s, "saving throw", &ABILITIES));
+    }
+    if c.saving_throws.get_ref().len() != 2 {
+        cx.err(
+            &c.saving_throws.span(),
+            format!("a class has 2 saving throws, got {}", c.saving_throws.get_ref().len()),
+        );
+        ok = false;
+    }
+    ok &= saves.len() == c.saving_throws.get_ref().len();
+    let mut skills = Vec::new();
+    for s in &c.skills {
+        skills.extend(cx.choice(s, "skill", &SKILLS));
+    }
+    ok &= skills.len() == c.skills.len();
+
+    let kit = {
+        let k = c.kit.get_ref();
+        let weapon = refs.weapons.get(cx, &k.weapon, &user).cloned();
+        let off_hand = match &k.off_hand {
+            Some(o) => {
+                let w = refs.weapons.get(cx, o, &user).cloned();
+                if let Some(w) = &w
+                    && !w.light
+                {
+                    cx.err(
+                        &o.span(),
+                        format!(
+                            "off_hand `{}` is not a light weapon: only light weapons go in the off hand",
+                            w.name
+                        ),
+                    );
+                    ok = false;
+                }
+                Some(w)
+            }
+            None => None,
+        };
+        let armor = refs.armors.get(cx, &k.armor, &user).cloned();
+        match (weapon, off_hand, armor) {
+            (Some(weapon), off_hand, Some(armor)) if off_hand.as_ref().is_none_or(Option::is_some) => Some(KitDef {
+                weapon,
+                off_hand: off_hand.flatten(),
+                armor,
+                shield: k.shield,
+            }),
+            _ => None,
+        }
+    };
+
+    // Casting and the spell-slot column.
+    let (casting_ability, slots) = match &c.casting {
+        Some(casting) => {
+            let k = casting.get_ref();
+            let ability = cx.choice(&k.ability, "casting ability", &ABILITIES);
+            let table = refs
+                .slot_names
+                .resolve(cx, &k.slots, &user)
+                .and_then(|_| refs.slot_tables.get(&normalize(k.slots.get_ref())).cloned());
+            (ability, table)
+        }
+        None => (None, Some(vec![[0u8; 9]; LEVELS])),
+    };
+    if c.casting.is_some() && (casting_ability.is_none() || slots.is_none()) {
+        ok = false;
+    }
+
+    // The per-level table.
+    let p = &c.per_level;
+    let mut column =
+        |raw: &Option<S<Vec<S<i64>>>>, what: &str, range: RangeInclusive<i64>, default: i64| -> Option<Vec<u8>> {
+            match raw {
+                Some(r) => cx
+                    .per_level(r, &format!("per_level.{what}"), range)
+                    .map(|v| v.iter().map(|&n| n as u8).collect()),
+                None => Some(vec![default as u8; LEVELS]),
+            }
+        };
+    let attacks = column(&p.attacks, "attacks", 1..=8, 1);
+    let second_wind = column(&p.second_wind, "second_wind", 0..=20, 0);
+    let rage = column(&p.rage, "rage", 0..=20, 0);
+    let rage_damage = column(&p.rage_damage, "rage_damage", 0..=20, 0);
+    let divine_favor = column(&p.divine_favor, "divine_favor", 0..=20, 0);
+    let sneak = column(&p.sneak_attack_dice, "sneak_attack_dice", 0..=20, 0);
+    let parries = column(&p.tdgs_parries, "tdgs_parries", 0..=10, 0);
+
+    // Spells, each known from a level the class has slots of its level.
+    let mut spells = Vec::new();
+    if c.casting.is_none()
+        && let Some(first) = c.spells.first()
+    {
+        cx.err(
+            &first.span(),
+            format!("{user} lists spells but does not cast: add `casting = {{ ability = …, slots = … }}`"),
+        );
+        ok = false;
+    }
+    for s in &c.spells {
+        let r = s.get_ref();
+        let spell = refs.spells.get(cx, &r.name, &user).cloned();
+        let from = cx.int(&r.from, "spell `from` level", 1..=LEVELS as i64);
+        let (Some(spell), Some(from)) = (spell, from) else {
+            ok = false;
+            continue;
+        };
+        if let Some(slots) = &slots
+            && spell.level > 0
+        {
+            let first = slots.iter().position(|row| row[spell.level as usize - 1] > 0);
+            match first {
+                Some(first) if from as usize > first => {}
+                Some(first) => {
+                    cx.err(
+                        &r.from.span(),
+                        format!(
+                            "{user} knows `{}` (a level-{} spell) from level {from}, but has level-{} slots only from level {}: allowed {}–{LEVELS}",
+                            spell.name,
+                            spell.level,
+                            spell.level,
+                            first + 1,
+                            first + 1
+                        ),
+                    );
+                    ok = false;
+                }
+                None => {
+                    cx.err(
+                        &r.name.span(),
+                        format!(
+                            "{user} never has level-{} slots, so it cannot know `{}`",
+                            spell.level, spell.name
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if spells.iter().any(|k: &ClassSpell| k.spell.name == spell.name) {
+            cx.err(&r.name.span(), format!("{user} lists `{}` twice", spell.name));
+            ok = false;
+        }
+        spells.push(ClassSpell {
+            from_level: from as u32,
+            spell,
+        });
+    }
+
+    let all = features();
+    let mut grants = Vec::new();
+    for f in &c.features {
+        let r = f.get_ref();
+        let feature = cx.choice(&r.name, "class feature", &all);
+        let level = cx.int(&r.level, "feature level", 1..=LEVELS as i64);
+        let tdgs_level = match &r.tdgs_level {
+            Some(t) => cx.int(t, "feature tdgs_level", 1..=LEVELS as i64),
+            None => level,
+        };
+        match (feature, level, tdgs_level) {
+            (Some(feature), Some(level), Some(tdgs_level)) => {
+                if grants.iter().any(|g: &FeatureGrant| g.feature == feature) {
+                    cx.err(&r.name.span(), format!("{user} grants `{}` twice", feature.name()));
+                    ok = false;
+                }
+                grants.push(FeatureGrant {
+                    feature,
+                    level: level as u32,
+                    tdgs_level: tdgs_level as u32,
+                });
+            }
+            _ => ok = false,
+        }
+    }
+
+    let (attacks, second_wind, rage, rage_damage, divine_favor, sneak, parries, slots) = (
+        attacks?,
+        second_wind?,
+        rage?,
+        rage_damage?,
+        divine_favor?,
+        sneak?,
+        parries?,
+        slots?,
+    );
+    let levels = (0..LEVELS)
+        .map(|i| ClassLevel {
+            attacks: attacks[i],
+            second_wind: second_wind[i],
+            rage: rage[i],
+            rage_damage: rage_damage[i],
+            divine_favor: divine_favor[i],
+            sneak_attack_dice: sneak[i],
+            tdgs_parries: parries[i],
+            spell_slots: slots[i],
+        })
+        .collect();
+    let mut aliases = Vec::new();
+    for a in &c.aliases {
+        aliases.push(cx.name(a, "class alias")?);
+    }
+    if !ok {
+        return None;
+    }
+    Some(ClassDef {
+        name,
+        aliases: aliases.into(),
+        hit_die: hit_die?,
+        base_abilities: abilities?,
+        saving_throws: [saves[0], saves[1]],
+        skills: skills.into(),
+        kit: kit?,
+        casting_ability,
+        spells: spells.into(),
+        features: grants.into(),
+        levels,
+    })
+}
+
+fn monster(
+    cx: &mut Ctx,
+    raw: &S<RawMonster>,
+    spells: &Kind<SpellDef>,
+    statuses: &Kind<StatusDef>,
+) -> Option<MonsterDef> {
+    let m = raw.get_ref();
+    let name = cx.name(&m.name, "monster")?;
+    let user = format!("monster `{name}`");
+    let mut ok = true;
+    let tier = cx.int(&m.tier, "tier", 1..=5);
+    let xp = cx.int(&m.xp, "xp", 0..=1_000_000);
+    let hit_points = cx.dice(&m.hp, "hit points");
+    if let Some(hp) = hit_points
+        && hp.average() < 1
+    {
+        cx.err(
+            &m.hp.span(),
+            format!(
+                "hit points `{}` average {}: a monster needs at least 1 HP",
+                m.hp.get_ref(),
+                hp.average()
+            ),
+        );
+        ok = false;
+    }
+    let armor_class = cx.int(&m.ac, "armor class", ARMOR_CLASS);
+    let abilities = cx.abilities(&m.abilities, 1..=30, None);
+    let speed = cx.opt_int(m.speed.as_ref(), "speed", 0..=200, 30);
+    let proficiency = cx.opt_int(m.proficiency.as_ref(), "proficiency", 0..=10, 2);
+    let multiattack = cx.opt_int(m.multiattack.as_ref(), "multiattack", 1..=10, 1);
+    let behaviour = match &m.behaviour {
+        Some(b) => cx.choice(b, "behaviour", &BEHAVIOURS),
+        None => Some(Behaviour::Aggressive),
+    };
+    let casting_mod = cx.opt_int(m.casting_mod.as_ref(), "casting_mod", -5..=15, 0);
+    let perception = cx.opt_int(m.perception.as_ref(), "perception", -10..=30, 0);
+    let stealth = cx.opt_int(m.stealth.as_ref(), "stealth", -10..=30, 0);
+    let spell_slots = match &m.spell_slots {
+        Some(s) => cx.slots(s, "spell_slots"),
+        None => Some([0; 9]),
+    };
+
+    if m.attacks.get_ref().is_empty() {
+        cx.err(&m.attacks.span(), format!("{user} needs at least one attack"));
+        ok = false;
+    }
+    let mut attacks = Vec::new();
+    for a in m.attacks.get_ref() {
+        let a = a.get_ref();
+        let aname = cx.name(&a.name, "attack");
+        let to_hit = cx.int(&a.to_hit, "to_hit", -5..=30);
+        let damage = cx.dice(&a.damage, "damage");
+        let damage_type = cx.choice(&a.damage_type, "damage type", &DAMAGE_TYPES);
+        let on_hit = match &a.on_hit {
+            Some(h) => affliction(cx, h, statuses, &user).map(Some),
+            None => Some(None),
+        };
+        match (aname, to_hit, damage, damage_type, on_hit) {
+            (Some(aname), Some(to_hit), Some(damage), Some(damage_type), Some(on_hit)) => attacks.push(AttackDef {
+                name: aname,
+                to_hit: to_hit as i32,
+                damage,
+                damage_type,
+                ranged: a.ranged,
+                on_hit,
+            }),
+            _ => ok = false,
+        }
+    }
+
+    let mut blur = false;
+    let mut parry = false;
+    for t in &m.traits {
+        match cx.choice(t, "monster trait", &MONSTER_TRAITS) {
+            Some(MonsterTrait::Blur) => blur = true,
+            Some(MonsterTrait::Parry) => parry = true,
+            None => ok = false,
+        }
+    }
+    let breath = match &m.breath {
+        Some(b) => {
+            let b = b.get_ref();
+            let bname = cx.name(&b.name, "breath weapon");
+            let damage = cx.dice(&b.damage, "breath damage");
+            let damage_type = cx.choice(&b.damage_type, "damage type", &DAMAGE_TYPES);
+            let dc = cx.int(&b.dc, "breath dc", 1..=40);
+            match (bname, damage, damage_type, dc) {
+                (Some(name), Some(damage), Some(damage_type), Some(dc)) => Some(BreathDef {
+                    name,
+                    damage,
+                    damage_type,
+                    save_dc: dc as i32,
+                }),
+                _ => {
+                    ok = false;
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    let mut known = Vec::new();
+    for s in &m.spells {
+        match spells.get(cx, s, &user) {
+            Some(spell) => known.push(spell.clone()),
+            None => ok = false,
+        }
+    }
+    if let Some(slots) = spell_slots {
+        for spell in &known {
+            if spell.level > 0 && slots[spell.level as usize - 1] == 0 {
+                let span = m
+                    .spells
+                    .iter()
+                    .find(|s| normalize(s.get_ref()) == normalize(&spell.name))
+                    .map_or(raw.span(), Spanned::span);
+                cx.err(
+                    &span,
+                    format!(
+                        "{user} knows `{}` (level {}) but has no level-{} spell slots",
+                        spell.name, spell.level, spell.level
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    let mut innate = Vec::new();
+    for s in &m.statuses {
+        match statuses.get(cx, s, &user) {
+            Some(status) => innate.push(status.clone()),
+            None => ok = false,
+        }
+    }
+    let mut aliases = Vec::new();
+    for a in &m.aliases {
+        aliases.push(cx.name(a, "monster alias")?);
+    }
+    if !ok {
+        return None;
+    }
+    Some(MonsterDef {
+        name,
+        aliases: aliases.into(),
+        tier: tier? as u8,
+        xp: xp? as u32,
+        hit_points: hit_points?,
+        armor_class: armor_class? as i32,
+        abilities: abilities?,
+        speed: speed? as i32,
+        proficiency: proficiency? as i32,
+        attacks: attacks.into(),
+        multiattack: multiattack? as u32,
+        behaviour: behaviour?,
+        blur,
+        parry,
+        breath,
+        spells: known.into(),
+        spell_slots: spell_slots?,
+        casting_mod: casting_mod? as i32,
+        perception: perception? as i32,
+        stealth: stealth? as i32,
+        statuses: innate.into(),
+    })
+}
+
+fn zone(cx: &mut Ctx, z: &RawZone, monsters: &Kind<MonsterDef>) -> Option<ZoneDef> {
+    let name = cx.name(&z.name, "zone")?;
+    let user = format!("zone `{name}`");
+    let tier = cx.int(&z.tier, "tier", 1..=5);
+    let rooms = cx.int(&z.rooms, "rooms", 1..=50);
+    let difficult_terrain = cx.text(&z.difficult_terrain, "difficult_terrain");
+    let difficult_in_6 = cx.int(&z.difficult_in_6, "difficult_in_6", 0..=6);
+    let encounter_in_6 = cx.int(&z.encounter_in_6, "encounter_in_6", 0..=6);
+    let material = cx.text(&z.material, "material");
+    let mut ok = true;
+    if z.monsters.get_ref().is_empty() {
+        cx.err(&z.monsters.span(), format!("{user} needs at least one monster"));
+        ok = false;
+    }
+    let mut met = Vec::new();
+    for m in z.monsters.get_ref() {
+        match monsters.get(cx, m, &user) {
+            Some(def) => met.push(def.name.clone()),
+            None => ok = false,
+        }
+    }
+    if !ok {
+        return None;
+    }
+    Some(ZoneDef {
+        name,
+        tier: tier? as u8,
+        rooms: rooms? as u32,
+        difficult_terrain: difficult_terrain?,
+        difficult_in_6: difficult_in_6? as u32,
+        encounter_in_6: encounter_in_6? as u32,
+        material: material?,
+        monsters: met.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_dice;
+
+    #[test]
+    fn dice_expressions_split_into_count_sides_and_bonus() {
+        assert_eq!(split_dice("2d6+3"), Some((2, 6, 3)));
+        assert_eq!(split_dice("2d6-2"), Some((2, 6, -2)));
+        assert_eq!(split_dice("d8"), Some((1, 8, 0)));
+        assert_eq!(split_dice("17d10+85"), Some((17, 10, 85)));
+        assert_eq!(split_dice("1"), Some((0, 1, 1)));
+        assert_eq!(split_dice("-3"), Some((0, 1, -3)));
+        assert_eq!(split_dice("2x6"), None);
+        assert_eq!(split_dice("2d"), None);
+        assert_eq!(split_dice("2d6+"), None);
+        assert_eq!(split_dice(""), None);
+    }
+}
