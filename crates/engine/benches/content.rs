@@ -29,7 +29,7 @@ fn share(c: &mut Criterion) {
     let mut group = c.benchmark_group("monster definition");
     group.bench_function("Arc clone", |b| b.iter(|| black_box(Arc::clone(black_box(&dragon)))));
     group.bench_function("deep clone", |b| {
-        b.iter(|| black_box(MonsterDef::clone(black_box(&dragon))))
+        b.iter(|| black_box(MonsterDef::clone(black_box(&dragon))));
     });
     group.finish();
 }
