@@ -15,6 +15,11 @@ COPY --from=planner /app/recipe.json recipe.json
 RUN cargo chef cook --release --recipe-path recipe.json --bin gogobee
 COPY . .
 RUN cargo build --release --locked --bin gogobee
+# The licences of every crate the binary ships, checked against the allow-list and collected.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 \
+ && rm -rf /var/lib/apt/lists/* \
+ && scripts/licenses --collect THIRD-PARTY-LICENSES.txt
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
@@ -22,6 +27,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin gogobee \
  && mkdir -p /data && chown gogobee /data
+# The project's licence and the texts of the licences its crates ship under.
+COPY LICENSE /usr/share/gogobee/LICENSE
+COPY --from=builder /app/THIRD-PARTY-LICENSES.txt /usr/share/gogobee/THIRD-PARTY-LICENSES.txt
 COPY --from=builder /app/target/release/gogobee /usr/local/bin/gogobee
 # Narration is embedded in the binary; the files ride along for operators to read.
 COPY flavor /usr/share/gogobee/flavor

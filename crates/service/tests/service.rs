@@ -718,6 +718,11 @@ async fn concurrent_commands_on_one_combat_keep_the_log_consistent(db: Db) -> Re
     check_denormalised_rows(&db, open.combat_id).await
 }
 
+/// What seed 9's roll stream gives for `4d6kh3 [str]` (found by rolling it once; a change means
+/// the stream or the dice engine changed what a seed rolls).
+const SEED_9_4D6KH3: &str = "4d6kh3 (3, 3, ~~3~~, **6**) [str]";
+const SEED_9_4D6KH3_TOTAL: i64 = 12;
+
 async fn roll_expressions(db: Db) -> Result<(), ServiceError> {
     let svc = Service::with_seed(db.clone(), 5);
     for _ in 0..50 {
@@ -734,9 +739,54 @@ async fn roll_expressions(db: Db) -> Result<(), ServiceError> {
     }
     // Same seed, same rolls.
     let again = Service::with_seed(db, 5);
-    let first: Vec<i32> = (0..10).map(|_| again.roll("1d100").unwrap().total).collect();
+    let first: Vec<i64> = (0..10).map(|_| again.roll("1d100").unwrap().total).collect();
     let fresh = Service::with_seed(again.db().clone(), 5);
-    let second: Vec<i32> = (0..10).map(|_| fresh.roll("1d100").unwrap().total).collect();
+    let second: Vec<i64> = (0..10).map(|_| fresh.roll("1d100").unwrap().total).collect();
     assert_eq!(first, second);
+
+    // A refused roll changes nothing: refused before rolling (limits, syntax) or half-way (the
+    // dice budget), the stream is where it was, and the next roll is the one it would have been.
+    let clean = Service::with_seed(again.db().clone(), 9);
+    let busy = Service::with_seed(again.db().clone(), 9);
+    for refused in ["1d0x", "1d0rr=0", "1001d6", "1d1e1", "255d255rr<255", "d20 d20"] {
+        let err = busy.roll(refused).unwrap_err();
+        assert!(
+            matches!(err, ServiceError::BadDiceExpression { .. }),
+            "{refused}: {err:?}"
+        );
+    }
+    assert_eq!(busy.roll("4d6kh3 + 1d20")?, clean.roll("4d6kh3 + 1d20")?);
+
+    // Seed 9's first rolls, shown as players see them.
+    let seeded = Service::with_seed(again.db().clone(), 9);
+    let rolled = seeded.roll("4d6kh3 [str] to see")?;
+    assert_eq!(rolled.expression, "4d6kh3 [str]");
+    assert_eq!(rolled.comment.as_deref(), Some("to see"));
+    assert_eq!(
+        (rolled.detail.as_str(), rolled.total),
+        (SEED_9_4D6KH3, SEED_9_4D6KH3_TOTAL),
+        "{rolled:?}"
+    );
+
+    // Rolls from many threads at once: each is one of the seed's rolls, none twice (the
+    // stream is never shared by two rolls), and the set is the sequential one.
+    let threaded = Service::with_seed(again.db().clone(), 11);
+    let sequential = Service::with_seed(again.db().clone(), 11);
+    let mut expected: Vec<String> = (0..64).map(|_| sequential.roll("3d6e6").unwrap().detail).collect();
+    let mut got: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..16)
+                        .map(|_| threaded.roll("3d6e6").unwrap().detail)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected);
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `/roll expression:…`: dice outside a fight.
+//! `/roll expression:…`: dice outside a fight, in Avrae's d20 syntax (`crates/dice`); a comment after the expression titles the roll.
 
 use super::{Ctx, Invocation, Refused, Reply};
 
@@ -16,8 +16,12 @@ impl Roll {
 
     pub fn run(self, ctx: &Ctx<'_>) -> Result<Vec<Reply>, Refused> {
         let rolled = ctx.service().roll(&self.expression)?;
+        let title = match &rolled.comment {
+            Some(comment) => format!("🎲 {comment}: {}", rolled.expression),
+            None => format!("🎲 {}", rolled.expression),
+        };
         Ok(vec![Reply::public(render::info(
-            &format!("🎲 {}", rolled.expression),
+            &title,
             &format!("{} = **{}**", rolled.detail, rolled.total),
         ))])
     }
