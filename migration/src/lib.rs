@@ -12,6 +12,7 @@ mod m20261130_000001_one_active_combat_per_channel;
 mod m20261201_000001_hospital_discharge_and_pending_timers;
 mod m20261202_000001_shard_ownership;
 mod m20261203_000001_turn_timeout_default;
+mod m20261204_000018_integrity;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000001_hospital_discharge_and_pending_timers::Migration),
             Box::new(m20261202_000001_shard_ownership::Migration),
             Box::new(m20261203_000001_turn_timeout_default::Migration),
+            Box::new(m20261204_000018_integrity::Migration),
         ]
     }
 }

@@ -14,6 +14,19 @@ pub enum ServiceError {
     /// Another command changed the combat after this one read it; reload and retry.
     #[error("combat {combat_id} changed while this command ran (expected version {expected}, found {found})")]
     StaleCombat { combat_id: i64, expected: i64, found: i64 },
+    /// Another command kept changing the character while this one ran; nothing was written.
+    #[error("That character changed while this command ran (version {expected}, now {found}) — try again.")]
+    StaleCharacter {
+        character_id: i64,
+        expected: i64,
+        found: i64,
+    },
+    /// Another command kept winning the race for the same row; nothing was written.
+    #[error("Too many commands at once on the same thing — try again.")]
+    Contended,
+    /// The fight has as many combatants as a fight may hold.
+    #[error("This fight already has {count} combatants, the most one fight may hold ({max}).")]
+    FightFull { count: usize, max: usize },
     /// No combat has this id.
     #[error("no combat with id {0}")]
     CombatNotFound(i64),

@@ -303,7 +303,7 @@ pub(crate) async fn create(
     Ok(())
 }
 
-fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
+pub(crate) fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
     matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_)))
 }
 

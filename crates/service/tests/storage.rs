@@ -9,6 +9,7 @@ use std::sync::Arc;
 use chrono::{TimeZone, Utc};
 use migration::{Migrator, MigratorTrait};
 use sea_orm::{ConnectionTrait, DbBackend, Statement, TransactionTrait};
+use service::entity::character;
 use service::repo::characters::NewCharacter;
 use service::repo::combats::{self, CombatWrite, NewCombat, save_combat};
 use service::repo::{campaigns, characters};
@@ -240,8 +241,21 @@ async fn character_update_round_trips(db: Db) -> Result<(), ServiceError> {
     aria.inventory = serde_json::json!([{"item": "potion", "count": 2}]);
     aria.pet = Some("ferret".to_owned());
     let saved = characters::update(conn, aria.clone()).await?;
-    assert_eq!(saved, aria);
-    assert_eq!(characters::get(conn, aria.id).await?, aria);
+    let written = character::Model {
+        version: aria.version + 1,
+        ..aria.clone()
+    };
+    assert_eq!(saved, written);
+    assert_eq!(characters::get(conn, aria.id).await?, written);
+
+    // A write of the row as it was before that one is refused and changes nothing.
+    let mut late = aria.clone();
+    late.coins = 1_000;
+    assert!(matches!(
+        characters::update(conn, late).await,
+        Err(ServiceError::StaleCharacter { expected, found, .. }) if expected == aria.version && found == aria.version + 1
+    ));
+    assert_eq!(characters::get(conn, aria.id).await?, written);
 
     let mut ghost = aria.clone();
     ghost.id = 9999;

@@ -229,121 +229,18 @@ impl Service {
         off_hand: bool,
     ) -> Result<Sheet, ServiceError> {
         let conn = self.db().conn();
-        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let mut pack = convert::pack(&row)?;
-        let carried = describe_pack(&pack);
-        let not_carried = |item: &str| ServiceError::NotCarried {
-            item: item.to_owned(),
-            have: carried.clone(),
-        };
-        if let Some(weapon) = Weapon::parse(gear) {
-            let at = pack
-                .weapons
-                .iter()
-                .position(|w| *w == weapon)
-                .ok_or_else(|| not_carried(weapon.name()))?;
-            if off_hand {
-                if !weapon.stats().light {
-                    return Err(ServiceError::InvalidInput(format!(
-                        "Only a Light weapon fits the off hand, and {} is not Light.",
-                        weapon.name()
-                    )));
-                }
-                if row.shield.is_some() {
-                    return Err(ServiceError::InvalidInput(
-                        "Your off hand holds a shield — unequip it first.".into(),
-                    ));
-                }
-            }
-            pack.weapons.remove(at);
-            let slot = if off_hand { &mut row.off_hand } else { &mut row.weapon };
-            if let Some(old) = convert::weapon(slot.as_deref())? {
-                pack.weapons.push(old);
-            }
-            *slot = Some(weapon.name().to_owned());
-        } else if let Some(armor) = Armor::parse(gear).filter(|a| *a != Armor::None) {
-            let at = pack
-                .armor
-                .iter()
-                .position(|a| *a == armor)
-                .ok_or_else(|| not_carried(armor.name()))?;
-            pack.armor.remove(at);
-            let old = convert::armor(row.armor.as_deref())?;
-            if old != Armor::None {
-                pack.armor.push(old);
-            }
-            row.armor = Some(armor.name().to_owned());
-        } else if gear.trim().eq_ignore_ascii_case(SHIELD) {
-            if row.shield.is_some() {
-                return Err(ServiceError::InvalidInput("You already carry a shield.".into()));
-            }
-            if pack.shields == 0 {
-                return Err(not_carried("a shield"));
-            }
-            if row.off_hand.is_some() {
-                return Err(ServiceError::InvalidInput(
-                    "Your off hand holds a weapon — unequip it first.".into(),
-                ));
-            }
-            pack.shields -= 1;
-            row.shield = Some(SHIELD.to_owned());
-        } else {
-            return Err(unknown_gear(gear));
-        }
-        row.gear = convert::pack_json(&pack);
-        Sheet::of(&characters::update(conn, row).await?)
+        Sheet::of(&characters::modify(conn, row, |row| equip_on(row, gear, off_hand)).await?)
     }
 
     /// `/unequip <slot or gear>`: `weapon` (main hand), `off hand`, `armor`, `shield`, or the
     /// name of something worn or wielded; it goes into the pack. Not during a fight.
     pub async fn unequip(&self, campaign_id: i64, player_id: &str, what: &str) -> Result<Sheet, ServiceError> {
         let conn = self.db().conn();
-        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let mut pack = convert::pack(&row)?;
-        let key: String = what
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect();
-        let main = convert::weapon(row.weapon.as_deref())?;
-        let off = convert::weapon(row.off_hand.as_deref())?;
-        let armor = convert::armor(row.armor.as_deref())?;
-        let named = Weapon::parse(what);
-        if matches!(key.as_str(), "offhand" | "off") || (named.is_some() && named == off && named != main) {
-            let w = off.ok_or_else(|| ServiceError::InvalidInput("Your off hand is empty.".into()))?;
-            pack.weapons.push(w);
-            row.off_hand = None;
-        } else if matches!(key.as_str(), "weapon" | "mainhand" | "main") || (named.is_some() && named == main) {
-            let w = main
-                .filter(|w| *w != Weapon::Unarmed)
-                .ok_or_else(|| ServiceError::InvalidInput("You aren't wielding a weapon.".into()))?;
-            pack.weapons.push(w);
-            row.weapon = None;
-        } else if key == "armor"
-            || key == "armour"
-            || Armor::parse(what).is_some_and(|a| a == armor && a != Armor::None)
-        {
-            if armor == Armor::None {
-                return Err(ServiceError::InvalidInput("You aren't wearing armor.".into()));
-            }
-            pack.armor.push(armor);
-            row.armor = None;
-        } else if key == "shield" {
-            if row.shield.is_none() {
-                return Err(ServiceError::InvalidInput("You aren't carrying a shield.".into()));
-            }
-            pack.shields += 1;
-            row.shield = None;
-        } else {
-            return Err(ServiceError::InvalidInput(format!(
-                "You aren't wearing or wielding \"{}\" — unequip weapon, off hand, armor or shield.",
-                what.trim()
-            )));
-        }
-        row.gear = convert::pack_json(&pack);
-        Sheet::of(&characters::update(conn, row).await?)
+        Sheet::of(&characters::modify(conn, row, |row| unequip_on(row, what)).await?)
     }
 
     /// `/character levelup`: raises the level to what the XP has earned
@@ -352,34 +249,151 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let xp = u32::try_from(row.xp).unwrap_or(0);
-        let level = u32::try_from(row.level).unwrap_or(1);
-        let earned = level_for_xp(xp);
-        if earned <= level {
-            if level >= MAX_LEVEL {
-                return Err(ServiceError::InvalidInput(format!(
-                    "You are already level {MAX_LEVEL}, the highest."
-                )));
+        let updated = characters::modify(conn, row, |row| {
+            let xp = u32::try_from(row.xp).unwrap_or(0);
+            let level = u32::try_from(row.level).unwrap_or(1).clamp(1, MAX_LEVEL);
+            let earned = level_for_xp(xp);
+            if earned <= level {
+                if level >= MAX_LEVEL {
+                    return Err(ServiceError::InvalidInput(format!(
+                        "You are already level {MAX_LEVEL}, the highest."
+                    )));
+                }
+                return Err(ServiceError::NotEnoughXp {
+                    xp,
+                    needed: XP_FOR_LEVEL[level as usize],
+                    next: level + 1,
+                });
             }
-            return Err(ServiceError::NotEnoughXp {
-                xp,
-                needed: XP_FOR_LEVEL[level as usize],
-                next: level + 1,
-            });
-        }
-        let updated = set_level(row, earned)?;
-        Sheet::of(&characters::update(conn, updated).await?)
+            set_level(row, earned)
+        })
+        .await?;
+        Sheet::of(&updated)
     }
 }
 
 /// A character row at another level: max HP follows, and current HP moves by as much.
-pub(crate) fn set_level(mut row: character::Model, level: u32) -> Result<character::Model, ServiceError> {
-    let (race, class) = (convert::race(&row)?, convert::class(&row)?);
+pub(crate) fn set_level(row: &mut character::Model, level: u32) -> Result<(), ServiceError> {
+    let (race, class) = (convert::race(row)?, convert::class(row)?);
+    let level = level.clamp(1, MAX_LEVEL);
     let new_max = max_hp(race, class, level);
-    row.hp = (row.hp + new_max - row.max_hp).clamp(i32::from(row.hp > 0), new_max);
+    row.hp = row
+        .hp
+        .saturating_add(new_max.saturating_sub(row.max_hp))
+        .clamp(i32::from(row.hp > 0), new_max);
     row.max_hp = new_max;
-    row.level = level as i32;
-    Ok(row)
+    row.level = i32::try_from(level).unwrap_or(1);
+    Ok(())
+}
+
+/// `/equip`'s change to a character row (see [`Service::equip`]).
+fn equip_on(row: &mut character::Model, gear: &str, off_hand: bool) -> Result<(), ServiceError> {
+    let mut pack = convert::pack(row)?;
+    let carried = describe_pack(&pack);
+    let not_carried = |item: &str| ServiceError::NotCarried {
+        item: item.to_owned(),
+        have: carried.clone(),
+    };
+    if let Some(weapon) = Weapon::parse(gear) {
+        let at = pack
+            .weapons
+            .iter()
+            .position(|w| *w == weapon)
+            .ok_or_else(|| not_carried(weapon.name()))?;
+        if off_hand {
+            if !weapon.stats().light {
+                return Err(ServiceError::InvalidInput(format!(
+                    "Only a Light weapon fits the off hand, and {} is not Light.",
+                    weapon.name()
+                )));
+            }
+            if row.shield.is_some() {
+                return Err(ServiceError::InvalidInput(
+                    "Your off hand holds a shield — unequip it first.".into(),
+                ));
+            }
+        }
+        pack.weapons.remove(at);
+        let slot = if off_hand { &mut row.off_hand } else { &mut row.weapon };
+        if let Some(old) = convert::weapon(slot.as_deref())? {
+            pack.weapons.push(old);
+        }
+        *slot = Some(weapon.name().to_owned());
+    } else if let Some(armor) = Armor::parse(gear).filter(|a| *a != Armor::None) {
+        let at = pack
+            .armor
+            .iter()
+            .position(|a| *a == armor)
+            .ok_or_else(|| not_carried(armor.name()))?;
+        pack.armor.remove(at);
+        let old = convert::armor(row.armor.as_deref())?;
+        if old != Armor::None {
+            pack.armor.push(old);
+        }
+        row.armor = Some(armor.name().to_owned());
+    } else if gear.trim().eq_ignore_ascii_case(SHIELD) {
+        if row.shield.is_some() {
+            return Err(ServiceError::InvalidInput("You already carry a shield.".into()));
+        }
+        if pack.shields == 0 {
+            return Err(not_carried("a shield"));
+        }
+        if row.off_hand.is_some() {
+            return Err(ServiceError::InvalidInput(
+                "Your off hand holds a weapon — unequip it first.".into(),
+            ));
+        }
+        pack.shields -= 1;
+        row.shield = Some(SHIELD.to_owned());
+    } else {
+        return Err(unknown_gear(gear));
+    }
+    row.gear = convert::pack_json(&pack);
+    Ok(())
+}
+
+/// `/unequip`'s change to a character row (see [`Service::unequip`]).
+fn unequip_on(row: &mut character::Model, what: &str) -> Result<(), ServiceError> {
+    let mut pack = convert::pack(row)?;
+    let key: String = what
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let main = convert::weapon(row.weapon.as_deref())?;
+    let off = convert::weapon(row.off_hand.as_deref())?;
+    let armor = convert::armor(row.armor.as_deref())?;
+    let named = Weapon::parse(what);
+    if matches!(key.as_str(), "offhand" | "off") || (named.is_some() && named == off && named != main) {
+        let w = off.ok_or_else(|| ServiceError::InvalidInput("Your off hand is empty.".into()))?;
+        pack.weapons.push(w);
+        row.off_hand = None;
+    } else if matches!(key.as_str(), "weapon" | "mainhand" | "main") || (named.is_some() && named == main) {
+        let w = main
+            .filter(|w| *w != Weapon::Unarmed)
+            .ok_or_else(|| ServiceError::InvalidInput("You aren't wielding a weapon.".into()))?;
+        pack.weapons.push(w);
+        row.weapon = None;
+    } else if key == "armor" || key == "armour" || Armor::parse(what).is_some_and(|a| a == armor && a != Armor::None) {
+        if armor == Armor::None {
+            return Err(ServiceError::InvalidInput("You aren't wearing armor.".into()));
+        }
+        pack.armor.push(armor);
+        row.armor = None;
+    } else if key == "shield" {
+        if row.shield.is_none() {
+            return Err(ServiceError::InvalidInput("You aren't carrying a shield.".into()));
+        }
+        pack.shields += 1;
+        row.shield = None;
+    } else {
+        return Err(ServiceError::InvalidInput(format!(
+            "You aren't wearing or wielding \"{}\" — unequip weapon, off hand, armor or shield.",
+            what.trim()
+        )));
+    }
+    row.gear = convert::pack_json(&pack);
+    Ok(())
 }
 
 fn describe_pack(pack: &Pack) -> String {

@@ -266,7 +266,7 @@ pub(crate) async fn settle(
     let mut potion = None;
     for (i, character_id) in party {
         let c = &live.combat.combatants[i];
-        let mut row = characters::get(txn, character_id).await?;
+        let row = characters::get(txn, character_id).await?;
         let died = c.is_dead();
         let (xp, coins) = if victory && !died {
             (xp_total / n, coins_total / i64::from(n))
@@ -284,10 +284,17 @@ pub(crate) async fn settle(
             *items.entry(Item::PotionOfHealing).or_default() += 1;
             potion = Some((c.name.clone(), Item::PotionOfHealing));
         }
-        row.hp = if died { 0 } else { c.hp.max(1) };
-        row.xp = row.xp.saturating_add(xp as i32);
-        row.coins += coins;
-        row.inventory = crate::convert::inventory_json(&items);
+        let hp = if died { 0 } else { c.hp.max(1) };
+        // A change to what is stored, whatever else changed it meanwhile (a GM's grant): the
+        // XP and coins are added to the row as it is when written.
+        let row = characters::modify(txn, row, |row| {
+            row.hp = hp;
+            row.xp = row.xp.saturating_add(i32::try_from(xp).unwrap_or(i32::MAX));
+            row.coins = row.coins.saturating_add(coins);
+            row.inventory = crate::convert::inventory_json(&items);
+            Ok(())
+        })
+        .await?;
         let can_level_up = engine::content::classes::level_for_xp(u32::try_from(row.xp).unwrap_or(0))
             > u32::try_from(row.level).unwrap_or(1);
         shares.push(Share {
@@ -299,7 +306,6 @@ pub(crate) async fn settle(
             died,
             can_level_up,
         });
-        characters::update(txn, row).await?;
     }
     let mut found = Vec::new();
     let mut expedition_abandoned = false;

@@ -6,9 +6,8 @@
 
 use engine::content::{Monster, Zone};
 use engine::{Combatant, Dice, Terrain};
-use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
 use crate::cmd::character::Sheet;
 use crate::convert::{self, choices};
@@ -22,6 +21,9 @@ pub const ACTIVE: &str = "active";
 pub const COMPLETED: &str = "completed";
 pub const LEFT: &str = "left";
 pub const ABANDONED: &str = "abandoned";
+
+/// Tries at a command that lost a race for its row to a concurrent one (each try re-reads).
+pub(crate) const RACE_ATTEMPTS: usize = 8;
 
 /// Chance in 6 that a room before the last holds monsters.
 const ENCOUNTER_IN_6: u32 = 4;
@@ -150,7 +152,8 @@ pub(crate) fn name_monsters(kind: Monster, count: u32, existing: &[Combatant]) -
 fn bank(row: &mut character::Model, found: &[String]) -> Result<(), ServiceError> {
     let mut pack = convert::pack(row)?;
     for m in found {
-        *pack.materials.entry(m.clone()).or_default() += 1;
+        let count = pack.materials.entry(m.clone()).or_default();
+        *count = count.saturating_add(1);
     }
     row.gear = convert::pack_json(&pack);
     Ok(())
@@ -180,7 +183,7 @@ impl Service {
         if row.hp <= 0 {
             return Err(ServiceError::CannotFight { name: row.name });
         }
-        let new = expedition::ActiveModel {
+        let inserted = expedition::ActiveModel {
             character_id: Set(row.id),
             zone: Set(zone.name().to_owned()),
             room: Set(0),
@@ -191,7 +194,20 @@ impl Service {
             ..Default::default()
         }
         .insert(&*txn)
-        .await?;
+        .await;
+        let new = match inserted {
+            Ok(new) => new,
+            // `ux_expeditions_active_character`: another start won the race (PostgreSQL lets
+            // both check; SQLite's BEGIN IMMEDIATE never gets here). The same refusal.
+            Err(err) if crate::store::is_unique_violation(&err) => {
+                txn.rollback().await?;
+                let zone = active(self.db().conn(), row.id)
+                    .await?
+                    .map_or_else(|| zone.name().to_owned(), |on| on.zone);
+                return Err(ServiceError::OnExpedition { name: row.name, zone });
+            }
+            Err(err) => return Err(err.into()),
+        };
         txn.commit().await?;
         Ok(ExpeditionView {
             returning_from_hospital: returning,
@@ -215,6 +231,22 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<RoomEntered, ServiceError> {
+        for _ in 0..RACE_ATTEMPTS {
+            if let Some(entered) = self.advance_once(campaign_id, channel_id, player_id, now).await? {
+                return Ok(entered);
+            }
+        }
+        Err(ServiceError::Contended)
+    }
+
+    /// One try at [`Service::advance`]; `None` if another advance moved the expedition first.
+    async fn advance_once(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<Option<RoomEntered>, ServiceError> {
         let txn = self.db().begin_write().await?;
         let row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
@@ -239,10 +271,27 @@ impl Service {
         let mut found = materials(&exp);
         let harvested = (!fight).then(|| zone_material(zone).to_owned());
         found.extend(harvested.clone());
-        let mut updated = exp.clone().into_active_model();
-        updated.room = Set(room as i32);
-        updated.harvested_materials = Set(materials_json(&found));
-        let exp = updated.update(&*txn).await?;
+        // Guarded by the room it read: of two racing advances one enters the room, the other
+        // finds the expedition moved on and is run again (PostgreSQL; SQLite serialises them).
+        let moved = expedition::Entity::update_many()
+            .col_expr(expedition::Column::Room, Expr::value(room as i32))
+            .col_expr(
+                expedition::Column::HarvestedMaterials,
+                Expr::value(materials_json(&found)),
+            )
+            .filter(expedition::Column::Id.eq(exp.id))
+            .filter(expedition::Column::Room.eq(exp.room))
+            .filter(expedition::Column::Status.eq(ACTIVE))
+            .exec(&*txn)
+            .await?;
+        if moved.rows_affected != 1 {
+            return Ok(None);
+        }
+        let exp = expedition::Model {
+            room: room as i32,
+            harvested_materials: materials_json(&found),
+            ..exp
+        };
         let mut created = None;
         if fight {
             let mut members = vec![(convert::combatant(&row)?, Some(row.id))];
@@ -275,14 +324,14 @@ impl Service {
             }
             None => None,
         };
-        Ok(RoomEntered {
+        Ok(Some(RoomEntered {
             expedition: view(&exp)?,
             difficult,
             terrain_source: stats.difficult_terrain,
             harvested,
             encounter,
             last_room,
-        })
+        }))
     }
 
     /// `/expedition complete`: after the last room, head home with the materials; HP is
@@ -314,7 +363,7 @@ impl Service {
         now: DateTimeUtc,
     ) -> Result<(ExpeditionView, Sheet), ServiceError> {
         let txn = self.db().begin_write().await?;
-        let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
+        let row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
         let exp = active(&*txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
         let rooms = parse_zone(&exp.zone)?.stats().rooms;
@@ -324,16 +373,33 @@ impl Service {
                 exp.room
             )));
         }
-        bank(&mut row, &materials(&exp))?;
-        if row.hp > 0 {
-            row.hp = row.max_hp;
+        // Ended once: of two racing ends (PostgreSQL) the second finds it no longer active,
+        // as it would have on SQLite, and banks nothing.
+        let ended = expedition::Entity::update_many()
+            .col_expr(expedition::Column::Status, Expr::value(status))
+            .col_expr(expedition::Column::EndedAt, Expr::value(now))
+            .filter(expedition::Column::Id.eq(exp.id))
+            .filter(expedition::Column::Status.eq(ACTIVE))
+            .exec(&*txn)
+            .await?;
+        if ended.rows_affected != 1 {
+            return Err(ServiceError::NoExpedition);
         }
-        let row = characters::update(&*txn, row).await?;
-        let mut ended = exp.into_active_model();
-        ended.status = Set(status.to_owned());
-        ended.ended_at = Set(Some(now));
-        let ended = ended.update(&*txn).await?;
+        let found = materials(&exp);
+        let row = characters::modify(&*txn, row, |row| {
+            bank(row, &found)?;
+            if row.hp > 0 {
+                row.hp = row.max_hp;
+            }
+            Ok(())
+        })
+        .await?;
         txn.commit().await?;
+        let ended = expedition::Model {
+            status: status.to_owned(),
+            ended_at: Some(now),
+            ..exp
+        };
         Ok((view(&ended)?, Sheet::of(&row)?))
     }
 }

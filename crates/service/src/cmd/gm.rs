@@ -121,22 +121,21 @@ impl Service {
             }
         }
         let conn = self.db().conn();
-        let wanted = target.trim().to_lowercase();
-        let mut row = characters::list(conn, campaign_id)
-            .await?
-            .into_iter()
-            .find(|c| c.name.to_lowercase() == wanted)
-            .ok_or_else(|| {
-                ServiceError::Rules(engine::RuleViolation::UnknownTarget {
-                    name: target.to_owned(),
-                })
-            })?;
+        let row = characters::by_name(conn, campaign_id, target).await?.ok_or_else(|| {
+            ServiceError::Rules(engine::RuleViolation::UnknownTarget {
+                name: target.to_owned(),
+            })
+        })?;
         Self::not_fighting(conn, &row).await?;
         if delta == 0 {
             return Err(ServiceError::InvalidInput("A change of 0 HP changes nothing.".into()));
         }
-        row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp);
-        Ok(HpAdjusted::Character(Sheet::of(&characters::update(conn, row).await?)?))
+        let row = characters::modify(conn, row, |row| {
+            row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp.max(0));
+            Ok(())
+        })
+        .await?;
+        Ok(HpAdjusted::Character(Sheet::of(&row)?))
     }
 
     /// `/gm coins player amount`: gives (or, negative, takes) coins; never below zero.
@@ -147,15 +146,24 @@ impl Service {
         amount: i64,
     ) -> Result<Inventory, ServiceError> {
         let conn = self.db().conn();
-        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
-        let coins = row.coins.checked_add(amount).filter(|c| *c >= 0).ok_or_else(|| {
-            ServiceError::InvalidInput(format!(
-                "{} has {} coins; that would leave fewer than none.",
-                row.name, row.coins
-            ))
-        })?;
-        row.coins = coins;
-        characters::update(conn, row).await?;
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        characters::modify(conn, row, |row| {
+            row.coins = row.coins.checked_add(amount).filter(|c| *c >= 0).ok_or_else(|| {
+                ServiceError::InvalidInput(if amount < 0 {
+                    format!(
+                        "{} has {} coins; that would leave fewer than none.",
+                        row.name, row.coins
+                    )
+                } else {
+                    format!(
+                        "{} has {} coins; that would be more than can be counted.",
+                        row.name, row.coins
+                    )
+                })
+            })?;
+            Ok(())
+        })
+        .await?;
         self.inventory(campaign_id, player_id).await
     }
 
@@ -172,32 +180,12 @@ impl Service {
             return Err(ServiceError::InvalidInput("Give between 1 and 99 at a time.".into()));
         }
         let conn = self.db().conn();
-        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
-        let mut pack = convert::pack(&row)?;
-        if let Some(consumable) = engine::content::Item::parse(item) {
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        let consumable = engine::content::Item::parse(item);
+        if consumable.is_some() {
             Self::not_fighting(conn, &row).await?;
-            let mut items = convert::inventory(&row)?;
-            *items.entry(consumable).or_default() += count;
-            row.inventory = convert::inventory_json(&items);
-        } else if let Some(weapon) = Weapon::parse(item).filter(|w| *w != Weapon::Unarmed) {
-            pack.weapons.extend(std::iter::repeat_n(weapon, count as usize));
-        } else if let Some(armor) = Armor::parse(item).filter(|a| *a != Armor::None) {
-            pack.armor.extend(std::iter::repeat_n(armor, count as usize));
-        } else if item.trim().eq_ignore_ascii_case(SHIELD) {
-            pack.shields += count;
-        } else {
-            let mut valid: Vec<&str> = engine::content::Item::ALL.iter().map(|i| i.name()).collect();
-            valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
-            valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
-            valid.push(SHIELD);
-            return Err(ServiceError::Unknown {
-                kind: "item",
-                given: item.trim().to_owned(),
-                valid: choices(valid),
-            });
         }
-        row.gear = convert::pack_json(&pack);
-        characters::update(conn, row).await?;
+        characters::modify(conn, row, |row| give(row, item, count)).await?;
         self.inventory(campaign_id, player_id).await
     }
 
@@ -209,11 +197,16 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let mut row = set_level(row, level)?;
-        let floor = XP_FOR_LEVEL[level as usize - 1];
-        let ceiling = XP_FOR_LEVEL.get(level as usize).map_or(u32::MAX, |next| next - 1);
-        row.xp = u32::try_from(row.xp).unwrap_or(0).clamp(floor, ceiling) as i32;
-        Sheet::of(&characters::update(conn, row).await?)
+        let row = characters::modify(conn, row, |row| {
+            set_level(row, level)?;
+            let floor = XP_FOR_LEVEL[level as usize - 1];
+            let ceiling = XP_FOR_LEVEL.get(level as usize).map_or(u32::MAX, |next| next - 1);
+            let xp = u32::try_from(row.xp).unwrap_or(0).clamp(floor, ceiling);
+            row.xp = i32::try_from(xp).unwrap_or(i32::MAX);
+            Ok(())
+        })
+        .await?;
+        Sheet::of(&row)
     }
 
     /// `/gm end`: ends the channel's fight with no winner; HP and consumables go back to
@@ -248,4 +241,61 @@ impl Service {
         self.engine_command(combat_id, now, |_| Ok((Actor::Director, Command::EndCombat)))
             .await
     }
+}
+
+/// Most of one consumable, or pieces of gear in the pack, a character may carry.
+pub const MAX_CARRIED: u32 = 999;
+
+/// `/gm give`'s change to a character row: a consumable to the inventory, gear to the pack,
+/// refused past [`MAX_CARRIED`].
+fn give(row: &mut crate::entity::character::Model, item: &str, count: u32) -> Result<(), ServiceError> {
+    let too_many = |what: &str, have: u32| {
+        ServiceError::InvalidInput(format!(
+            "{} carries {have} {what} already; {MAX_CARRIED} is the most one character can carry.",
+            row.name
+        ))
+    };
+    let mut pack = convert::pack(row)?;
+    let gear_held = |pack: &convert::Pack| {
+        u32::try_from(pack.weapons.len() + pack.armor.len())
+            .unwrap_or(u32::MAX)
+            .saturating_add(pack.shields)
+    };
+    if let Some(consumable) = engine::content::Item::parse(item) {
+        let mut items = convert::inventory(row)?;
+        let have = items.get(&consumable).copied().unwrap_or(0);
+        let total = have.checked_add(count).filter(|n| *n <= MAX_CARRIED);
+        let total = total.ok_or_else(|| too_many(consumable.name(), have))?;
+        items.insert(consumable, total);
+        row.inventory = convert::inventory_json(&items);
+        return Ok(());
+    }
+    let room = |pack: &convert::Pack| {
+        if gear_held(pack).checked_add(count).is_none_or(|n| n > MAX_CARRIED) {
+            return Err(too_many("pieces of gear", gear_held(pack)));
+        }
+        Ok(())
+    };
+    if let Some(weapon) = Weapon::parse(item).filter(|w| *w != Weapon::Unarmed) {
+        room(&pack)?;
+        pack.weapons.extend(std::iter::repeat_n(weapon, count as usize));
+    } else if let Some(armor) = Armor::parse(item).filter(|a| *a != Armor::None) {
+        room(&pack)?;
+        pack.armor.extend(std::iter::repeat_n(armor, count as usize));
+    } else if item.trim().eq_ignore_ascii_case(SHIELD) {
+        room(&pack)?;
+        pack.shields += count;
+    } else {
+        let mut valid: Vec<&str> = engine::content::Item::ALL.iter().map(|i| i.name()).collect();
+        valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
+        valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
+        valid.push(SHIELD);
+        return Err(ServiceError::Unknown {
+            kind: "item",
+            given: item.trim().to_owned(),
+            valid: choices(valid),
+        });
+    }
+    row.gear = convert::pack_json(&pack);
+    Ok(())
 }

@@ -161,7 +161,7 @@ pub(crate) async fn admit<C: ConnectionTrait>(
         return Ok(None);
     };
     let dead: &Combatant = &live.combat.combatants[index];
-    let mut row = characters::get(txn, character_id).await?;
+    let row = characters::get(txn, character_id).await?;
     let combat_expedition = match live.expedition_id {
         Some(id) => expedition_entity::Entity::find_by_id(id).one(txn).await?,
         None => None,
@@ -208,9 +208,12 @@ pub(crate) async fn admit<C: ConnectionTrait>(
         ended.harvested_materials = Set(materials_json(&[]));
         ended.update(txn).await?;
     }
-    row.hp = 0;
-    row.arena_streak = 0;
-    let row = characters::update(txn, row).await?;
+    let row = characters::modify(txn, row, |row| {
+        row.hp = 0;
+        row.arena_streak = 0;
+        Ok(())
+    })
+    .await?;
     Ok(Some(Admission {
         hospital_record_id: record.id,
         character_id,
@@ -255,6 +258,10 @@ pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64
     }
     character::Entity::update_many()
         .col_expr(character::Column::Hp, Expr::col(character::Column::MaxHp))
+        .col_expr(
+            character::Column::Version,
+            sea_orm::sea_query::ExprTrait::add(Expr::col(character::Column::Version), 1),
+        )
         .filter(character::Column::Id.is_in(character_ids.iter().copied()))
         .exec(txn)
         .await?;
@@ -338,6 +345,24 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<Paid, ServiceError> {
+        for _ in 0..crate::cmd::expedition::RACE_ATTEMPTS {
+            if let Some(paid) = self.hospital_pay_once(campaign_id, channel_id, player_id, now).await? {
+                return Ok(paid);
+            }
+        }
+        Err(ServiceError::Contended)
+    }
+
+    /// One try at [`Service::hospital_pay`]; `None` if a concurrent payment settled the same
+    /// fee or debt first (this try wrote nothing; the next one sees what it did). On SQLite
+    /// `BEGIN IMMEDIATE` serialises payments, so only PostgreSQL gets here with `None`.
+    async fn hospital_pay_once(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        player_id: &str,
+        now: DateTimeUtc,
+    ) -> Result<Option<Paid>, ServiceError> {
         let txn = self.db().begin_write().await?;
         let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
         let name = row.name.clone();
@@ -348,14 +373,37 @@ impl Service {
             let rest = hospital::recovery_rest(level);
             let ends = now + rest;
             let can_pay = row.coins >= fee;
-            let mut updated = record.clone().into_active_model();
-            updated.recovery_ends = Set(Some(ends));
+            // Conditional on the rest not having started: of two racing payments one starts
+            // it, the other finds nothing pending (PostgreSQL; SQLite serialises them).
+            let mut started = hospital_record::Entity::update_many()
+                .col_expr(hospital_record::Column::RecoveryEnds, Expr::value(ends))
+                .filter(hospital_record::Column::Id.eq(record.id))
+                .filter(hospital_record::Column::RecoveryEnds.is_null());
             if can_pay {
-                updated.fee_paid = Set(true);
-                updated.paid_at = Set(Some(now));
-                row.coins -= fee;
+                started = started
+                    .col_expr(hospital_record::Column::FeePaid, Expr::value(true))
+                    .col_expr(hospital_record::Column::PaidAt, Expr::value(now));
+            }
+            if started.exec(&*txn).await?.rows_affected != 1 {
+                return Ok(None);
+            }
+            if can_pay {
+                let paid = characters::modify(&*txn, row, |row| {
+                    if row.coins < fee {
+                        // Spent meanwhile (PostgreSQL): this try is void; the next defers the fee.
+                        return Err(ServiceError::Contended);
+                    }
+                    row.coins -= fee;
+                    Ok(())
+                })
+                .await;
+                row = match paid {
+                    Ok(row) => row,
+                    Err(ServiceError::Contended) => return Ok(None),
+                    Err(err) => return Err(err),
+                };
             } else {
-                debt::ActiveModel {
+                let debt = debt::ActiveModel {
                     character_id: Set(row.id),
                     hospital_record_id: Set(Some(record.id)),
                     amount: Set(fee),
@@ -364,10 +412,15 @@ impl Service {
                     ..Default::default()
                 }
                 .insert(&*txn)
-                .await?;
+                .await;
+                match debt {
+                    Ok(_) => {}
+                    // `ux_debts_hospital_record`: deferred by a racing payment already.
+                    Err(err) if crate::store::is_unique_violation(&err) => return Ok(None),
+                    Err(err) => return Err(err.into()),
+                }
             }
-            updated.update(&*txn).await?;
-            timer::ActiveModel {
+            let rest_timer = timer::ActiveModel {
                 kind: Set(RECOVERY_REST.to_owned()),
                 campaign_id: Set(Some(campaign_id)),
                 due_at: Set(ends),
@@ -378,12 +431,18 @@ impl Service {
                     "campaign_id": campaign_id,
                     "channel_id": channel_id,
                 })),
+                unique_key: Set(Some(format!("{RECOVERY_REST}:{}", record.id))),
                 ..Default::default()
             }
             .insert(&*txn)
-            .await?;
+            .await;
+            match rest_timer {
+                Ok(_) => {}
+                // `ux_timers_unique_key`: this admission's rest is scheduled already.
+                Err(err) if crate::store::is_unique_violation(&err) => return Ok(None),
+                Err(err) => return Err(err.into()),
+            }
             let coins = row.coins;
-            characters::update(&*txn, row).await?;
             if can_pay {
                 Payment::Paid {
                     fee,
@@ -404,14 +463,30 @@ impl Service {
                     coins: row.coins,
                 }
             } else {
-                row.coins -= amount;
-                let coins_left = row.coins;
                 let ids: Vec<i64> = debts.iter().map(|d| d.id).collect();
-                debt::Entity::update_many()
+                let cleared = debt::Entity::update_many()
                     .col_expr(debt::Column::PaidAt, Expr::value(now))
-                    .filter(debt::Column::Id.is_in(ids))
+                    .filter(debt::Column::Id.is_in(ids.iter().copied()))
+                    .filter(debt::Column::PaidAt.is_null())
                     .exec(&*txn)
                     .await?;
+                if cleared.rows_affected != ids.len() as u64 {
+                    // A racing payment cleared them first (PostgreSQL): run again.
+                    return Ok(None);
+                }
+                let paid = characters::modify(&*txn, row, |row| {
+                    if row.coins < amount {
+                        return Err(ServiceError::Contended);
+                    }
+                    row.coins -= amount;
+                    Ok(())
+                })
+                .await;
+                let coins_left = match paid {
+                    Ok(row) => row.coins,
+                    Err(ServiceError::Contended) => return Ok(None),
+                    Err(err) => return Err(err),
+                };
                 let records: Vec<i64> = debts.iter().filter_map(|d| d.hospital_record_id).collect();
                 hospital_record::Entity::update_many()
                     .col_expr(hospital_record::Column::FeePaid, Expr::value(true))
@@ -419,7 +494,6 @@ impl Service {
                     .filter(hospital_record::Column::Id.is_in(records))
                     .exec(&*txn)
                     .await?;
-                characters::update(&*txn, row).await?;
                 Payment::DebtCleared { amount, coins_left }
             }
         };
@@ -427,7 +501,7 @@ impl Service {
         if matches!(payment, Payment::Paid { .. } | Payment::Deferred { .. }) {
             self.store.wake.notify_one();
         }
-        Ok(Paid { name, payment })
+        Ok(Some(Paid { name, payment }))
     }
 }
 

@@ -16,6 +16,9 @@ pub struct Model {
     pub fired_at: Option<DateTimeUtc>,
     /// The campaign it belongs to, so only the process owning that campaign's shard claims it.
     pub campaign_id: Option<i64>,
+    /// What makes the timer one of a kind, if anything (a recovery rest: `recovery_rest:<record
+    /// id>`): unique, so two racing writers cannot both schedule it.
+    pub unique_key: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

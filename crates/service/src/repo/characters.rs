@@ -1,8 +1,10 @@
 //! Characters: at most one per player per campaign.
 
+use sea_orm::sea_query::{Expr, Func};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, IntoActiveModel, QueryFilter,
-    QueryOrder, TryInsertResult,
+    ActiveModelTrait,
+    ActiveValue::{NotSet, Set},
+    ColumnTrait, ConnectionTrait, EntityTrait, ExprTrait, IntoActiveModel, QueryFilter, QueryOrder, TryInsertResult,
 };
 
 use crate::entity::character::{self, Column, Entity as Character};
@@ -71,6 +73,7 @@ pub async fn create<C: ConnectionTrait>(
         pet: Set(None),
         housing: Set(None),
         created_at: Set(now),
+        version: Set(0),
         ..Default::default()
     };
     let inserted = Character::insert(row)
@@ -117,14 +120,96 @@ pub async fn list<C: ConnectionTrait>(db: &C, campaign_id: i64) -> Result<Vec<ch
         .await?)
 }
 
-/// Writes every column of `character` back to its row (matched by id).
+/// How often [`modify`] re-reads a character whose version moved under it before giving up.
+const MAX_ATTEMPTS: u32 = 64;
+
+/// A pause before the next try after losing a race for a row: growing with the tries, with
+/// jitter from the clock's nanoseconds, so a crowd of writers spreads out instead of colliding
+/// again in step.
+pub(crate) async fn back_off(attempt: u32) {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let ceiling = 100 * u64::from(Ord::min(attempt, 20));
+    tokio::time::sleep(std::time::Duration::from_micros(
+        u64::from(nanos) % Ord::max(ceiling, 1),
+    ))
+    .await;
+}
+
+/// Writes every column of `character` back to its row, guarded by the version it was read at:
+/// `UPDATE characters SET …, version = version + 1 WHERE id = ? AND version = ?`. A row changed
+/// since is refused as [`ServiceError::StaleCharacter`] with nothing written (read again and
+/// redo the change: [`modify`] does). Returns the row as written (its version bumped).
 pub async fn update<C: ConnectionTrait>(db: &C, character: character::Model) -> Result<character::Model, ServiceError> {
-    let id = character.id;
+    let (id, expected) = (character.id, character.version);
+    let written = character::Model {
+        version: expected + 1,
+        ..character
+    };
     // Every column becomes `Set`, so the UPDATE writes them all.
-    let row = character.into_active_model().reset_all();
-    match row.update(db).await {
-        Ok(updated) => Ok(updated),
-        Err(DbErr::RecordNotUpdated) => Err(ServiceError::CharacterNotFound(id)),
-        Err(err) => Err(err.into()),
+    let mut row = written.clone().into_active_model().reset_all();
+    row.id = NotSet;
+    let done = Character::update_many()
+        .set(row)
+        .filter(Column::Id.eq(id))
+        .filter(Column::Version.eq(expected))
+        .exec(db)
+        .await?;
+    if done.rows_affected == 1 {
+        return Ok(written);
     }
+    let found = get(db, id).await?.version;
+    Err(ServiceError::StaleCharacter {
+        character_id: id,
+        expected,
+        found,
+    })
+}
+
+/// Changes a character read as `row`: `change` edits it (or refuses, and nothing is written),
+/// [`update`] writes it guarded by the version read; if another write came first, the row is
+/// read again and `change` applied to the fresh one, so concurrent changes all land (each is
+/// applied to what the others left). Inside a write transaction on SQLite nothing can come
+/// first; on PostgreSQL (READ COMMITTED) the re-read sees the other's commit.
+pub async fn modify<C, F>(db: &C, mut row: character::Model, mut change: F) -> Result<character::Model, ServiceError>
+where
+    C: ConnectionTrait,
+    F: FnMut(&mut character::Model) -> Result<(), ServiceError>,
+{
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut changed = row.clone();
+        change(&mut changed)?;
+        changed.version = row.version;
+        match update(db, changed).await {
+            Err(ServiceError::StaleCharacter { .. }) if attempt < MAX_ATTEMPTS => {
+                back_off(attempt).await;
+                row = get(db, row.id).await?;
+            }
+            done => return done,
+        }
+    }
+}
+
+/// A campaign's character by name, case-insensitively, through the index on
+/// `(campaign_id, lower(name))` (not by reading every character of the campaign).
+pub async fn by_name<C: ConnectionTrait>(
+    db: &C,
+    campaign_id: i64,
+    name: &str,
+) -> Result<Option<character::Model>, ServiceError> {
+    let wanted = name.trim().to_lowercase();
+    let mut found = Character::find().filter(Column::CampaignId.eq(campaign_id));
+    if wanted.is_ascii() {
+        // SQL's lower() folds ASCII alike on both backends; the exact fold is checked below.
+        found = found.filter(Expr::expr(Func::lower(Expr::col(Column::Name))).eq(wanted.clone()));
+    }
+    Ok(found
+        .order_by_asc(Column::Id)
+        .all(db)
+        .await?
+        .into_iter()
+        .find(|c| c.name.to_lowercase() == wanted))
 }
