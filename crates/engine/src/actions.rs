@@ -564,7 +564,7 @@ pub fn adjust_hp(ctx: &mut Ctx, target: CombatantId, delta: i32) -> Result<(), R
         let pending = PendingDamage {
             source: None,
             target,
-            amount: -delta,
+            amount: delta.saturating_neg(),
             damage_type: crate::content::DamageType::Force,
             critical: false,
         };

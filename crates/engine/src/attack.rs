@@ -374,7 +374,7 @@ pub fn land(ctx: &mut Ctx, p: PendingDamage) {
     }
     let now = ctx.now;
     let c = ctx.combat.get_mut(p.target);
-    c.hp = (c.hp - amount).max(0);
+    c.hp = c.hp.saturating_sub(amount).max(0);
     let hp = c.hp;
     ctx.emit(Event::DamageDealt {
         source: p.source,
@@ -420,7 +420,7 @@ pub fn heal(ctx: &mut Ctx, by: CombatantId, target: CombatantId, amount: i32) {
         return;
     }
     let was_downed = c.is_downed();
-    c.hp = (c.hp + amount.max(0)).min(c.max_hp);
+    c.hp = c.hp.saturating_add(amount.max(0)).min(c.max_hp);
     let hp = c.hp;
     if was_downed && hp > 0 {
         c.death.revive(now);

@@ -66,7 +66,8 @@ pub fn fee(level: u32, zone_tier: u8, cleric_in_party: bool, coins: u64) -> Fee 
     } else {
         after_zone
     };
-    let cap = coins * CAP_PERCENT / 100;
+    // In u128: 40 % of any u64 is a u64, but 40 times it may not be.
+    let cap = u64::try_from(u128::from(coins) * u128::from(CAP_PERCENT) / 100).unwrap_or(u64::MAX);
     let fee = after_cleric.min(cap);
     Fee {
         base,
@@ -81,7 +82,7 @@ pub fn fee(level: u32, zone_tier: u8, cleric_in_party: bool, coins: u64) -> Fee 
 /// XP actually gained while in debt: 10 % less, rounded down.
 pub fn xp_gain(xp: u32, in_debt: bool) -> u32 {
     if in_debt {
-        xp - xp * DEBT_XP_PENALTY_PERCENT / 100
+        xp - u32::try_from(u64::from(xp) * u64::from(DEBT_XP_PENALTY_PERCENT) / 100).unwrap_or(xp)
     } else {
         xp
     }
@@ -142,6 +143,14 @@ mod tests {
         assert_eq!(xp_gain(100, true), 90);
         assert_eq!(xp_gain(55, true), 50); // 5.5 lost, rounded down to 5
         assert_eq!(xp_gain(100, false), 100);
+    }
+
+    #[test]
+    fn the_largest_hoards_and_gains_do_not_overflow() {
+        let hoard = fee(20, 5, false, u64::MAX);
+        assert_eq!(hoard.cap, u64::MAX / 100 * 40 + u64::MAX % 100 * 40 / 100);
+        assert!(!hoard.capped);
+        assert_eq!(xp_gain(u32::MAX, true), u32::MAX - u32::MAX / 10);
     }
 
     #[test]
