@@ -249,6 +249,17 @@ impl App {
     /// containing `partial` first-come: combatants in this channel's fight, the caller's spells
     /// and items (all of them when the caller has no character), zones, races, classes, monsters.
     pub async fn suggest(&self, caller: &Caller, list: Suggest, partial: &str, now: DateTime<Utc>) -> Vec<String> {
+        let partial = partial.trim().to_lowercase();
+        self.names(caller, list, now)
+            .await
+            .into_iter()
+            .filter(|n| n.to_lowercase().contains(&partial))
+            .take(25)
+            .collect()
+    }
+
+    /// Every name of an autocomplete list for the caller (the terminal table completes from it).
+    pub async fn names(&self, caller: &Caller, list: Suggest, now: DateTime<Utc>) -> Vec<String> {
         use engine::content::{Class, Item, Monster, Race, Spell, Zone};
         let owned = |names: &mut dyn Iterator<Item = &'static str>| names.map(str::to_owned).collect::<Vec<_>>();
         let campaign = || async {
@@ -295,12 +306,7 @@ impl App {
             Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
             Suggest::Monster => owned(&mut Monster::ALL.iter().map(|m| m.name())),
         };
-        let partial = partial.trim().to_lowercase();
         names
-            .into_iter()
-            .filter(|n| n.to_lowercase().contains(&partial))
-            .take(25)
-            .collect()
     }
 
     /// Fires due timers (reaction windows that timed out, recovery rests that ended), each
@@ -331,6 +337,19 @@ pub enum Suggest {
     Race,
     Class,
     Monster,
+}
+
+impl Suggest {
+    pub const ALL: [Suggest; 8] = [
+        Suggest::Target,
+        Suggest::Spell,
+        Suggest::Item,
+        Suggest::Gear,
+        Suggest::Zone,
+        Suggest::Race,
+        Suggest::Class,
+        Suggest::Monster,
+    ];
 }
 
 /// Why a command produced a refusal.

@@ -40,9 +40,10 @@ enum Mode {
         /// without `--db` runs in memory, so it gives the same output every time).
         #[arg(long)]
         db: Option<String>,
-        /// Seed for every random stream: the same seed and the same commands give the same game.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed for every random stream: the same seed and the same commands give the same game
+        /// (default: 1 for a script; a fresh one, printed, for each interactive session).
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Load test: persisted combat commands per second through the service.
     Bench(bench::BenchArgs),
@@ -65,6 +66,14 @@ fn main() -> std::process::ExitCode {
     }
 }
 
+/// A session seed from the clock and the process id: small, so it is easy to type again.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ u64::from(std::process::id()).rotate_left(17)) % 100_000
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command.unwrap_or(Mode::Bot) {
         Mode::Bot => {
@@ -84,12 +93,23 @@ fn run(cli: Cli) -> Result<()> {
                     }
                 });
             let output = if json { table::Output::Json } else { table::Output::Text };
+            let (seed, note) = match seed {
+                Some(seed) => (seed, None),
+                None if scripted => (1, None),
+                None => {
+                    let seed = fresh_seed();
+                    (
+                        seed,
+                        Some(format!("seed {seed} — `gogobee play --seed {seed}` replays these dice")),
+                    )
+                }
+            };
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(async {
                 let mut table = table::Table::open(&db, seed, output, scripted).await?;
                 match script {
                     Some(path) => table::run_script(&mut table, &path, &mut std::io::stdout().lock()).await,
-                    None => table::run_interactive(&mut table).await,
+                    None => table::run_interactive(&mut table, note).await,
                 }
             })
         }

@@ -14,7 +14,9 @@ struct Table {
 
 impl Table {
     fn open(db: &str) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gogobee"))
+        // `GOGOBEE_BIN`: a copy of the binary, when other builds share the target directory.
+        let bin = std::env::var_os("GOGOBEE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_gogobee").into());
+        let mut child = Command::new(bin)
             .args(["play", "--db", db, "--seed", "4"])
             .env("RUST_LOG", "error")
             .stdin(Stdio::piped())

@@ -119,3 +119,41 @@ fn a_death_goes_to_the_hospital_and_back_after_the_rest() {
 fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
     check("tests/scenarios/turn_timer.txt");
 }
+
+#[test]
+fn a_script_step_that_cannot_run_stops_it_with_its_line_number() {
+    let dir = std::env::temp_dir().join(format!("gogobee-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.txt");
+    std::fs::write(
+        &path,
+        "@alice /character create name:Aria race:human class:fighter\n# a comment\n@alice [Opportunity Attack]\n@alice /character sheet\n",
+    )
+    .unwrap();
+    let output = gogobee()
+        .args(["play", "--script"])
+        .arg(&path)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("gogobee runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("line 3: No [Opportunity Attack] button here (shown: none)."), "{stderr}");
+    // The steps before it ran; the one after did not.
+    assert_eq!(stdout.matches("level 1 Human Fighter").count(), 1, "{stdout}");
+    // A refusal from the game is output, not a failure: strict options included.
+    std::fs::write(&path, "@alice /attack targt:Goblin\n@alice /attack\n").unwrap();
+    let output = gogobee()
+        .args(["play", "--script"])
+        .arg(&path)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("gogobee runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("/attack has no `targt` option. Usage: /attack [target:<text>]"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,20 +1,25 @@
 //! `gogobee play`: the game at a terminal table — the same service and renderer as the bot.
 //! Interactive by default; `--script FILE` replays a scripted session (users `@name`, `@owner`
 //! with Manage Server, button presses `[Label]`, clock advances `~ 30s`); `--json` prints each
-//! message as the JSON payload Discord would get.
+//! message as the JSON payload Discord would get. At a terminal: a prompt with line editing,
+//! history and completion (`prompt.rs`), markdown as styles and lines wrapped to the width
+//! (`style.rs`).
 
+mod prompt;
+mod style;
 mod text;
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use render::Renderer;
 use serde_json::json;
 use service::{Db, Service};
 
-use crate::app::{App, Caller, Invocation, Reply};
+use crate::app::{App, Caller, Invocation, Reply, Suggest};
 use crate::script::{self, Line};
 
 /// How the table shows messages.
@@ -38,6 +43,12 @@ pub struct Table {
     clock: Option<DateTime<Utc>>,
     buttons: HashMap<String, Vec<(String, String)>>,
     last_buttons: Vec<(String, String)>,
+    /// A script: a step that cannot run (a button not shown) stops it.
+    scripted: bool,
+    /// Markdown as terminal styles (stdout is a terminal).
+    styles: bool,
+    /// Wrap lines to this many columns.
+    width: Option<usize>,
 }
 
 impl Table {
@@ -54,6 +65,9 @@ impl Table {
             clock,
             buttons: HashMap::new(),
             last_buttons: Vec::new(),
+            scripted,
+            styles: false,
+            width: None,
         })
     }
 
@@ -103,8 +117,9 @@ impl Table {
                         .as_deref()
                         .map(|key| format!(" ✎ {}", key.split(':').next().unwrap_or(key)))
                         .unwrap_or_default();
+                    let text = style::for_terminal(&text::to_text(&reply.payload), self.styles, self.width);
                     writeln!(out, "── TwinBee{to}{private}{running}")?;
-                    writeln!(out, "{}\n", text::to_text(&reply.payload))?;
+                    writeln!(out, "{text}\n")?;
                 }
             }
         }
@@ -137,8 +152,13 @@ impl Table {
                     } else {
                         shown.join(" ")
                     };
+                    let text = format!("No [{label}] button here (shown: {shown}).");
+                    // Discord has no such button to press: a script that presses one is wrong.
+                    if self.scripted {
+                        bail!("{text}");
+                    }
                     vec![Reply {
-                        payload: render::refusal_text(&format!("No [{label}] button here (shown: {shown}).")),
+                        payload: render::refusal_text(&text),
                         to_user: None,
                         running: None,
                     }]
@@ -156,36 +176,90 @@ impl Table {
     }
 }
 
-/// `gogobee play --script FILE`: runs every line; a malformed script is refused before it starts.
+/// `gogobee play --script FILE`: runs every line; a malformed script is refused before it
+/// starts, and a step that cannot run (a button that was not shown) stops it with its line
+/// number (refusals from the game are output, not failures).
 pub async fn run_script(table: &mut Table, path: &str, out: &mut impl Write) -> Result<()> {
     let source = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let lines = script::parse(&source).with_context(|| format!("in {path}"))?;
-    for (_, line) in &lines {
-        table.step(line, out).await?;
+    for (number, line) in &lines {
+        table
+            .step(line, out)
+            .await
+            .with_context(|| format!("{path}, line {number}"))?;
     }
     Ok(())
 }
 
+impl Table {
+    /// The lists completion offers: the autocomplete lists as they stand for `you`, and the
+    /// buttons last shown.
+    async fn lists(&self) -> prompt::Lists {
+        let caller = Self::caller("you");
+        let mut names = HashMap::new();
+        for list in Suggest::ALL {
+            names.insert(list, self.app.names(&caller, list, self.now()).await);
+        }
+        let buttons = self
+            .buttons
+            .get("you")
+            .unwrap_or(&self.last_buttons)
+            .iter()
+            .map(|(label, _)| label.clone())
+            .collect();
+        prompt::Lists { names, buttons }
+    }
+}
+
 /// Interactive play: type `/commands` (as `you`, who has Manage Server), `@name /command` to
-/// speak as someone else, `[Label]` to press a button, `quit` to leave.
-pub async fn run_interactive(table: &mut Table) -> Result<()> {
-    let stdin = std::io::stdin();
+/// speak as someone else, `[Label]` to press a button, `help`, `quit` to leave. At a terminal:
+/// line editing, history (Up/Down), Tab completion; markdown as styles, lines wrapped.
+pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Result<()> {
     let mut out = std::io::stdout();
-    writeln!(
-        out,
-        "GogoBee at the table. Try: /character create name:Aria race:elf class:rogue · /expedition start zone:forest · \
-         /expedition advance · /attack · [Opportunity Attack] · /endturn · quit"
-    )?;
-    for raw in stdin.lock().lines() {
-        let raw = raw?;
+    let tty = out.is_terminal();
+    table.styles = tty;
+    let lists = Arc::new(Mutex::new(table.lists().await));
+    let config = rustyline::Config::builder()
+        .auto_add_history(true)
+        .completion_type(rustyline::CompletionType::List)
+        .build();
+    let mut editor: rustyline::Editor<prompt::TableHelper, rustyline::history::DefaultHistory> =
+        rustyline::Editor::with_config(config).context("starting the line editor")?;
+    editor.set_helper(Some(prompt::TableHelper {
+        lists: Arc::clone(&lists),
+    }));
+    let intro = "GogoBee at the table. Try: /character create name:Aria race:elf class:rogue · /expedition start zone:forest · \
+                 /expedition advance · /attack · [Opportunity Attack] · /endturn · help · quit (Tab completes)";
+    table.width = editor.dimensions().map(|(w, _)| usize::from(w));
+    writeln!(out, "{}", style::for_terminal(intro, tty, table.width))?;
+    if let Some(note) = seed_note {
+        writeln!(out, "{}", style::for_terminal(&note, tty, table.width))?;
+    }
+    loop {
+        let raw = match editor.readline("› ") {
+            Ok(line) => line,
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => return Err(e).context("reading a line"),
+        };
+        table.width = editor.dimensions().map(|(w, _)| usize::from(w));
         let trimmed = raw.trim();
         if matches!(trimmed, "quit" | "exit") {
             break;
         }
+        if matches!(trimmed, "help" | "?") {
+            let help = Reply {
+                payload: crate::app::cmd::help(),
+                to_user: None,
+                running: None,
+            };
+            table.show("you", &[help], &mut out)?;
+            continue;
+        }
         if !(trimmed.is_empty() || trimmed.starts_with(['/', '[', '@', '~', '#'])) {
             writeln!(
                 out,
-                "✗ Type a slash command like /attack, a button like [Pass], or quit."
+                "✗ Type a slash command like /attack, a button like [Pass], help, or quit."
             )?;
             continue;
         }
@@ -200,6 +274,7 @@ pub async fn run_interactive(table: &mut Table) -> Result<()> {
             Err(e) => writeln!(out, "✗ {e}")?,
         }
         out.flush()?;
+        *lists.lock().expect("completion lists poisoned") = table.lists().await;
     }
     Ok(())
 }

@@ -352,6 +352,18 @@ pub(crate) fn engine_step(
     })
 }
 
+/// A fight's dice seed: the session seed (`GOGOBEE_SEED`, `--seed`), the campaign, the channel,
+/// the fight's number in its campaign (1, 2, …) and its expedition.
+pub fn fight_seed(session: u64, campaign_id: i64, channel_id: &str, number: u64, expedition_id: Option<i64>) -> u64 {
+    mix(&[
+        session,
+        campaign_id as u64,
+        hash_text(channel_id),
+        number,
+        expedition_id.unwrap_or(0) as u64,
+    ])
+}
+
 /// A fight about to be created in a channel.
 pub(crate) struct NewFight<'a> {
     pub campaign_id: i64,
@@ -399,13 +411,10 @@ impl Service {
             return Err(ServiceError::CombatInChannel);
         }
         let campaign = crate::repo::campaigns::get(txn, campaign_id).await?;
-        let seed = mix(&[
-            self.seed,
-            campaign_id as u64,
-            hash_text(channel_id),
-            now.timestamp_nanos_opt().unwrap_or_default() as u64,
-            expedition_id.unwrap_or(0) as u64,
-        ]);
+        // Stable facts only (never the clock): the same session seed and the same commands
+        // give the same fights.
+        let number = combats::count_in_campaign(txn, campaign_id).await? + 1;
+        let seed = fight_seed(self.seed, campaign_id, channel_id, number, expedition_id);
         let (combatants, characters): (Vec<Combatant>, Vec<Option<i64>>) = members.into_iter().unzip();
         let mut live = Live {
             id: 0,

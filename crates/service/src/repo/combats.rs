@@ -66,6 +66,15 @@ pub async fn create<C: ConnectionTrait>(
     Ok(row.insert(db).await?)
 }
 
+/// How many fights a campaign has had (in any channel, ended or not).
+pub async fn count_in_campaign<C: ConnectionTrait>(db: &C, campaign_id: i64) -> Result<u64, ServiceError> {
+    use sea_orm::PaginatorTrait;
+    Ok(Combat::find()
+        .filter(Column::CampaignId.eq(campaign_id))
+        .count(db)
+        .await?)
+}
+
 /// A combat by id.
 pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, ServiceError> {
     Combat::find_by_id(id)
