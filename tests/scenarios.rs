@@ -140,7 +140,10 @@ fn a_script_step_that_cannot_run_stops_it_with_its_line_number() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("line 3: No [Opportunity Attack] button here (shown: none)."), "{stderr}");
+    assert!(
+        stderr.contains("line 3: No [Opportunity Attack] button here (shown: none)."),
+        "{stderr}"
+    );
     // The steps before it ran; the one after did not.
     assert_eq!(stdout.matches("level 1 Human Fighter").count(), 1, "{stdout}");
     // A refusal from the game is output, not a failure: strict options included.
@@ -154,6 +157,9 @@ fn a_script_step_that_cannot_run_stops_it_with_its_line_number() {
         .expect("gogobee runs");
     assert!(output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("/attack has no `targt` option. Usage: /attack [target:<text>]"), "{stdout}");
+    assert!(
+        stdout.contains("/attack has no `targt` option. Usage: /attack [target:<text>]"),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
