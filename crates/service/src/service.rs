@@ -15,7 +15,9 @@ use crate::{DateTimeUtc, Db, ServiceError, Shards};
 ///
 /// Cheap to clone (the clones share the database pool and the cache of active combats).
 /// Two `Service`s on one database (two bot processes) stay correct: each command's write is
-/// guarded by the combat's version and retried on a stale read.
+/// guarded by the combat's (or the character's) version and retried on a stale read; a cached
+/// fight is checked against its stored version before it is shown, and a channel whose cached
+/// fight turns out to be over is looked up again (`fresh_channel!`).
 #[derive(Clone)]
 pub struct Service {
     pub(crate) store: Arc<Store>,
@@ -156,6 +158,28 @@ impl Service {
         }
     }
 }
+
+/// Runs a command's body on a channel's fight (`$body` is an `async` block's contents, run
+/// again at most once). If it is refused because the fight the channel cache names is over —
+/// another process on the database ended it, and may have opened another in the channel —
+/// the channel is looked up again in the database and the body runs once more (the refused try
+/// wrote nothing), so it answers as a fresh process would.
+macro_rules! fresh_channel {
+    ($service:expr, $campaign_id:expr, $channel_id:expr, $body:block) => {{
+        let mut refreshed = false;
+        loop {
+            let result: Result<_, $crate::ServiceError> = async $body.await;
+            match result {
+                Err($crate::ServiceError::Rules(engine::RuleViolation::CombatOver)) if !refreshed => {
+                    $service.store.refresh_channel($campaign_id, $channel_id).await?;
+                    refreshed = true;
+                }
+                other => break other,
+            }
+        }
+    }};
+}
+pub(crate) use fresh_channel;
 
 /// Mixes numbers into one seed (`SplitMix64` steps).
 pub(crate) fn mix(parts: &[u64]) -> u64 {

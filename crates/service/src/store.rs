@@ -22,7 +22,7 @@ use sea_orm::sea_query::{
 };
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
-    QueryFilter, QueryOrder, QueryTrait,
+    QueryFilter, QueryOrder, QuerySelect, QueryTrait,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -216,6 +216,13 @@ impl Cache {
             .expect("channel cache poisoned")
             .get(&(campaign_id, channel_id.to_owned()))
             .copied()
+    }
+
+    pub fn unset_channel(&self, campaign_id: i64, channel_id: &str) {
+        self.channels
+            .lock()
+            .expect("channel cache poisoned")
+            .remove(&(campaign_id, channel_id.to_owned()));
     }
 
     pub fn set_channel(&self, campaign_id: i64, channel_id: &str, combat_id: i64) {
@@ -692,6 +699,10 @@ impl Store {
             }
             let before = guard.as_ref().expect("loaded above");
             if before.combat.outcome.is_some() {
+                // Ended by another process: its channel no longer has it (see `refresh_channel`).
+                let (id, campaign_id, channel_id) = (before.id, before.campaign_id, before.channel_id.clone());
+                *guard = None;
+                self.cache.forget(id, campaign_id, &channel_id);
                 return Err(ServiceError::Rules(engine::RuleViolation::CombatOver));
             }
             let mut after = before.clone();
@@ -872,18 +883,49 @@ impl Store {
         Ok(found.map(|row| row.id))
     }
 
-    /// A combat's current state (from the cache when it is held there).
+    /// A combat's current state: from the cache when it is held there and still the stored
+    /// version (one read of the row's version: another process may have written it), else
+    /// from the database. A fight that is over is refused as
+    /// [`engine::RuleViolation::CombatOver`] and forgotten by its channel.
     pub async fn snapshot(&self, combat_id: i64) -> Result<Live, ServiceError> {
         let slot = self.cache.slot(combat_id);
         let mut guard = slot.lock().await;
+        if let Some(cached) = guard.as_ref() {
+            let stored = combat::Entity::find_by_id(combat_id)
+                .select_only()
+                .column(combat::Column::Version)
+                .into_tuple::<i64>()
+                .one(self.db.conn())
+                .await?;
+            if stored != Some(cached.version) {
+                *guard = None;
+            }
+        }
         if guard.is_none() {
             let live = load(self.db.conn(), combat_id).await?;
             if live.combat.outcome.is_some() {
-                return Ok(live);
+                self.cache.forget(live.id, live.campaign_id, &live.channel_id);
+                return Err(ServiceError::Rules(engine::RuleViolation::CombatOver));
             }
             *guard = Some(live);
         }
         Ok(guard.clone().expect("loaded above"))
+    }
+
+    /// Reads which combat is active in a channel from the database (not the cache), and
+    /// caches that. Returns whether the cache had it otherwise: a command refused because
+    /// the cached fight is over (another process ended it, and perhaps opened another) is
+    /// worth running again.
+    pub async fn refresh_channel(&self, campaign_id: i64, channel_id: &str) -> Result<bool, ServiceError> {
+        let cached = self.cache.channel(campaign_id, channel_id);
+        let found = crate::repo::combats::active_in_channel(self.db.conn(), campaign_id, channel_id)
+            .await?
+            .map(|row| row.id);
+        match found {
+            Some(id) => self.cache.set_channel(campaign_id, channel_id, id),
+            None => self.cache.unset_channel(campaign_id, channel_id),
+        }
+        Ok(found != cached)
     }
 
     /// Notes a newly created combat as its channel's active one.

@@ -356,3 +356,137 @@ async fn three_deferrals_of_one_fee_owe_it_once(db: Db) -> Result<(), ServiceErr
     assert_eq!(rests(&db).await?, 1, "one recovery rest");
     Ok(())
 }
+
+/// Two processes' databases on one store: a SQLite file or a PostgreSQL database of the test's
+/// own (dropped afterwards), each `Db` with its own pool, group commit and caches above it.
+async fn two_processes<F, Fut>(postgres: bool, body: F)
+where
+    F: FnOnce(Db, Db) -> Fut,
+    Fut: Future<Output = Result<(), ServiceError>> + Send + 'static,
+{
+    let (url, pg, file) = if postgres {
+        let database = common::PgDatabase::create().await;
+        (database.url.clone(), Some(database), None)
+    } else {
+        static FILES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!("gogobee_integrity_{}_{n}_{nanos}.db", std::process::id()));
+        (format!("sqlite://{}?mode=rwc", path.display()), None, Some(path))
+    };
+    let one = Db::connect(&url).await.expect("first process");
+    let two = Db::connect(&url).await.expect("second process");
+    let outcome = tokio::spawn(body(one.clone(), two.clone())).await;
+    one.close().await.expect("close");
+    two.close().await.expect("close");
+    if let Some(database) = pg {
+        database.drop().await;
+    }
+    if let Some(path) = file {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+    match outcome {
+        Ok(result) => result.expect("the body"),
+        Err(join) => std::panic::resume_unwind(join.into_panic()),
+    }
+}
+
+/// 61 changes to one character from two processes at once: none lost (before: SQLite 235/320
+/// coins, PostgreSQL 213/320).
+async fn two_processes_lose_no_character_change(one: Db, two: Db) -> Result<(), ServiceError> {
+    let (p1, p2) = (Service::new(one), Service::new(two));
+    let (camp, before, max_hp) = aria(&p1).await?;
+    for result in together(mixed_changes(&[p1.clone(), p2], camp)).await {
+        result?;
+    }
+    check_totals(&p1, camp, &before, max_hp).await
+}
+
+/// Process 1 ends fight #1 and opens #2 in the channel; process 2, which had #1 cached, answers
+/// every command about the channel from #2 at once (before: "This combat is over." until it
+/// was restarted), and its status shows what process 1 wrote.
+async fn a_second_process_follows_the_channel(one: Db, two: Db) -> Result<(), ServiceError> {
+    let (p1, p2) = (Service::with_seed(one, 5), Service::with_seed(two, 6));
+    let camp = p1.campaign_for("guild", CHANNEL, now()).await?.id;
+    p1.create_character(camp, "alice", "Aria", "human", "fighter", now())
+        .await?;
+    p1.gm_set_level(camp, "alice", 10).await?;
+    let first = p1.gm_spawn(camp, CHANNEL, "goblin", 1, now()).await?;
+    // Process 2 caches fight #1 (the channel's entry and its state).
+    assert_eq!(p2.combat_status(camp, CHANNEL).await?.combat_id, first.combat_id);
+    p2.gm_spawn(camp, CHANNEL, "goblin", 1, now()).await?;
+    assert_eq!(
+        p1.combat_status(camp, CHANNEL).await?.combat.combatants.len(),
+        2,
+        "process 1 sees process 2's spawn"
+    );
+
+    p1.gm_end_combat(camp, CHANNEL, now()).await?;
+    assert!(matches!(
+        p2.combat_status(camp, CHANNEL).await,
+        Err(ServiceError::NoCombatInChannel)
+    ));
+    p2.combat_status(camp, CHANNEL).await.expect_err("still no fight");
+    let second = p1.gm_spawn(camp, CHANNEL, "orc", 1, now()).await?;
+    assert_ne!(second.combat_id, first.combat_id);
+
+    // Process 2 again holds #1's channel entry: ask it before and after process 1 ends the new fight.
+    let p3 = Service::with_seed(p2.db().clone(), 7);
+    p3.combat_status(camp, CHANNEL).await?;
+    let started = p2.start_combat(camp, CHANNEL, "alice", now()).await?;
+    assert_eq!(started.combat_id, second.combat_id);
+    assert!(started.combat.started);
+    let spawned = p2.gm_spawn(camp, CHANNEL, "goblin", 1, now()).await?;
+    assert_eq!(spawned.combat_id, second.combat_id);
+
+    // A state process 2 holds goes stale when process 1 writes: its status reads the new one.
+    let HpAdjusted::InCombat(hurt) = p1.gm_adjust_hp(camp, CHANNEL, "Orc", -3, now()).await? else {
+        panic!("the orc is in the fight")
+    };
+    let seen = p2.combat_status(camp, CHANNEL).await?;
+    assert_eq!(seen.version, hurt.version);
+    assert_eq!(
+        seen.combat.by_name("Orc").map(|o| o.hp).ok(),
+        hurt.combat.by_name("Orc").map(|o| o.hp).ok()
+    );
+
+    // Process 1 ends #2 (in memory at process 3 too); the channel is free for both.
+    p1.gm_end_combat(camp, CHANNEL, now()).await?;
+    let third = p3.gm_spawn(camp, CHANNEL, "goblin", 2, now()).await?;
+    assert!(third.combat_id > second.combat_id);
+    assert_eq!(third.combat.combatants.len(), 2);
+    assert!(matches!(
+        p2.act(camp, CHANNEL, "alice", &service::PlayerCommand::Dodge, now())
+            .await,
+        Err(ServiceError::Rules(engine::RuleViolation::NotInCombat))
+    ));
+    Ok(())
+}
+
+mod two_processes {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite_file_lose_no_character_change() {
+        super::two_processes(false, super::two_processes_lose_no_character_change).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres_lose_no_character_change() {
+        super::two_processes(true, super::two_processes_lose_no_character_change).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite_file_second_process_follows_the_channel() {
+        super::two_processes(false, super::a_second_process_follows_the_channel).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres_second_process_follows_the_channel() {
+        super::two_processes(true, super::a_second_process_follows_the_channel).await;
+    }
+}

@@ -472,9 +472,11 @@ impl Service {
 
     /// `/combat status`: the fight in the channel as it stands.
     pub async fn combat_status(&self, campaign_id: i64, channel_id: &str) -> Result<CombatUpdate, ServiceError> {
-        let id = self.combat_in(campaign_id, channel_id).await?;
-        let live = self.store.snapshot(id).await?;
-        Ok(Self::update(live, Vec::new(), Vec::new()))
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let id = self.combat_in(campaign_id, channel_id).await?;
+            let live = self.store.snapshot(id).await?;
+            Ok(Self::update(live, Vec::new(), Vec::new()))
+        })
     }
 
     /// `/combat join`: the player's character joins the fight in the channel, before or after
@@ -486,46 +488,48 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
-        let combat_id = self.combat_in(campaign_id, channel_id).await?;
-        let conn = self.db().conn();
-        let mut row = Self::character_of(conn, campaign_id, player_id).await?;
-        if crate::cmd::hospital::latest(conn, row.id)
-            .await?
-            .is_some_and(|r| r.discharged_at.is_none())
-        {
-            // Admitted, resting, or rested but not yet discharged: the gate decides.
-            let txn = self.db().begin_write().await?;
-            crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
-            txn.commit().await?;
-        }
-        if row.hp <= 0 {
-            return Err(ServiceError::CannotFight { name: row.name });
-        }
-        let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
-        let joiner = crate::convert::combatant(&row)?;
-        let written = self
-            .store
-            .run(combat_id, now, |live| {
-                if live.characters.contains(&Some(row.id)) {
-                    return Err(ServiceError::AlreadyJoined { name: row.name.clone() });
-                }
-                if fighting {
-                    return Err(ServiceError::InCombat { name: row.name.clone() });
-                }
-                let (id, roll) = live.add_combatant(joiner.clone(), Some(row.id));
-                let initiative = roll.map(|_| live.combat.get(id).initiative);
-                Ok(Applied {
-                    logged: Logged::Join {
-                        combatant: Box::new(live.combat.get(id).clone()),
-                        character_id: Some(row.id),
-                        initiative_roll: roll,
-                    },
-                    events: Vec::new(),
-                    extra: Notice::Joined { id, initiative },
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let combat_id = self.combat_in(campaign_id, channel_id).await?;
+            let conn = self.db().conn();
+            let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+            if crate::cmd::hospital::latest(conn, row.id)
+                .await?
+                .is_some_and(|r| r.discharged_at.is_none())
+            {
+                // Admitted, resting, or rested but not yet discharged: the gate decides.
+                let txn = self.db().begin_write().await?;
+                crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
+                txn.commit().await?;
+            }
+            if row.hp <= 0 {
+                return Err(ServiceError::CannotFight { name: row.name });
+            }
+            let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
+            let joiner = crate::convert::combatant(&row)?;
+            let written = self
+                .store
+                .run(combat_id, now, |live| {
+                    if live.characters.contains(&Some(row.id)) {
+                        return Err(ServiceError::AlreadyJoined { name: row.name.clone() });
+                    }
+                    if fighting {
+                        return Err(ServiceError::InCombat { name: row.name.clone() });
+                    }
+                    let (id, roll) = live.add_combatant(joiner.clone(), Some(row.id));
+                    let initiative = roll.map(|_| live.combat.get(id).initiative);
+                    Ok(Applied {
+                        logged: Logged::Join {
+                            combatant: Box::new(live.combat.get(id).clone()),
+                            character_id: Some(row.id),
+                            initiative_roll: roll,
+                        },
+                        events: Vec::new(),
+                        extra: Notice::Joined { id, initiative },
+                    })
                 })
-            })
-            .await?;
-        Ok(Self::update(written.live, written.events, vec![written.extra.0]))
+                .await?;
+            Ok(Self::update(written.live, written.events, vec![written.extra.0]))
+        })
     }
 
     /// `/combat start`: begins the fight in the channel (rolling initiative; monsters act
@@ -537,24 +541,26 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
-        let combat_id = self.combat_in(campaign_id, channel_id).await?;
-        let live = self.store.snapshot(combat_id).await?;
-        if live.combat.started {
-            return Err(RuleViolation::AlreadyStarted.into());
-        }
-        let mut notices = Vec::new();
-        let in_it = live.combat.combatants.iter().any(|c| c.player_id() == Some(player_id));
-        if !in_it
-            && crate::repo::characters::for_player(self.db().conn(), campaign_id, player_id)
-                .await?
-                .is_some()
-        {
-            notices.extend(self.join_combat(campaign_id, channel_id, player_id, now).await?.notices);
-        }
-        let mut begun = self.begin(combat_id, now).await?;
-        notices.append(&mut begun.notices);
-        begun.notices = notices;
-        Ok(begun)
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let combat_id = self.combat_in(campaign_id, channel_id).await?;
+            let live = self.store.snapshot(combat_id).await?;
+            if live.combat.started {
+                return Err(RuleViolation::AlreadyStarted.into());
+            }
+            let mut notices = Vec::new();
+            let in_it = live.combat.combatants.iter().any(|c| c.player_id() == Some(player_id));
+            if !in_it
+                && crate::repo::characters::for_player(self.db().conn(), campaign_id, player_id)
+                    .await?
+                    .is_some()
+            {
+                notices.extend(self.join_combat(campaign_id, channel_id, player_id, now).await?.notices);
+            }
+            let mut begun = self.begin(combat_id, now).await?;
+            notices.append(&mut begun.notices);
+            begun.notices = notices;
+            Ok(begun)
+        })
     }
 
     /// Any combat command of a player: resolves target names, applies it, persists it.
@@ -566,12 +572,14 @@ impl Service {
         command: &PlayerCommand,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
-        let combat_id = self.combat_in(campaign_id, channel_id).await?;
-        self.engine_command(combat_id, now, |combat| {
-            let me = player_combatant(combat, player_id)?;
-            Ok((Actor::Combatant(me), command.to_engine(combat)?))
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let combat_id = self.combat_in(campaign_id, channel_id).await?;
+            self.engine_command(combat_id, now, |combat| {
+                let me = player_combatant(combat, player_id)?;
+                Ok((Actor::Combatant(me), command.to_engine(combat)?))
+            })
+            .await
         })
-        .await
     }
 
     /// `/end-turn`.
@@ -598,28 +606,30 @@ impl Service {
         window: Option<i64>,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
-        let command = if reaction.trim().eq_ignore_ascii_case("pass") {
-            Command::Pass
-        } else {
-            Command::React(ReactionKind::parse(reaction).ok_or_else(|| ServiceError::Unknown {
-                kind: "reaction",
-                given: reaction.trim().to_owned(),
-                valid: choices(ReactionKind::ALL.iter().map(|k| k.label()).chain(["Pass"])),
-            })?)
-        };
-        let combat_id = self.combat_in(campaign_id, channel_id).await?;
-        let written = self
-            .store
-            .run(combat_id, now, |live| {
-                if window.is_some() && live.reaction_timer != window {
-                    return Err(ServiceError::StaleButton);
-                }
-                let me = player_combatant(&live.combat, player_id)?;
-                engine_step(live, Actor::Combatant(me), command.clone(), now)
-            })
-            .await?;
-        let notices = written.extra.1;
-        Ok(Self::update(written.live, written.events, notices))
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let command = if reaction.trim().eq_ignore_ascii_case("pass") {
+                Command::Pass
+            } else {
+                Command::React(ReactionKind::parse(reaction).ok_or_else(|| ServiceError::Unknown {
+                    kind: "reaction",
+                    given: reaction.trim().to_owned(),
+                    valid: choices(ReactionKind::ALL.iter().map(|k| k.label()).chain(["Pass"])),
+                })?)
+            };
+            let combat_id = self.combat_in(campaign_id, channel_id).await?;
+            let written = self
+                .store
+                .run(combat_id, now, |live| {
+                    if window.is_some() && live.reaction_timer != window {
+                        return Err(ServiceError::StaleButton);
+                    }
+                    let me = player_combatant(&live.combat, player_id)?;
+                    engine_step(live, Actor::Combatant(me), command.clone(), now)
+                })
+                .await?;
+            let notices = written.extra.1;
+            Ok(Self::update(written.live, written.events, notices))
+        })
     }
 
     /// Passes every reaction window whose timeout is due at `now`. Returns what each pass did.

@@ -42,59 +42,61 @@ impl Service {
         count: u32,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
-        let kind = parse_monster(monster)?;
-        if !(1..=MAX_SPAWN).contains(&count) {
-            return Err(ServiceError::InvalidInput(format!(
-                "Spawn between 1 and {MAX_SPAWN} monsters at a time."
-            )));
-        }
-        if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
-            let written = self
-                .store
-                .run(combat_id, now, |live| {
-                    let spawned = name_monsters(kind, count, &live.combat.combatants);
-                    let mut ids = Vec::new();
-                    let mut rolls = Vec::new();
-                    for m in spawned.clone() {
-                        let (id, roll) = live.add_combatant(m, None);
-                        ids.push(id);
-                        rolls.push(roll);
-                    }
-                    Ok(Applied {
-                        logged: Logged::Spawn {
-                            combatants: ids.iter().map(|id| live.combat.get(*id).clone()).collect(),
-                            initiative_rolls: rolls,
-                        },
-                        events: Vec::new(),
-                        extra: Notice::Spawned { ids },
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let kind = parse_monster(monster)?;
+            if !(1..=MAX_SPAWN).contains(&count) {
+                return Err(ServiceError::InvalidInput(format!(
+                    "Spawn between 1 and {MAX_SPAWN} monsters at a time."
+                )));
+            }
+            if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
+                let written = self
+                    .store
+                    .run(combat_id, now, |live| {
+                        let spawned = name_monsters(kind, count, &live.combat.combatants);
+                        let mut ids = Vec::new();
+                        let mut rolls = Vec::new();
+                        for m in spawned.clone() {
+                            let (id, roll) = live.add_combatant(m, None);
+                            ids.push(id);
+                            rolls.push(roll);
+                        }
+                        Ok(Applied {
+                            logged: Logged::Spawn {
+                                combatants: ids.iter().map(|id| live.combat.get(*id).clone()).collect(),
+                                initiative_rolls: rolls,
+                            },
+                            events: Vec::new(),
+                            extra: Notice::Spawned { ids },
+                        })
                     })
-                })
+                    .await?;
+                return Ok(Self::update(written.live, written.events, vec![written.extra.0]));
+            }
+            let members: Vec<_> = name_monsters(kind, count, &[]).into_iter().map(|m| (m, None)).collect();
+            let ids = (0..members.len() as u32).map(engine::CombatantId).collect();
+            let txn = self.db().begin_write().await?;
+            let live = self
+                .new_combat(
+                    &txn,
+                    NewFight {
+                        campaign_id,
+                        channel_id,
+                        expedition_id: None,
+                        members,
+                        terrain: Terrain::default(),
+                    },
+                    now,
+                )
                 .await?;
-            return Ok(Self::update(written.live, written.events, vec![written.extra.0]));
-        }
-        let members: Vec<_> = name_monsters(kind, count, &[]).into_iter().map(|m| (m, None)).collect();
-        let ids = (0..members.len() as u32).map(engine::CombatantId).collect();
-        let txn = self.db().begin_write().await?;
-        let live = self
-            .new_combat(
-                &txn,
-                NewFight {
-                    campaign_id,
-                    channel_id,
-                    expedition_id: None,
-                    members,
-                    terrain: Terrain::default(),
-                },
-                now,
-            )
-            .await?;
-        txn.commit().await?;
-        self.store.cache_new(&live);
-        Ok(Self::update(
-            live,
-            Vec::new(),
-            vec![Notice::CombatCreated, Notice::Spawned { ids }],
-        ))
+            txn.commit().await?;
+            self.store.cache_new(&live);
+            Ok(Self::update(
+                live,
+                Vec::new(),
+                vec![Notice::CombatCreated, Notice::Spawned { ids }],
+            ))
+        })
     }
 
     /// `/gm hp target delta`: in the channel's fight, changes a combatant's HP through the
@@ -108,34 +110,36 @@ impl Service {
         delta: i32,
         now: DateTimeUtc,
     ) -> Result<HpAdjusted, ServiceError> {
-        if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
-            let live = self.store.snapshot(combat_id).await?;
-            if live.combat.started && live.combat.by_name(target).is_ok() {
-                let update = self
-                    .engine_command(combat_id, now, |combat| {
-                        let id = combat.by_name(target)?.id;
-                        Ok((Actor::Director, Command::AdjustHp { target: id, delta }))
-                    })
-                    .await?;
-                return Ok(HpAdjusted::InCombat(update));
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
+                let live = self.store.snapshot(combat_id).await?;
+                if live.combat.started && live.combat.by_name(target).is_ok() {
+                    let update = self
+                        .engine_command(combat_id, now, |combat| {
+                            let id = combat.by_name(target)?.id;
+                            Ok((Actor::Director, Command::AdjustHp { target: id, delta }))
+                        })
+                        .await?;
+                    return Ok(HpAdjusted::InCombat(update));
+                }
             }
-        }
-        let conn = self.db().conn();
-        let row = characters::by_name(conn, campaign_id, target).await?.ok_or_else(|| {
-            ServiceError::Rules(engine::RuleViolation::UnknownTarget {
-                name: target.to_owned(),
+            let conn = self.db().conn();
+            let row = characters::by_name(conn, campaign_id, target).await?.ok_or_else(|| {
+                ServiceError::Rules(engine::RuleViolation::UnknownTarget {
+                    name: target.to_owned(),
+                })
+            })?;
+            Self::not_fighting(conn, &row).await?;
+            if delta == 0 {
+                return Err(ServiceError::InvalidInput("A change of 0 HP changes nothing.".into()));
+            }
+            let row = characters::modify(conn, row, |row| {
+                row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp.max(0));
+                Ok(())
             })
-        })?;
-        Self::not_fighting(conn, &row).await?;
-        if delta == 0 {
-            return Err(ServiceError::InvalidInput("A change of 0 HP changes nothing.".into()));
-        }
-        let row = characters::modify(conn, row, |row| {
-            row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp.max(0));
-            Ok(())
+            .await?;
+            Ok(HpAdjusted::Character(Sheet::of(&row)?))
         })
-        .await?;
-        Ok(HpAdjusted::Character(Sheet::of(&row)?))
     }
 
     /// `/gm coins player amount`: gives (or, negative, takes) coins; never below zero.
@@ -217,29 +221,31 @@ impl Service {
         channel_id: &str,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
-        let combat_id = self.combat_in(campaign_id, channel_id).await?;
-        let live = self.store.snapshot(combat_id).await?;
-        if !live.combat.started {
-            // The engine ends only begun fights; one that never began is closed here.
-            let written = self
-                .store
-                .run(combat_id, now, |live| {
-                    live.combat.outcome = Some(engine::Outcome::Halted);
-                    Ok(Applied {
-                        logged: Logged::Close,
-                        events: vec![engine::Event::CombatEnded {
-                            outcome: engine::Outcome::Halted,
-                            xp: 0,
-                        }],
-                        extra: (),
+        crate::service::fresh_channel!(self, campaign_id, channel_id, {
+            let combat_id = self.combat_in(campaign_id, channel_id).await?;
+            let live = self.store.snapshot(combat_id).await?;
+            if !live.combat.started {
+                // The engine ends only begun fights; one that never began is closed here.
+                let written = self
+                    .store
+                    .run(combat_id, now, |live| {
+                        live.combat.outcome = Some(engine::Outcome::Halted);
+                        Ok(Applied {
+                            logged: Logged::Close,
+                            events: vec![engine::Event::CombatEnded {
+                                outcome: engine::Outcome::Halted,
+                                xp: 0,
+                            }],
+                            extra: (),
+                        })
                     })
-                })
-                .await?;
-            let notices = written.extra.1;
-            return Ok(Self::update(written.live, written.events, notices));
-        }
-        self.engine_command(combat_id, now, |_| Ok((Actor::Director, Command::EndCombat)))
-            .await
+                    .await?;
+                let notices = written.extra.1;
+                return Ok(Self::update(written.live, written.events, notices));
+            }
+            self.engine_command(combat_id, now, |_| Ok((Actor::Director, Command::EndCombat)))
+                .await
+        })
     }
 }
 
