@@ -201,15 +201,19 @@ impl Expr {
         if text.is_empty() {
             return Err(DiceError::Empty);
         }
-        let chars = text.chars().count();
-        if chars > MAX_CHARS {
-            return Err(DiceError::TooLong { chars });
+        // Bytes bound characters from above: count them only when it matters.
+        if text.len() > MAX_CHARS {
+            let chars = text.chars().count();
+            if chars > MAX_CHARS {
+                return Err(DiceError::TooLong { chars });
+            }
         }
         let mut p = Parser {
             s: text.as_bytes(),
             text,
             pos: 0,
             depth: 0,
+            members: Vec::new(),
             expr: Expr {
                 source: String::new(),
                 nodes: Vec::with_capacity(8),
@@ -252,6 +256,8 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     expr: Expr,
+    /// The members of the sets being parsed, innermost last.
+    members: Vec<NodeId>,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -642,12 +648,13 @@ impl Parser<'_> {
     fn set(&mut self) -> Result<NodeId, DiceError> {
         self.pos += 1; // (
         self.deeper()?;
-        let mut members: Vec<NodeId> = Vec::new();
+        let base = self.members.len();
         let mut comma = false;
         self.skip_ws();
         if self.peek() != Some(b')') {
             loop {
-                members.push(self.comparison()?);
+                let member = self.comparison()?;
+                self.members.push(member);
                 self.skip_ws();
                 match self.peek() {
                     Some(b',') => {
@@ -666,11 +673,12 @@ impl Parser<'_> {
         self.pos += 1; // )
         self.depth -= 1;
         let ops = self.ops(None)?;
-        if members.len() == 1 && !comma && ops.start == ops.end {
-            return Ok(self.push(Kind::Paren(members[0])));
+        if self.members.len() == base + 1 && !comma && ops.start == ops.end {
+            let inner = self.members.pop().expect("one member");
+            return Ok(self.push(Kind::Paren(inner)));
         }
         let start = self.expr.items.len() as u16;
-        self.expr.items.extend(members);
+        self.expr.items.extend(self.members.drain(base..));
         let items = Span {
             start,
             end: self.expr.items.len() as u16,

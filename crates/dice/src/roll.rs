@@ -14,24 +14,27 @@ impl<F: FnMut(u32) -> u32> Roller for F {
     }
 }
 
+/// No entry in `Tally::history` (8 bytes a die: 1,000 dice hold 8 KB).
+pub(crate) const NONE: u16 = u16::MAX;
+
 /// One die as it stands: its face (after `mi`/`ma`), the face it rolled, and its marks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Die {
     pub value: u16,
     pub rolled: u16,
+    /// The latest face this die rerolled away (index into `Tally::history`), or [`NONE`].
+    pub last_reroll: u16,
     pub kept: bool,
     pub exploded: bool,
-    /// The latest face this die rerolled away (index into `Tally::history`), if any.
-    pub last_reroll: Option<u16>,
 }
 
 /// A face rerolled away: shown struck through before the die's face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Rerolled {
     pub value: u16,
+    /// The face rerolled away before this one on the same die, or [`NONE`].
+    pub before: u16,
     pub exploded: bool,
-    /// The face rerolled away before this one, on the same die.
-    pub before: Option<u16>,
 }
 
 /// What each node came to.
@@ -67,9 +70,9 @@ impl Tally {
         self.dice.push(Die {
             value: v,
             rolled: v,
+            last_reroll: NONE,
             kept: true,
             exploded: false,
-            last_reroll: None,
         });
         Ok(())
     }
@@ -82,7 +85,7 @@ impl Tally {
             exploded: die.exploded,
             before: die.last_reroll,
         });
-        die.last_reroll = Some((self.history.len() - 1) as u16);
+        die.last_reroll = (self.history.len() - 1) as u16;
         die.value = v;
         die.rolled = v;
         die.exploded = false;
@@ -90,53 +93,61 @@ impl Tally {
     }
 }
 
-/// Marks in `picked` (indexed from 0 over `values`) what the selectors match among the kept
-/// values; `limit` caps how many (for `ra`). Ties in highest/lowest go to the earlier value.
-fn select(sels: &[Sel], values: &[(i64, bool)], picked: &mut Vec<bool>, order: &mut Vec<u16>, limit: Option<usize>) {
+/// Marks in `picked` (indexed from 0 over `n` values; `value(i)` is `None` for a dropped one)
+/// what the selectors match among the kept values; `limit` caps how many (for `ra`). Ties in
+/// highest/lowest go to the earlier value.
+fn select(
+    sels: &[Sel],
+    n: usize,
+    value: impl Fn(usize) -> Option<i64>,
+    picked: &mut Vec<bool>,
+    order: &mut Vec<u16>,
+    limit: Option<usize>,
+) {
     picked.clear();
-    picked.resize(values.len(), false);
+    picked.resize(n, false);
     let mut count = 0;
     for sel in sels {
         let room = limit.map_or(usize::MAX, |l| l - count);
         if room == 0 {
             break;
         }
-        let mut take = |i: usize, picked: &mut Vec<bool>| {
-            if !picked[i] {
-                picked[i] = true;
-                count += 1;
-            }
-        };
         match sel.cat {
             Cat::Highest | Cat::Lowest => {
                 order.clear();
-                order.extend((0..values.len() as u16).filter(|&i| values[usize::from(i)].1));
+                order.extend((0..n as u16).filter(|&i| value(usize::from(i)).is_some()));
+                let key = |i: &u16| value(usize::from(*i)).unwrap_or(0);
                 if sel.cat == Cat::Highest {
-                    order.sort_by(|a, b| values[usize::from(*b)].0.cmp(&values[usize::from(*a)].0));
+                    order.sort_by_key(|i| std::cmp::Reverse(key(i)));
                 } else {
-                    order.sort_by_key(|i| values[usize::from(*i)].0);
+                    order.sort_by_key(key);
                 }
-                let n = (sel.num as usize).min(order.len()).min(room);
-                for &i in &order[..n] {
-                    take(usize::from(i), picked);
+                let take = (sel.num as usize).min(order.len()).min(room);
+                for &i in &order[..take] {
+                    if !picked[usize::from(i)] {
+                        picked[usize::from(i)] = true;
+                        count += 1;
+                    }
                 }
             }
             Cat::Is | Cat::Below | Cat::Above => {
-                let n = i64::from(sel.num);
+                let target = i64::from(sel.num);
                 let mut left = room;
-                for (i, &(v, kept)) in values.iter().enumerate() {
+                for (i, done) in picked.iter_mut().enumerate() {
                     if left == 0 {
                         break;
                     }
-                    let hit = kept
-                        && match sel.cat {
-                            Cat::Is => v == n,
-                            Cat::Below => v < n,
-                            _ => v > n,
-                        };
+                    let hit = value(i).is_some_and(|v| match sel.cat {
+                        Cat::Is => v == target,
+                        Cat::Below => v < target,
+                        _ => v > target,
+                    });
                     if hit {
-                        take(i, picked);
                         left -= 1;
+                        if !*done {
+                            *done = true;
+                            count += 1;
+                        }
                     }
                 }
             }
@@ -144,11 +155,15 @@ fn select(sels: &[Sel], values: &[(i64, bool)], picked: &mut Vec<bool>, order: &
     }
 }
 
+/// The kept dice of a group, for [`select`].
+fn die_value(dice: &[Die]) -> impl Fn(usize) -> Option<i64> + '_ {
+    |i| dice[i].kept.then(|| i64::from(dice[i].value))
+}
+
 struct Roll<'e, R> {
     expr: &'e Expr,
     roller: &'e mut R,
     tally: Tally,
-    values: Vec<(i64, bool)>,
     picked: Vec<bool>,
     order: Vec<u16>,
 }
@@ -183,13 +198,13 @@ impl<R: Roller> Roll<'_, R> {
                     self.node(m)?;
                 }
                 for op in &self.expr.ops[ops.range()] {
-                    self.values.clear();
-                    self.values.extend(members.iter().map(|&m| {
-                        let o = self.tally.out[usize::from(m)];
-                        (o.value, o.kept)
-                    }));
                     let selectors = &self.expr.sels[op.sels.range()];
-                    select(selectors, &self.values, &mut self.picked, &mut self.order, None);
+                    let out = &self.tally.out;
+                    let value = |k: usize| {
+                        let o = out[usize::from(members[k])];
+                        o.kept.then_some(o.value)
+                    };
+                    select(selectors, members.len(), value, &mut self.picked, &mut self.order, None);
                     for (k, &m) in members.iter().enumerate() {
                         let o = &mut self.tally.out[usize::from(m)];
                         match op.kind {
@@ -220,18 +235,24 @@ impl<R: Roller> Roll<'_, R> {
         Ok(out.value)
     }
 
-    fn load(&mut self, start: usize) {
-        self.values.clear();
-        self.values
-            .extend(self.tally.dice[start..].iter().map(|d| (i64::from(d.value), d.kept)));
+    /// Selects among the dice of the group starting at `start`.
+    fn pick(&mut self, selectors: &[Sel], start: usize, limit: Option<usize>) {
+        let dice = &self.tally.dice[start..];
+        select(
+            selectors,
+            dice.len(),
+            die_value(dice),
+            &mut self.picked,
+            &mut self.order,
+            limit,
+        );
     }
 
     fn dice_op(&mut self, op: SetOp, start: usize, sides: u32) -> Result<(), DiceError> {
         let selectors = &self.expr.sels[op.sels.range()];
         match op.kind {
             OpKind::Keep | OpKind::Drop => {
-                self.load(start);
-                select(selectors, &self.values, &mut self.picked, &mut self.order, None);
+                self.pick(selectors, start, None);
                 for (k, die) in self.tally.dice[start..].iter_mut().enumerate() {
                     if self.picked[k] == (op.kind == OpKind::Drop) {
                         die.kept = false;
@@ -239,8 +260,7 @@ impl<R: Roller> Roll<'_, R> {
                 }
             }
             OpKind::Reroll | OpKind::RerollOnce => loop {
-                self.load(start);
-                select(selectors, &self.values, &mut self.picked, &mut self.order, None);
+                self.pick(selectors, start, None);
                 let mut any = false;
                 for k in 0..self.picked.len() {
                     if self.picked[k] {
@@ -256,9 +276,8 @@ impl<R: Roller> Roll<'_, R> {
             OpKind::RerollAdd | OpKind::Explode => {
                 let mut done: Vec<bool> = Vec::new();
                 loop {
-                    self.load(start);
                     let limit = (op.kind == OpKind::RerollAdd).then_some(1);
-                    select(selectors, &self.values, &mut self.picked, &mut self.order, limit);
+                    self.pick(selectors, start, limit);
                     done.resize(self.picked.len(), false);
                     let mut any = false;
                     for (k, done) in done.iter_mut().enumerate() {
@@ -328,7 +347,6 @@ pub(crate) fn roll(expr: &Expr, roller: &mut impl Roller) -> Result<(i64, Tally)
             out: vec![Out::default(); expr.nodes.len()],
             rolled: 0,
         },
-        values: Vec::new(),
         picked: Vec::new(),
         order: Vec::new(),
     };

@@ -1,10 +1,8 @@
 //! The display players expect from Avrae: each die shown, dropped ones struck through, 1s and highest faces bold, within Discord's limits.
 
-use std::fmt::Write as _;
-
 use crate::MAX_DETAIL_CHARS;
 use crate::parse::{Cat, Expr, Kind, NodeId, Spelling};
-use crate::roll::{Die, Tally};
+use crate::roll::{Die, NONE, Tally};
 
 struct Show<'a> {
     expr: &'a Expr,
@@ -13,6 +11,27 @@ struct Show<'a> {
     /// Dice shown per group before the rest are summed up as `…+N`.
     per_group: usize,
     scratch: Vec<u16>,
+    /// Set when the text passed the limit and showing stopped early.
+    overflow: bool,
+}
+
+/// Appends `n` in decimal (faster than `core::fmt` for the many small numbers shown).
+pub(crate) fn push_int(out: &mut String, n: i64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits"));
 }
 
 fn face(out: &mut String, value: u16, sides: u32, exploded: bool) {
@@ -20,7 +39,7 @@ fn face(out: &mut String, value: u16, sides: u32, exploded: bool) {
     if crit {
         out.push_str("**");
     }
-    let _ = write!(out, "{value}");
+    push_int(out, i64::from(value));
     if exploded {
         out.push('!');
     }
@@ -48,12 +67,12 @@ impl Show<'_> {
                     Cat::Below => self.out.push('<'),
                     Cat::Above => self.out.push('>'),
                 }
-                let _ = write!(self.out, "{}", sel.num);
+                push_int(&mut self.out, i64::from(sel.num));
             }
         }
     }
 
-    fn die(&mut self, die: &Die, sides: u32, struck: bool) {
+    fn die(&mut self, die: Die, sides: u32, struck: bool) {
         let strike = !die.kept && !struck;
         if strike {
             self.out.push_str("~~");
@@ -61,11 +80,15 @@ impl Show<'_> {
         // Faces rerolled away, oldest first, struck through.
         self.scratch.clear();
         let mut at = die.last_reroll;
-        while let Some(i) = at {
-            self.scratch.push(i);
-            at = self.tally.history[usize::from(i)].before;
+        while at != NONE {
+            self.scratch.push(at);
+            at = self.tally.history[usize::from(at)].before;
         }
         for k in (0..self.scratch.len()).rev() {
+            if self.out.len() > MAX_DETAIL_CHARS {
+                self.overflow = true;
+                return;
+            }
             let old = self.tally.history[usize::from(self.scratch[k])];
             if !strike && !struck {
                 self.out.push_str("~~");
@@ -79,7 +102,8 @@ impl Show<'_> {
         if die.rolled == die.value {
             face(&mut self.out, die.value, sides, die.exploded);
         } else {
-            let _ = write!(self.out, "{} -> ", die.rolled);
+            push_int(&mut self.out, i64::from(die.rolled));
+            self.out.push_str(" -> ");
             face(&mut self.out, die.value, sides, die.exploded);
         }
         if strike {
@@ -88,6 +112,10 @@ impl Show<'_> {
     }
 
     fn node(&mut self, id: NodeId, struck: bool) {
+        if self.out.len() > MAX_DETAIL_CHARS {
+            self.overflow = true;
+            return;
+        }
         let node = self.expr.nodes[usize::from(id)];
         let out = self.tally.out[usize::from(id)];
         let strike = !out.kept && !struck;
@@ -96,33 +124,41 @@ impl Show<'_> {
         }
         let struck = struck || strike;
         match node.kind {
-            Kind::Number(n) => {
-                let _ = write!(self.out, "{n}");
-            }
+            Kind::Number(n) => push_int(&mut self.out, n),
             Kind::Dice {
                 count,
                 sides,
                 percent,
                 ops,
             } => {
-                let _ = write!(self.out, "{count}d");
+                push_int(&mut self.out, i64::from(count));
+                self.out.push('d');
                 if percent {
                     self.out.push('%');
                 } else {
-                    let _ = write!(self.out, "{sides}");
+                    push_int(&mut self.out, i64::from(sides));
                 }
                 self.ops(ops);
                 self.out.push_str(" (");
                 let (a, b) = (usize::from(out.dice.0), usize::from(out.dice.1));
                 let shown = (b - a).min(self.per_group);
                 for (k, die) in self.tally.dice[a..a + shown].iter().enumerate() {
+                    if self.out.len() > MAX_DETAIL_CHARS {
+                        // Past the limit already: this pass cannot fit, stop building it.
+                        self.overflow = true;
+                        return;
+                    }
                     if k > 0 {
                         self.out.push_str(", ");
                     }
-                    self.die(die, sides, struck);
+                    self.die(*die, sides, struck);
                 }
                 if shown < b - a {
-                    let _ = write!(self.out, "{}…+{}", if shown > 0 { ", " } else { "" }, b - a - shown);
+                    if shown > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str("…+");
+                    push_int(&mut self.out, (b - a - shown) as i64);
                 }
                 self.out.push(')');
             }
@@ -168,36 +204,55 @@ impl Show<'_> {
     }
 }
 
+/// Room for the whole text, or, when it may pass the limit, for the limit and the most one node
+/// adds past it before showing stops (a die with its marks, or the annotations typed, ≤ 800 bytes):
+/// the text never grows into a second buffer.
+fn room(expr: &Expr, tally: &Tally) -> usize {
+    let want = 32 + expr.source.len() + 10 * (tally.dice.len() + tally.history.len());
+    if want < MAX_DETAIL_CHARS {
+        want
+    } else {
+        MAX_DETAIL_CHARS + 1024
+    }
+}
+
 /// The rolled expression shown die by die, at most [`MAX_DETAIL_CHARS`] characters: when every
-/// die does not fit, each group shows as many as fit and sums up the rest (`…+412`).
+/// die does not fit, each group shows as many as fit and sums up the rest (`…+412`). No pass
+/// builds more than the limit and one die past it.
 pub(crate) fn show(expr: &Expr, tally: &Tally) -> String {
     let mut s = Show {
         expr,
         tally,
-        out: String::with_capacity(32 + 8 * tally.dice.len()),
+        out: String::with_capacity(room(expr, tally)),
         per_group: usize::MAX,
         scratch: Vec::new(),
+        overflow: false,
     };
+    let fits =
+        |s: &Show<'_>| !s.overflow && (s.out.len() <= MAX_DETAIL_CHARS || s.out.chars().count() <= MAX_DETAIL_CHARS);
     s.node(expr.root, false);
-    if s.out.chars().count() <= MAX_DETAIL_CHARS {
+    if fits(&s) {
         return s.out;
     }
-    // Binary search the most dice per group that fit (0 always does: at most 200 characters typed).
-    let (mut lo, mut hi) = (0, tally.dice.len());
-    let mut best = String::new();
+    // Binary search the most dice per group that fit (0 always does: at most 200 characters
+    // typed), then show that many.
+    let (mut lo, mut hi, mut best) = (1, tally.dice.len(), 0);
     while lo <= hi {
         let mid = usize::midpoint(lo, hi);
         s.per_group = mid;
+        s.overflow = false;
         s.out.clear();
         s.node(expr.root, false);
-        if s.out.chars().count() <= MAX_DETAIL_CHARS {
-            best.clone_from(&s.out);
+        if fits(&s) {
+            best = mid;
             lo = mid + 1;
-        } else if mid == 0 {
-            break;
         } else {
             hi = mid - 1;
         }
     }
-    best
+    s.per_group = best;
+    s.overflow = false;
+    s.out.clear();
+    s.node(expr.root, false);
+    s.out
 }
