@@ -25,7 +25,9 @@ pub enum ServiceError {
     #[error("Too many commands at once on the same thing — try again.")]
     Contended,
     /// The fight has as many combatants as a fight may hold.
-    #[error("This fight already has {count} combatants, the most one fight may hold ({max}).")]
+    #[error(
+        "This fight has {count} combatants; one fight holds at most {max} — spawn fewer, or end it and start another."
+    )]
     FightFull { count: usize, max: usize },
     /// No combat has this id.
     #[error("no combat with id {0}")]

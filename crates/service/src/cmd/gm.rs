@@ -53,6 +53,7 @@ impl Service {
                 let written = self
                     .store
                     .run(combat_id, now, |live| {
+                        crate::cmd::combat::room_for(&live.combat, count as usize)?;
                         let spawned = name_monsters(kind, count, &live.combat.combatants);
                         let mut ids = Vec::new();
                         let mut rolls = Vec::new();
