@@ -14,6 +14,13 @@
 //! comment (`1d20+5 to hit`); `adv` / `dis` for `2d20kh1` / `2d20kl1`, as a term or as the first
 //! word after the expression (then it applies to a leading `1d20`).
 //!
+//! Where it differs from d20 (whose `expression.py` is the reference for what each operator
+//! does): `d%` is a d100 (1–100; d20 rolls a tens die, 0–90); `/` rounds down on whole numbers
+//! (the 5e rule; d20 keeps the fraction until the total); `!`, `dh`, `dl` and `kh`/`kl` without
+//! a number are accepted besides d20's `e`, `ph`, `pl`; decimals are refused; a keep or drop
+//! that leaves none of the dice asked for (`2d6dl2`) and a reroll or explosion that every face
+//! matches are refused (d20 gives 0, or rolls until its 1,000-roll limit).
+//!
 //! The cost is bounded by construction: at most [`MAX_DICE`] dice are rolled per expression,
 //! counting rerolls and explosions (every reroll or explosion pass rolls at least one die, so the
 //! budget ends every loop); a reroll or explosion that every face matches is refused before
