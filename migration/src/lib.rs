@@ -13,6 +13,7 @@ mod m20261201_000001_hospital_discharge_and_pending_timers;
 mod m20261202_000001_shard_ownership;
 mod m20261203_000001_turn_timeout_default;
 mod m20261204_000018_integrity;
+mod m20261204_000019_retention;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000001_shard_ownership::Migration),
             Box::new(m20261203_000001_turn_timeout_default::Migration),
             Box::new(m20261204_000018_integrity::Migration),
+            Box::new(m20261204_000019_retention::Migration),
         ]
     }
 }

@@ -23,6 +23,9 @@ pub struct Config {
     pub clock_offset: chrono::TimeDelta,
     /// `SHARD_IDS` / `SHARD_COUNT`: which of Discord's shards this process runs.
     pub sharding: Sharding,
+    /// `RETENTION_DAYS`: how long finished fights' logs and fired timers are kept (default
+    /// 30; `0` keeps them for ever). Older finished fights keep their seed and a summary.
+    pub retention_days: u32,
 }
 
 impl std::fmt::Debug for Config {
@@ -36,6 +39,7 @@ impl std::fmt::Debug for Config {
             .field("ops_addr", &self.ops_addr)
             .field("clock_offset", &self.clock_offset)
             .field("sharding", &self.sharding)
+            .field("retention_days", &self.retention_days)
             .finish()
     }
 }
@@ -186,6 +190,14 @@ impl Config {
                 .transpose()?
                 .unwrap_or_default(),
             sharding: Sharding::parse(var("SHARD_IDS").as_deref(), var("SHARD_COUNT").as_deref())?,
+            retention_days: var("RETENTION_DAYS")
+                .map(|d| {
+                    d.trim().parse::<u32>().ok().filter(|d| *d <= 36_500).with_context(|| {
+                        format!("RETENTION_DAYS must be a number of days (0 to keep everything), not {d:?}")
+                    })
+                })
+                .transpose()?
+                .unwrap_or(service::cmd::retention::DEFAULT_RETENTION_DAYS),
         })
     }
 }

@@ -56,7 +56,10 @@ pub async fn run(config: Config) -> Result<()> {
     // else; the service fires only their timers).
     let owned = config.sharding.owned();
     tracing::info!(sharding = ?config.sharding, owns = %owned, "starting");
-    let service = Service::with_seed(db, config.seed).owning(owned);
+    let mut service = Service::with_seed(db, config.seed).owning(owned);
+    if config.retention_days > 0 {
+        service = service.with_retention(chrono::Duration::days(i64::from(config.retention_days)));
+    }
     let app = Arc::new(App::new(service, renderer, config.seed));
     let clock = Clock::system(config.clock_offset);
     if !config.clock_offset.is_zero() {

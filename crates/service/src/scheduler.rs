@@ -97,6 +97,7 @@ impl Service {
             let (mut batch, claimed) = self.fire_timer_batch(now, worker_id, BATCH).await?;
             fired.append(&mut batch);
             if (claimed as u64) < BATCH {
+                self.compact_if_due(now).await;
                 return Ok(fired);
             }
         }

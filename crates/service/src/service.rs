@@ -30,6 +30,11 @@ pub struct Service {
     /// Which campaign each (guild, channel) seen so far belongs to (see
     /// [`Service::campaign_id_for`]).
     campaign_ids: Arc<Mutex<HashMap<(String, String), i64>>>,
+    /// How long finished fights' logs and fired timers are kept (`None`: for ever); see
+    /// `cmd::retention`.
+    pub(crate) retention: Option<chrono::Duration>,
+    /// When this process last applied the retention policy.
+    pub(crate) last_compaction: Arc<Mutex<Option<DateTimeUtc>>>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -81,6 +86,8 @@ impl Service {
             rolls: Arc::new(Mutex::new(Dice::seeded(mix(&[seed, 0x524f_4c4c])))),
             shards: Arc::new(Shards::all()),
             campaign_ids: Arc::default(),
+            retention: None,
+            last_compaction: Arc::default(),
         }
     }
 

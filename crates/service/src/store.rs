@@ -42,14 +42,14 @@ pub const TURN_TIMEOUT: &str = "turn_timeout";
 
 /// What the `combats.state` column holds.
 #[derive(Serialize, Deserialize)]
-struct StoredState {
-    combat: Combat,
-    dice: DicePosition,
+pub(crate) struct StoredState {
+    pub combat: Combat,
+    pub dice: DicePosition,
     /// The open reaction window's timeout timer.
-    reaction_timer: Option<i64>,
+    pub reaction_timer: Option<i64>,
     /// The turn timer of the player the fight waits on.
     #[serde(default)]
-    turn_timer: Option<i64>,
+    pub turn_timer: Option<i64>,
 }
 
 /// A combat as the service holds it between commands.
@@ -164,7 +164,7 @@ pub(crate) struct Applied<T> {
 
 /// A command as the combat log stores it: an engine command, or one the service performs
 /// itself (a join or a spawn after the fight was created).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Logged {
     Engine {
         actor: Actor,
@@ -281,6 +281,7 @@ pub(crate) async fn create(
         expedition_id: Set(live.expedition_id),
         status: Set(crate::repo::combats::ACTIVE.to_owned()),
         seed: Set(seed),
+        initial_state: Set(Some(state.clone())),
         state: Set(state),
         version: Set(0),
         created_at: Set(now),

@@ -1,6 +1,8 @@
 //! Growth (issue 18), on every backend: a fight holds at most `MAX_COMBATANTS` (a spawn or a
 //! join past it is refused, changing nothing); a character is found by name through an index,
-//! not by reading the campaign's characters.
+//! not by reading the campaign's characters; the retention policy compacts finished fights
+//! older than the period to their summary and seed and deletes old fired timers, and replay
+//! keeps working for every fight it keeps.
 
 #[macro_use]
 mod common;
@@ -13,6 +15,7 @@ use service::{DateTimeUtc, Db, Service, ServiceError};
 on_every_backend! {
     a_fight_holds_at_most_the_cap => crate::a_fight_holds_at_most_the_cap;
     gm_hp_finds_a_character_by_name_among_many => crate::gm_hp_finds_a_character_by_name_among_many;
+    retention_keeps_replay_for_what_it_keeps => crate::retention_keeps_replay_for_what_it_keeps;
 }
 
 fn now() -> DateTimeUtc {
@@ -122,5 +125,95 @@ async fn per_character_lookups_use_indexes() -> Result<(), ServiceError> {
             .collect();
         assert!(plan.iter().any(|p| p.contains(index)), "{query}: {plan:?}");
     }
+    Ok(())
+}
+
+async fn retention_keeps_replay_for_what_it_keeps(db: Db) -> Result<(), ServiceError> {
+    use chrono::Duration;
+    use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait};
+    use service::entity::{combat, timer};
+    let svc = Service::with_seed(db.clone(), 11);
+    let camp = svc.campaign_for("guild", CHANNEL, now()).await?.id;
+    svc.create_character(camp, "alice", "Aria", "human", "fighter", now())
+        .await?;
+    svc.gm_set_level(camp, "alice", 10).await?;
+    // Fight 1 in the arena, won; fight 2 next door, still on.
+    svc.gm_spawn(camp, CHANNEL, "goblin", 2, now()).await?;
+    svc.start_combat(camp, CHANNEL, "alice", now()).await?;
+    svc.act(camp, CHANNEL, "alice", &service::PlayerCommand::Dodge, now())
+        .await
+        .ok();
+    svc.gm_adjust_hp(camp, CHANNEL, "Goblin 1", -1000, now()).await?;
+    let HpAdjusted::InCombat(won) = svc.gm_adjust_hp(camp, CHANNEL, "Goblin 2", -1000, now()).await? else {
+        panic!("in the fight")
+    };
+    assert_eq!(won.combat.outcome, Some(engine::Outcome::Victory));
+    let next_door = "next-door";
+    let open = svc.gm_spawn(camp, next_door, "orc", 1, now()).await?;
+    svc.gm_spawn(camp, next_door, "goblin", 1, now()).await?;
+    svc.start_combat(camp, next_door, "alice", now()).await?;
+    let fired = |at| timer::ActiveModel {
+        kind: Set("turn_timeout".into()),
+        due_at: Set(at),
+        payload: Set(serde_json::json!({})),
+        fired_at: Set(Some(at)),
+        ..Default::default()
+    };
+    fired(now()).insert(db.conn()).await?;
+    fired(now() + Duration::days(2)).insert(db.conn()).await?;
+
+    for id in [won.combat_id, open.combat_id] {
+        let replayed = svc.replay(id).await?;
+        assert!(replayed.commands >= 3, "{replayed:?}");
+        assert_eq!(
+            (replayed.diverged_at, replayed.same_state),
+            (None, true),
+            "{replayed:?}"
+        );
+    }
+    // Within the period nothing goes.
+    let kept = svc
+        .compact_finished(now() + Duration::days(2), Duration::days(30))
+        .await?;
+    assert_eq!(kept, service::cmd::retention::Compacted::default());
+    assert_eq!(svc.replay(won.combat_id).await?.diverged_at, None);
+
+    // Past it: the finished fight is compacted to its summary and seed, the old timer goes.
+    let done = svc
+        .compact_finished(now() + Duration::days(2), Duration::days(1))
+        .await?;
+    assert_eq!((done.combats, done.log_rows, done.timers), (1, won.version as u64, 1));
+    let row = combat::Entity::find_by_id(won.combat_id)
+        .one(db.conn())
+        .await?
+        .expect("kept");
+    let summary: serde_json::Value = serde_json::from_str(&row.state).expect("a summary");
+    assert_eq!(summary["summary"]["outcome"], "Victory");
+    assert_eq!(summary["summary"]["combatants"].as_array().map(Vec::len), Some(3));
+    assert!(row.compacted_at.is_some() && row.initial_state.is_none());
+    let refused = svc.replay(won.combat_id).await;
+    assert!(
+        matches!(&refused, Err(ServiceError::InvalidInput(m)) if m.contains("compacted")),
+        "{refused:?}"
+    );
+    let open_replay = svc.replay(open.combat_id).await?;
+    assert_eq!((open_replay.diverged_at, open_replay.same_state), (None, true));
+    let timers = timer::Entity::find().all(db.conn()).await?;
+    let fired_left = timers.iter().filter(|t| t.fired_at.is_some()).count();
+    assert_eq!(fired_left, 1, "the recent fired timer stays: {timers:?}");
+    assert!(
+        timers.iter().any(|t| t.fired_at.is_none()),
+        "pending timers stay: {timers:?}"
+    );
+
+    // The scheduler applies a configured policy as it fires timers.
+    svc.gm_end_combat(camp, next_door, now()).await?;
+    let policy = Service::new(db.clone()).with_retention(Duration::days(1));
+    policy.fire_due_timers(now() + Duration::days(3), "w").await?;
+    let row = combat::Entity::find_by_id(open.combat_id)
+        .one(db.conn())
+        .await?
+        .expect("kept");
+    assert!(row.compacted_at.is_some());
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod combat;
 pub mod expedition;
 pub mod gm;
 pub mod hospital;
+pub mod retention;
 pub mod roll;
 pub mod stats;
 pub mod turn_timer;

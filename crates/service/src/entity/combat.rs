@@ -20,6 +20,12 @@ pub struct Model {
     pub version: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// The state the fight was created with: replay starts here (`None` for fights created
+    /// before it was kept, and once compacted).
+    #[sea_orm(column_type = "Text", nullable)]
+    pub initial_state: Option<String>,
+    /// When the retention policy dropped this finished fight's log (`state` is then a summary).
+    pub compacted_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,239 @@
+//! Retention and replay of fights (issue 18): nothing is kept for ever. A finished fight's
+//! event log is kept for the retention period ([`Service::with_retention`], the bot's
+//! `RETENTION_DAYS`, default [`DEFAULT_RETENTION_DAYS`]); after it the log and the
+//! denormalised rows are dropped and the state becomes a summary (outcome, who fought, how it
+//! ended for each), keeping the seed. Fired timers go after the same period. Replay re-runs a
+//! kept fight from the state it was created with and its logged commands and checks that every
+//! command gives the events it gave and the fight ends in the state stored.
+
+use chrono::Duration;
+use engine::{Combat, Dice, Event, Outcome};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+
+use crate::entity::{combat, combat_event, readied_action, timer, turn_resources};
+use crate::store::{Live, Logged, StoredState};
+use crate::{DateTimeUtc, Service, ServiceError};
+
+/// Days a finished fight's log (and a fired timer) is kept when nothing else is configured.
+pub const DEFAULT_RETENTION_DAYS: u32 = 30;
+
+/// How often the scheduler applies the retention policy.
+const COMPACTION_EVERY: Duration = Duration::hours(1);
+
+/// What one pass of the retention policy removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Compacted {
+    /// Finished fights reduced to their summary and seed.
+    pub combats: u64,
+    /// Event-log rows dropped with them.
+    pub log_rows: u64,
+    /// Fired timers deleted.
+    pub timers: u64,
+}
+
+/// A replay's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replayed {
+    pub combat_id: i64,
+    /// Commands re-applied.
+    pub commands: usize,
+    /// The first logged command whose events came out differently (`None`: all the same).
+    pub diverged_at: Option<i64>,
+    /// The fight came out in the state stored.
+    pub same_state: bool,
+}
+
+fn unreadable(combat_id: i64, what: &str, err: &serde_json::Error) -> ServiceError {
+    ServiceError::InvalidInput(format!("fight {combat_id} has an unreadable {what}: {err}"))
+}
+
+impl Service {
+    /// This service applies the retention policy (`keep`: how long finished fights' logs and
+    /// fired timers are kept) as it fires timers, at most once an hour.
+    pub fn with_retention(mut self, keep: Duration) -> Self {
+        self.retention = Some(keep);
+        self
+    }
+
+    /// Applies the retention policy if one is set and an hour has passed since it last ran
+    /// here (called by [`Service::fire_due_timers`]).
+    pub(crate) async fn compact_if_due(&self, now: DateTimeUtc) {
+        let Some(keep) = self.retention else {
+            return;
+        };
+        {
+            let mut last = self.last_compaction.lock().expect("compaction clock poisoned");
+            if last.is_some_and(|at| now - at < COMPACTION_EVERY) {
+                return;
+            }
+            *last = Some(now);
+        }
+        match self.compact_finished(now, keep).await {
+            Ok(done) if done != Compacted::default() => {
+                tracing::info!(
+                    combats = done.combats,
+                    log_rows = done.log_rows,
+                    timers = done.timers,
+                    "retention"
+                );
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "retention pass failed; next one in an hour"),
+        }
+    }
+
+    /// Compacts fights finished (not active) before `now - keep` to their summary and seed,
+    /// dropping their event log and denormalised rows, and deletes timers fired before then.
+    /// Active fights and fights finished since are untouched (their replay keeps working).
+    pub async fn compact_finished(&self, now: DateTimeUtc, keep: Duration) -> Result<Compacted, ServiceError> {
+        let cutoff = now - keep;
+        let txn = self.db().begin_write().await?;
+        let finished = combat::Entity::find()
+            .filter(combat::Column::Status.ne(crate::repo::combats::ACTIVE))
+            .filter(combat::Column::UpdatedAt.lt(cutoff))
+            .filter(combat::Column::CompactedAt.is_null())
+            .all(&*txn)
+            .await?;
+        let mut done = Compacted::default();
+        for row in &finished {
+            let summary = match serde_json::from_str::<StoredState>(&row.state) {
+                Ok(stored) => summary(&stored.combat),
+                Err(_) => serde_json::json!({ "summary": { "outcome": row.status } }),
+            };
+            combat::Entity::update_many()
+                .col_expr(combat::Column::State, Expr::value(summary.to_string()))
+                .col_expr(combat::Column::InitialState, Expr::value(Option::<String>::None))
+                .col_expr(combat::Column::CompactedAt, Expr::value(now))
+                .filter(combat::Column::Id.eq(row.id))
+                .exec(&*txn)
+                .await?;
+        }
+        let ids: Vec<i64> = finished.iter().map(|row| row.id).collect();
+        if !ids.is_empty() {
+            done.combats = ids.len() as u64;
+            done.log_rows = combat_event::Entity::delete_many()
+                .filter(combat_event::Column::CombatId.is_in(ids.iter().copied()))
+                .exec(&*txn)
+                .await?
+                .rows_affected;
+            turn_resources::Entity::delete_many()
+                .filter(turn_resources::Column::CombatId.is_in(ids.iter().copied()))
+                .exec(&*txn)
+                .await?;
+            readied_action::Entity::delete_many()
+                .filter(readied_action::Column::CombatId.is_in(ids.iter().copied()))
+                .exec(&*txn)
+                .await?;
+        }
+        done.timers = timer::Entity::delete_many()
+            .filter(timer::Column::FiredAt.lt(cutoff))
+            .exec(&*txn)
+            .await?
+            .rows_affected;
+        txn.commit().await?;
+        Ok(done)
+    }
+
+    /// Re-runs a stored fight from the state it was created with and its logged commands,
+    /// comparing each command's events and the final state with what was stored. A fight
+    /// compacted under the retention policy, or created before initial states were kept, is
+    /// refused with a message saying so.
+    pub async fn replay(&self, combat_id: i64) -> Result<Replayed, ServiceError> {
+        let conn = self.db().conn();
+        let row = crate::repo::combats::get(conn, combat_id).await?;
+        if let Some(at) = row.compacted_at {
+            return Err(ServiceError::InvalidInput(format!(
+                "Fight {combat_id} finished more than the retention period ago and was compacted on {}: \
+                 its seed and summary are kept, its log is not, so it cannot be replayed.",
+                at.format("%Y-%m-%d")
+            )));
+        }
+        let Some(initial) = row.initial_state.as_deref() else {
+            return Err(ServiceError::InvalidInput(format!(
+                "Fight {combat_id} was created before fights kept their starting state, so it cannot be replayed."
+            )));
+        };
+        let start: StoredState =
+            serde_json::from_str(initial).map_err(|e| unreadable(combat_id, "initial state", &e))?;
+        let end: StoredState = serde_json::from_str(&row.state).map_err(|e| unreadable(combat_id, "state", &e))?;
+        let mut live = Live {
+            id: row.id,
+            campaign_id: row.campaign_id,
+            channel_id: row.channel_id.clone(),
+            expedition_id: row.expedition_id,
+            reaction_timeout_secs: 0,
+            turn_timeout_secs: 0,
+            version: 0,
+            characters: vec![None; start.combat.combatants.len()],
+            combat: start.combat,
+            dice: Dice::at(start.dice),
+            reaction_timer: None,
+            turn_timer: None,
+        };
+        let log = combat_event::Entity::find()
+            .filter(combat_event::Column::CombatId.eq(combat_id))
+            .order_by_asc(combat_event::Column::Seq)
+            .all(conn)
+            .await?;
+        let mut diverged_at = None;
+        for entry in &log {
+            let logged: Logged =
+                serde_json::from_str(&entry.command).map_err(|e| unreadable(combat_id, "logged command", &e))?;
+            let events = match logged {
+                Logged::Engine { actor, command } => live.apply(actor, command, entry.created_at)?,
+                Logged::Join {
+                    combatant,
+                    character_id,
+                    ..
+                } => {
+                    live.add_combatant(*combatant, character_id);
+                    Vec::new()
+                }
+                Logged::Spawn { combatants, .. } => {
+                    for c in combatants {
+                        live.add_combatant(c, None);
+                    }
+                    Vec::new()
+                }
+                Logged::Close => {
+                    live.combat.outcome = Some(Outcome::Halted);
+                    vec![Event::CombatEnded {
+                        outcome: Outcome::Halted,
+                        xp: 0,
+                    }]
+                }
+            };
+            let stored: serde_json::Value =
+                serde_json::from_str(&entry.events).map_err(|e| unreadable(combat_id, "event log", &e))?;
+            if diverged_at.is_none() && serde_json::to_value(&events).ok().as_ref() != Some(&stored) {
+                diverged_at = Some(entry.seq);
+            }
+        }
+        let same_state = serde_json::to_value(&live.combat).ok() == serde_json::to_value(&end.combat).ok();
+        Ok(Replayed {
+            combat_id,
+            commands: log.len(),
+            diverged_at,
+            same_state,
+        })
+    }
+}
+
+/// A finished fight's summary: its outcome, and each combatant's name, HP and fate.
+fn summary(combat: &Combat) -> serde_json::Value {
+    let outcome = combat.outcome.map(|o| format!("{o:?}"));
+    let combatants: Vec<serde_json::Value> = combat
+        .combatants
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "name": c.name,
+                "hp": c.hp,
+                "max_hp": c.max_hp,
+                "dead": c.is_dead(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "summary": { "outcome": outcome, "combatants": combatants } })
+}
