@@ -233,15 +233,30 @@ impl App {
                 .service
                 .campaign_id_for(&caller.guild, &caller.channel, now)
                 .await?;
-            let window = i64::try_from(button.version).ok();
-            self.service
-                .react(campaign, &caller.channel, &caller.user, label, window, now)
-                .await
+            // Every field of the id against the window open here now, and the presser against
+            // its reactor; the service checks the window's token again as it writes.
+            let shown = self.service.combat_status(campaign, &caller.channel).await?;
+            let token = shown.window_token.and_then(|t| u64::try_from(t).ok());
+            let current = token.is_some_and(|t| button.is_current(&shown.combat_id.to_string(), t, &shown.combat));
+            if !current {
+                return Err(Refused::Service(ServiceError::StaleButton));
+            }
+            if !button.pressed_by(&shown.combat, &caller.user) {
+                let reactor = shown.combat.get(button.reactor).name.clone();
+                return Err(Refused::Input(format!(
+                    "Those buttons are {reactor}'s to press — you can't answer their reaction."
+                )));
+            }
+            Ok(self
+                .service
+                .react(campaign, &caller.channel, &caller.user, label, shown.window_token, now)
+                .await?)
         }
         .await;
         match result {
             Ok(update) => self.combat_replies(&update),
-            Err(e) => Self::failed(&e),
+            Err(Refused::Service(e)) => Self::failed(&e),
+            Err(Refused::Input(text)) => refusal(&text),
         }
     }
 

@@ -226,31 +226,6 @@ async fn a_full_fight_from_character_create_to_victory() {
     );
 }
 
-/// Sets a short reaction timeout, spawns a hit-and-run goblin, and ends turns until it offers
-/// `alice` a reaction; returns the prompt.
-async fn fight_until_prompt(table: &Table, timeout_secs: u32) -> (MessageId, Vec<(String, String)>) {
-    table
-        .slash("owner", "campaign", &["timeout"], json!({"seconds": timeout_secs}))
-        .await;
-    // Tough enough to stand there and take a few rounds of hit-and-run.
-    table.aria_the_fighter(8).await;
-    table
-        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
-        .await;
-    table.slash("alice", "combat", &["start"], json!({})).await;
-    next_prompt(table).await
-}
-
-async fn next_prompt(table: &Table) -> (MessageId, Vec<(String, String)>) {
-    for _ in 0..20 {
-        if let Some(prompt) = table.prompt_for("alice") {
-            return prompt;
-        }
-        table.slash("alice", "endturn", &[], json!({})).await;
-    }
-    panic!("no reaction was offered: {:#?}", table.messages());
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reaction_is_refused_to_others_pressed_by_its_player_and_times_out() {
     let (fake, _bot, table, _dir) = start("reaction").await;

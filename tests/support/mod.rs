@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fake_discord::{Callback, ChannelId, FakeDiscord, GuildId, InteractionId, MessageId, UserId};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 pub const WAIT: Duration = Duration::from_secs(20);
 /// Discord's deadline for acknowledging an interaction.
@@ -313,6 +313,31 @@ pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     }
     let rank = ((p / 100.0) * (sorted.len() as f64)).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Sets a short reaction timeout, spawns a hit-and-run goblin, and ends turns until it offers
+/// `alice` a reaction; returns the prompt.
+pub async fn fight_until_prompt(table: &Table, timeout_secs: u32) -> (MessageId, Vec<(String, String)>) {
+    table
+        .slash("owner", "campaign", &["timeout"], json!({"seconds": timeout_secs}))
+        .await;
+    // Tough enough to stand there and take a few rounds of hit-and-run.
+    table.aria_the_fighter(8).await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    table.slash("alice", "combat", &["start"], json!({})).await;
+    next_prompt(table).await
+}
+
+pub async fn next_prompt(table: &Table) -> (MessageId, Vec<(String, String)>) {
+    for _ in 0..20 {
+        if let Some(prompt) = table.prompt_for("alice") {
+            return prompt;
+        }
+        table.slash("alice", "endturn", &[], json!({})).await;
+    }
+    panic!("no reaction was offered: {:#?}", table.messages());
 }
 
 /// Starts a fake and the bot (commands in the default guild) and waits until it is ready.
