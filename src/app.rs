@@ -214,9 +214,29 @@ impl App {
                 );
                 vec![Reply::public(line.ephemeral())]
             }
+            // The reactor herself: point her at her buttons rather than "waiting for you".
+            Err(Refused::Service(ServiceError::Rules(engine::RuleViolation::AwaitingReaction { reactor })))
+                if self.is_callers(caller, &reactor, now).await =>
+            {
+                refusal(&format!(
+                    "Your reaction comes first, {reactor}: answer it with the buttons on TwinBee's prompt \
+                     (or Pass). /combat status shows the prompt again."
+                ))
+            }
             Err(Refused::Service(e)) => Self::failed(&e),
             Err(Refused::Input(text)) => refusal(&text),
         }
+    }
+
+    /// Whether `name` is the caller's character here.
+    async fn is_callers(&self, caller: &Caller, name: &str, now: DateTime<Utc>) -> bool {
+        let Ok(campaign) = self.service.campaign_id_for(&caller.guild, &caller.channel, now).await else {
+            return false;
+        };
+        self.service
+            .sheet(campaign, &caller.user)
+            .await
+            .is_ok_and(|sheet| sheet.name == name)
     }
 
     /// Handles a button press (a reaction prompt's button).

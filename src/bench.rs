@@ -17,7 +17,7 @@ pub struct BenchArgs {
     /// temporary SQLite file (the default). E.g. `--db sqlite --db
     /// postgres://postgres@127.0.0.1:5432/test` measures both.
     #[arg(long)]
-    db: Vec<String>,
+    pub db: Vec<String>,
     /// Concurrent combats.
     #[arg(long, default_value_t = 32)]
     combats: usize,

@@ -1,12 +1,16 @@
 //! Logs: `tracing` to stderr, filtered by `RUST_LOG`, as JSON lines when `LOG_FORMAT=json`.
 //!
+//! With `RUST_LOG` unset the level is `info` (so "ready" and errors show in `fly logs`).
+//!
 //! No secret is ever written: every line passes through [`Redacting`], which replaces the bot
-//! token (`DISCORD_TOKEN`) and the database password (from `DATABASE_URL`) with `[redacted]`
-//! wherever they appear — whatever crate logged them, at whatever level (a dependency's TRACE
-//! output of an HTTP request would otherwise carry the `Authorization` header).
+//! token (`DISCORD_TOKEN`), the database password (from `DATABASE_URL`, as `user:password@` or
+//! `?password=`, and from any URL given with `--db`, see [`add_database_url`]) and interaction
+//! tokens (the path segment after `/interactions/<id>/` or `/webhooks/<id>/`, and a JSON
+//! `"token"` value) with `[redacted]` wherever they appear — whatever crate logged them, at
+//! whatever level (serenity's DEBUG output of a request carries the interaction's token).
 
 use std::io::Write;
-use std::sync::{Arc, OnceLock};
+use std::sync::{OnceLock, RwLock};
 
 use tracing_subscriber::fmt::MakeWriter;
 
@@ -16,9 +20,17 @@ const REDACTED: &str = "[redacted]";
 /// Secrets shorter than this are not looked for (they would match ordinary words).
 const SHORTEST_SECRET: usize = 6;
 
-/// The secrets of this process, read once from the environment (after `.env` is loaded).
-fn secrets() -> &'static [String] {
-    static SECRETS: OnceLock<Vec<String>> = OnceLock::new();
+/// The secrets of this process: read from the environment at the first call (after `.env` is
+/// loaded), plus those added since ([`add_database_url`]).
+fn secrets() -> Vec<String> {
+    secret_store()
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
+fn secret_store() -> &'static RwLock<Vec<String>> {
+    static SECRETS: OnceLock<RwLock<Vec<String>>> = OnceLock::new();
     SECRETS.get_or_init(|| {
         let mut found = Vec::new();
         if let Ok(token) = std::env::var("DISCORD_TOKEN") {
@@ -31,38 +43,104 @@ fn secrets() -> &'static [String] {
             found.push(password.to_owned());
         }
         found.retain(|s| s.len() >= SHORTEST_SECRET);
-        found
+        RwLock::new(found)
     })
 }
 
-/// The password in `scheme://user:password@host/…`, if there is one.
+/// Keeps the password of a database URL given on the command line (`play --db`, `bench --db`)
+/// out of every line written from now on.
+pub fn add_database_url(url: &str) {
+    if let Some(password) = url_password(url)
+        && password.len() >= SHORTEST_SECRET
+    {
+        let mut secrets = secret_store()
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !secrets.iter().any(|s| s == password) {
+            secrets.push(password.to_owned());
+        }
+    }
+}
+
+/// The password in `scheme://user:password@host/…` or in a `password=` query parameter.
 fn url_password(url: &str) -> Option<&str> {
     let (_, rest) = url.split_once("://")?;
     let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
-    let (credentials, _) = authority.rsplit_once('@')?;
-    credentials.split_once(':').map(|(_, password)| password)
+    if let Some((credentials, _)) = authority.rsplit_once('@')
+        && let Some((_, password)) = credentials.split_once(':')
+    {
+        return Some(password);
+    }
+    let (_, query) = rest.split_once('?')?;
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("password="))
+        .filter(|p| !p.is_empty())
 }
 
-/// `text` with every secret in `secrets` replaced.
+/// `text` with interaction tokens replaced: the segment after `/interactions/<id>/` and
+/// `/webhooks/<id>/`, and the value of a `token` field (JSON or `Debug`).
+fn redact_tokens(text: &str) -> String {
+    let mut out = text.to_owned();
+    for marker in ["/interactions/", "/webhooks/"] {
+        let mut from = 0;
+        while let Some(found) = out[from..].find(marker) {
+            let id_start = from + found + marker.len();
+            let id_len = out[id_start..].bytes().take_while(u8::is_ascii_digit).count();
+            let token_start = id_start + id_len + 1;
+            from = id_start;
+            if id_len == 0 || out.as_bytes().get(id_start + id_len) != Some(&b'/') {
+                continue;
+            }
+            let token_len = out[token_start..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+                .count();
+            if token_len >= SHORTEST_SECRET && &out[token_start..token_start + token_len] != REDACTED {
+                out.replace_range(token_start..token_start + token_len, REDACTED);
+            }
+            from = token_start;
+        }
+    }
+    // JSON (`"token":"…"`, also escaped inside a string) and Rust's `Debug` (`token: "…"`, as
+    // serenity's request spans print a route).
+    for marker in ["\"token\":\"", "\\\"token\\\":\\\"", "token: \""] {
+        let mut from = 0;
+        while let Some(found) = out[from..].find(marker) {
+            let start = from + found + marker.len();
+            let len = out[start..].bytes().take_while(|b| *b != b'"' && *b != b'\\').count();
+            if len >= SHORTEST_SECRET {
+                out.replace_range(start..start + len, REDACTED);
+            }
+            from = start;
+        }
+    }
+    out
+}
+
+/// `text` with every secret in `secrets`, and every interaction token, replaced.
 fn redact_with(text: &str, secrets: &[String]) -> String {
-    secrets
+    let text = secrets
         .iter()
-        .fold(text.to_owned(), |text, secret| text.replace(secret.as_str(), REDACTED))
+        .fold(text.to_owned(), |text, secret| text.replace(secret.as_str(), REDACTED));
+    if text.contains("/interactions/") || text.contains("/webhooks/") || text.contains("token") {
+        redact_tokens(&text)
+    } else {
+        text
+    }
 }
 
 /// `text` with this process's secrets replaced, for what is printed outside `tracing`.
 pub fn redacted(text: &str) -> String {
-    redact_with(text, secrets())
+    redact_with(text, &secrets())
 }
 
 /// Sets up the global subscriber.
 pub fn init() {
-    let writer = Redacting {
-        secrets: Arc::from(secrets()),
-    };
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_writer(writer);
+    let writer = Redacting;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
     if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
         logs.json().init();
     } else {
@@ -73,9 +151,7 @@ pub fn init() {
 /// A stderr writer that redacts secrets. The formatter writes each event into one writer and
 /// drops it, so a whole line is redacted at once (a secret never straddles two writes).
 #[derive(Clone)]
-struct Redacting {
-    secrets: Arc<[String]>,
-}
+struct Redacting;
 
 impl<'a> MakeWriter<'a> for Redacting {
     type Writer = Line;
@@ -83,7 +159,6 @@ impl<'a> MakeWriter<'a> for Redacting {
     fn make_writer(&'a self) -> Self::Writer {
         Line {
             buffer: Vec::with_capacity(256),
-            secrets: Arc::clone(&self.secrets),
         }
     }
 }
@@ -91,7 +166,6 @@ impl<'a> MakeWriter<'a> for Redacting {
 /// One log line on its way to stderr.
 struct Line {
     buffer: Vec<u8>,
-    secrets: Arc<[String]>,
 }
 
 impl Write for Line {
@@ -111,11 +185,7 @@ impl Drop for Line {
             return;
         }
         let text = String::from_utf8_lossy(&self.buffer);
-        let line = if self.secrets.iter().any(|s| text.contains(s.as_str())) {
-            redact_with(&text, &self.secrets)
-        } else {
-            text.into_owned()
-        };
+        let line = redact_with(&text, &secrets());
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }
 }
@@ -132,15 +202,12 @@ mod tests {
             redact_with(line, &secrets),
             r#"{"authorization":"Bot [redacted]","url":"postgres://u:[redacted]@db/x"}"#
         );
-        let writer = Redacting {
-            secrets: Arc::from(secrets),
-        };
         // The formatter may write a line in pieces: it is redacted whole.
-        let mut out = writer.make_writer();
+        let mut out = Redacting.make_writer();
         write!(out, "token=MTIz.").unwrap();
         write!(out, "token.value").unwrap();
         let whole = String::from_utf8_lossy(&out.buffer).into_owned();
-        assert_eq!(redact_with(&whole, &out.secrets), "token=[redacted]");
+        assert_eq!(redact_with(&whole, &secrets), "token=[redacted]");
         out.buffer.clear();
     }
 
@@ -150,5 +217,33 @@ mod tests {
         assert_eq!(url_password("postgres://gogobee@db/gogobee"), None);
         assert_eq!(url_password("sqlite:///data/gogobee.db?mode=rwc"), None);
         assert_eq!(url_password("postgres://u:p@ss@db/x"), Some("p@ss"));
+        assert_eq!(
+            url_password("postgres://gogobee@db/gogobee?sslmode=require&password=canary-pw-1"),
+            Some("canary-pw-1")
+        );
+        assert_eq!(url_password("postgres://db/x?password="), None);
+    }
+
+    #[test]
+    fn interaction_tokens_are_replaced_in_urls_and_json() {
+        let token = "aW50ZXJhY3Rpb246MTIz-abc_DEF.ghi";
+        let line = format!(
+            "POST http://x/api/v10/interactions/123/{token}/callback; PATCH /api/v10/webhooks/77/{token}/messages/@original; {{\"token\":\"{token}\",\"id\":\"1\"}}"
+        );
+        let redacted = redact_with(&line, &[]);
+        assert!(!redacted.contains(token), "{redacted}");
+        assert_eq!(redacted.matches(REDACTED).count(), 3, "{redacted}");
+        assert!(redacted.contains("/interactions/123/[redacted]/callback"), "{redacted}");
+        assert!(
+            redacted.contains("/webhooks/77/[redacted]/messages/@original"),
+            "{redacted}"
+        );
+        let debug = format!("route: InteractionResponse {{ interaction_id: InteractionId(1), token: \"{token}\" }}");
+        assert_eq!(
+            redact_with(&debug, &[]),
+            "route: InteractionResponse { interaction_id: InteractionId(1), token: \"[redacted]\" }"
+        );
+        // Ordinary text is left alone.
+        assert_eq!(redact_with("the token bucket is full", &[]), "the token bucket is full");
     }
 }

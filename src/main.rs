@@ -60,7 +60,7 @@ fn main() -> std::process::ExitCode {
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {}", logging::redacted(&format!("{error:#}")));
+            eprintln!("error: {}", logging::redacted(&chain(&error)));
             std::process::ExitCode::FAILURE
         }
     }
@@ -74,6 +74,20 @@ fn fresh_seed() -> u64 {
     (nanos ^ u64::from(std::process::id()).rotate_left(17)) % 100_000
 }
 
+/// An error and its causes, `: `-separated, each said once: a cause whose text its wrapper
+/// already shows ("Error while sending HTTP request.: Error while sending HTTP request.") is
+/// left out.
+fn chain(error: &anyhow::Error) -> String {
+    let mut said: Vec<String> = Vec::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if !said.iter().any(|s| s.contains(&text)) {
+            said.push(text);
+        }
+    }
+    said.join(": ")
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command.unwrap_or(Mode::Bot) {
         Mode::Bot => {
@@ -82,6 +96,9 @@ fn run(cli: Cli) -> Result<()> {
             runtime.block_on(discord::run(config))
         }
         Mode::Play { script, json, db, seed } => {
+            if let Some(db) = &db {
+                logging::add_database_url(db);
+            }
             let scripted = script.is_some();
             let db = db
                 .or_else(|| std::env::var("DATABASE_URL").ok().filter(|_| !scripted))
@@ -113,7 +130,12 @@ fn run(cli: Cli) -> Result<()> {
                 }
             })
         }
-        Mode::Bench(args) => bench::run(&args),
+        Mode::Bench(args) => {
+            for db in &args.db {
+                logging::add_database_url(db);
+            }
+            bench::run(&args)
+        }
         Mode::Sim { sim } => sim::run(&sim),
     }
 }

@@ -14,7 +14,7 @@ fn fields(custom_id: &str) -> Vec<String> {
 
 fn with_field(custom_id: &str, index: usize, value: &str) -> String {
     let mut parts = fields(custom_id);
-    parts[index] = value.to_owned();
+    value.clone_into(&mut parts[index]);
     parts.join(":")
 }
 
@@ -116,5 +116,192 @@ async fn a_forged_button_is_refused_field_by_field() {
         bot.logs()
     );
     assert_eq!(fake.message(prompt).unwrap()["components"], json!([]));
+    assert_all_valid(&fake);
+}
+
+/// The users every body sent since request `from` lets ping (`allowed_mentions.users`).
+fn pinged_since(table: &Table, from: usize) -> Vec<String> {
+    table.fake.requests()[from..]
+        .iter()
+        .filter_map(|r| r.body.as_ref())
+        .flat_map(|body| {
+            let mentions = if body["data"].is_object() {
+                &body["data"]["allowed_mentions"]
+            } else {
+                &body["allowed_mentions"]
+            };
+            mentions["users"].as_array().cloned().unwrap_or_default()
+        })
+        .filter_map(|u| u.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A player is pinged when the turn or a reaction passes to them, and only then: a
+/// bystander's `/combat status`, another player's `/combat join` or a prompt shown again ping
+/// nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_turn_or_a_reaction_passing_to_a_player_pings_them() {
+    let (fake, _bot, table, _dir) = start("pings").await;
+    let alice = table.user("alice").to_string();
+    table
+        .slash("owner", "campaign", &["timeout"], json!({"seconds": 600}))
+        .await;
+    table.aria_the_fighter(8).await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    let from = fake.request_count();
+    table.slash("alice", "combat", &["start"], json!({})).await;
+    assert_eq!(pinged_since(&table, from), [alice], "her first turn pings her");
+
+    let from = fake.request_count();
+    table.slash("carol", "combat", &["status"], json!({})).await;
+    let sent: Vec<_> = fake.requests()[from..]
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}",
+                r.method,
+                r.body
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+                    .chars()
+                    .take(600)
+                    .collect::<String>()
+            )
+        })
+        .collect();
+    assert_eq!(
+        pinged_since(&table, from),
+        Vec::<String>::new(),
+        "a bystander's status pings nobody: {sent:#?}"
+    );
+    table
+        .slash(
+            "bob",
+            "character",
+            &["create"],
+            json!({"name": "Bors", "race": "dwarf", "class": "fighter"}),
+        )
+        .await;
+    let from = fake.request_count();
+    let joined = table.slash("bob", "combat", &["join"], json!({})).await;
+    assert!(!is_ephemeral(&joined), "{}", joined.body);
+    assert_eq!(
+        pinged_since(&table, from),
+        Vec::<String>::new(),
+        "Bob joining pings nobody"
+    );
+
+    // Turns pass until the goblin offers someone a reaction: that pings the reactor.
+    let mut offered = None;
+    'turns: for _ in 0..20 {
+        for user in ["alice", "bob"] {
+            // A prompt already open (the goblin may have acted first) is passed first.
+            for reactor in ["alice", "bob"] {
+                if let Some((message, buttons)) = table.prompt_for(reactor) {
+                    let pass = &buttons.iter().find(|(l, _)| l == "Pass").unwrap().1;
+                    table.press(reactor, message, pass, true).await;
+                }
+            }
+            let from = fake.request_count();
+            table.slash(user, "endturn", &[], json!({})).await;
+            for reactor in ["alice", "bob"] {
+                if table.prompt_for(reactor).is_some() {
+                    let id = table.user(reactor).to_string();
+                    assert_eq!(pinged_since(&table, from), [id], "the offer pings {reactor} alone");
+                    offered = Some(reactor);
+                    break 'turns;
+                }
+            }
+        }
+    }
+    let said: Vec<String> = public_messages(&table)
+        .iter()
+        .map(|m| format!("{} | {}", m["content"], m["embeds"][0]["description"]))
+        .collect();
+    assert!(offered.is_some(), "no reaction was offered: {said:#?}");
+    let from = fake.request_count();
+    table.slash("carol", "combat", &["status"], json!({})).await;
+    assert_eq!(
+        pinged_since(&table, from),
+        Vec::<String>::new(),
+        "the prompt shown again pings nobody"
+    );
+    assert_all_valid(&fake);
+}
+
+/// The bot identifies with the one intent it uses (GUILDS: which servers it is in), and a
+/// command from a client whose list is stale gets a private answer rather than Discord's "The
+/// application did not respond".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn identify_asks_for_guilds_only_and_an_unknown_command_is_answered() {
+    let (fake, bot, table, _dir) = start("intents").await;
+    let identify = fake.wait_for_gateway_op(2, WAIT).await.unwrap();
+    assert_eq!(identify["d"]["intents"], 1, "GUILDS (1 << 0) only: {identify}");
+
+    let id = fake
+        .send_stale_command(table.user("alice"), table.guild, table.channel, "fight")
+        .unwrap();
+    let answer = table.answered(id).await;
+    assert_eq!(answer.body["type"], 4, "{}\n{}", answer.body, bot.logs());
+    assert_refused(&answer, "/fight is not one of my commands");
+    assert_all_valid(&fake);
+}
+
+/// Registered globally, each command says where it works: every one is installed to servers,
+/// only `/roll` is offered in the bot's DMs. There `/roll` works, and a server command sent
+/// by a stale client is refused with the truth (not "Manage Server").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dms_offer_only_what_works_there_and_refuse_the_rest_truthfully() {
+    let fake = std::sync::Arc::new(fake_discord::FakeDiscord::start().await);
+    let dir = scratch("dms");
+    let bot = Bot::start(&fake, &dir, None);
+    assert!(fake.wait_for_commands(None, WAIT).await.is_ok(), "{}", bot.logs());
+    let commands = fake.commands(None);
+    assert_eq!(commands.len(), 25);
+    for command in &commands {
+        assert_eq!(
+            command["integration_types"],
+            json!([0]),
+            "installed to servers: {command}"
+        );
+        let expected = if command["name"] == "roll" {
+            json!([0, 1])
+        } else {
+            json!([0])
+        };
+        assert_eq!(command["contexts"], expected, "{command}");
+    }
+    let alice = fake.user("alice");
+    let offered = fake.send_dm_command(
+        alice,
+        "character",
+        &["create"],
+        &json!({"name": "Aria", "race": "elf", "class": "rogue"}),
+    );
+    assert!(
+        matches!(offered, Err(fake_discord::DriverError::NotInContext { .. })),
+        "not offered in DMs: {offered:?}"
+    );
+    let (id, _) = fake
+        .send_dm_command(alice, "roll", &[], &json!({"expression": "1d20+5"}))
+        .unwrap();
+    let table = Table::new(&fake, fake.guild(), fake.channel());
+    let rolled = table.answered(id).await;
+    assert!(
+        !is_ephemeral(&rolled) && text_of(&rolled).contains("1d20"),
+        "{}",
+        rolled.body
+    );
+
+    let owner = fake.user("owner");
+    let (id, _) = fake
+        .send_dm_command_unchecked(owner, "campaign", &["timeout"], &json!({"seconds": 30}))
+        .unwrap();
+    let refused = table.answered(id).await;
+    assert_refused(&refused, "works in a server");
+    assert!(!text_of(&refused).contains("Manage Server"), "{}", refused.body);
     assert_all_valid(&fake);
 }

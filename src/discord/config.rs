@@ -52,13 +52,27 @@ pub fn redact_url(url: &str) -> String {
     };
     let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(authority_end);
+    // A `password=` query parameter is hidden as well.
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some(("password", _)) => "password=***".to_owned(),
+                    _ => pair.to_owned(),
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+        None => tail.to_owned(),
+    };
     match authority.rsplit_once('@') {
         Some((credentials, host)) => {
             let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
             let hidden = if credentials.contains(':') { ":***" } else { "" };
             format!("{scheme}://{user}{hidden}@{host}{tail}")
         }
-        None => url.to_owned(),
+        None => format!("{scheme}://{authority}{tail}"),
     }
 }
 
@@ -251,5 +265,9 @@ mod tests {
             "sqlite:///data/gogobee.db?mode=rwc"
         );
         assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
+        assert_eq!(
+            redact_url("postgres://gogobee@db/x?sslmode=require&password=canary-pw"),
+            "postgres://gogobee@db/x?sslmode=require&password=***"
+        );
     }
 }

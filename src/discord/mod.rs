@@ -114,7 +114,9 @@ pub async fn run(config: Config) -> Result<()> {
             })
         })
         .build();
-    let mut client = serenity::ClientBuilder::new_with_http(http.build(), serenity::GatewayIntents::non_privileged())
+    // Slash commands and buttons arrive whatever the intents; GUILDS alone tells the bot which
+    // servers it is in (GUILD_CREATE, GUILD_DELETE).
+    let mut client = serenity::ClientBuilder::new_with_http(http.build(), serenity::GatewayIntents::GUILDS)
         .framework(framework)
         .await
         .context("building the Discord client")?;
@@ -321,6 +323,17 @@ async fn answer(
 ) -> Result<(), Error> {
     let i = actx.interaction;
     let data = ctx.data();
+    let name = path.first().copied().unwrap_or_default();
+    if i.guild_id.is_none() && !commands::IN_DMS.contains(&name) {
+        // A stale client offered a server command in a DM: say where it works.
+        let text = format!(
+            "/{name} works in a server's channels, where your campaign and characters live — not in DMs. \
+             Here you can use /roll."
+        );
+        ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
+            .await?;
+        return Ok(());
+    }
     let _busy = data.busy.read().await;
     let caller = caller(i.guild_id, i.channel_id, &i.user, i.member.as_deref());
     let invocation = Invocation {
@@ -414,8 +427,25 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             tracing::error!(error_id = %id, %error, "could not register the commands");
             std::process::exit(1);
         }
-        poise::FrameworkError::UnknownInteraction { interaction, .. } => {
+        poise::FrameworkError::UnknownInteraction {
+            interaction, framework, ..
+        } => {
+            // A client with a stale command list (renamed or removed since): answer, so Discord
+            // does not show "The application did not respond".
             tracing::warn!(command = %interaction.data.name, "an interaction for a command this bot does not have");
+            let text = format!(
+                "/{} is not one of my commands any more — type / to see the current ones.",
+                interaction.data.name
+            );
+            let answer = serenity::CreateInteractionResponse::Message(
+                serenity::CreateInteractionResponseMessage::new()
+                    .content(text)
+                    .ephemeral(true)
+                    .allowed_mentions(serenity::CreateAllowedMentions::new()),
+            );
+            if let Err(send) = interaction.create_response(framework.serenity_context, answer).await {
+                tracing::error!(error_id = %id, error = %send, "could not answer an unknown command");
+            }
             return;
         }
         other => {

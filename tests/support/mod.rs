@@ -15,6 +15,12 @@ pub const WAIT: Duration = Duration::from_secs(20);
 /// Discord's deadline for acknowledging an interaction.
 pub const DEADLINE: Duration = Duration::from_secs(3);
 
+/// The `gogobee` binary under test: `GOGOBEE_BIN` if set (a copy taken right after the build,
+/// when other checkouts share the target directory), else the one cargo built for this test.
+pub fn gogobee_bin() -> PathBuf {
+    std::env::var_os("GOGOBEE_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_gogobee")), PathBuf::from)
+}
+
 /// A scratch directory for one test's database and logs.
 pub fn scratch(name: &str) -> PathBuf {
     static NEXT: AtomicU32 = AtomicU32::new(0);
@@ -81,7 +87,7 @@ impl Bot {
             .unwrap_or_default();
         let log = dir.join(format!("bot-{}.log", stamp.as_nanos()));
         let ops = format!("127.0.0.1:{}", free_port());
-        let mut command = Command::new(env!("CARGO_BIN_EXE_gogobee"));
+        let mut command = Command::new(gogobee_bin());
         command
             .arg("bot")
             // No .env from the repository: the test says everything.

@@ -40,6 +40,12 @@ pub(crate) fn command(
         .or_else(|| find_command(&state.commands, None, name))
         .ok_or_else(|| DriverError::UnknownCommand(name.to_owned()))?
         .clone();
+    if !in_context(&registered.value, CONTEXT_GUILD) {
+        return Err(DriverError::NotInContext {
+            command: name.to_owned(),
+            context: CONTEXT_GUILD,
+        });
+    }
     let perms = the_guild.permissions_of(&invoker);
     if let Some(required) = registered.value["default_member_permissions"]
         .as_str()
@@ -53,6 +59,29 @@ pub(crate) fn command(
         });
     }
 
+    let data = command_data(state, &registered, Some(guild), name, path, options, focused)?;
+    Ok(base_payload(
+        shared,
+        state,
+        &invoker,
+        &the_guild,
+        channel,
+        if focused.is_some() { 4 } else { 2 },
+        data,
+    ))
+}
+
+/// The `data` of a command interaction: the subcommand path walked down the registered option
+/// tree, the options typed by their definitions.
+fn command_data(
+    state: &State,
+    registered: &StoredCommand,
+    guild: Option<GuildId>,
+    name: &str,
+    path: &[&str],
+    options: &Value,
+    focused: Option<&str>,
+) -> Result<Value, DriverError> {
     // Walk the subcommand path down the registered option tree.
     let mut definitions = registered.value["options"].as_array().cloned().unwrap_or_default();
     for step in path {
@@ -93,21 +122,106 @@ pub(crate) fn command(
         "type": registered.value["type"].as_u64().unwrap_or(1),
         "options": nested,
     });
-    if registered.guild.is_some() {
+    if let (Some(_), Some(guild)) = (registered.guild, guild) {
         data["guild_id"] = guild.to_json();
     }
     if !resolved.is_empty() {
         data["resolved"] = resolved.into_json();
     }
-    Ok(base_payload(
-        shared,
-        state,
-        &invoker,
-        &the_guild,
-        channel,
-        if focused.is_some() { 4 } else { 2 },
-        data,
-    ))
+    Ok(data)
+}
+
+/// Discord's interaction context types: a server, the bot's DMs, other DMs and group DMs.
+pub(crate) const CONTEXT_GUILD: u64 = 0;
+pub(crate) const CONTEXT_BOT_DM: u64 = 1;
+
+/// Builds a slash command typed in the user's DMs with the bot. Only global commands whose
+/// `contexts` include the bot's DMs are offered there (absent `contexts`: every context, as
+/// Discord defaults for a new command).
+pub(crate) fn dm_command(
+    shared: &Shared,
+    state: &mut State,
+    user: UserId,
+    name: &str,
+    path: &[&str],
+    options: &Value,
+    checked: bool,
+) -> Result<(Value, ChannelId), DriverError> {
+    let invoker = state
+        .user(user)
+        .ok_or_else(|| DriverError::Unknown(format!("user {user}")))?
+        .clone();
+    let registered = find_command(&state.commands, None, name)
+        .ok_or_else(|| DriverError::UnknownCommand(name.to_owned()))?
+        .clone();
+    if checked && !in_context(&registered.value, CONTEXT_BOT_DM) {
+        return Err(DriverError::NotInContext {
+            command: name.to_owned(),
+            context: CONTEXT_BOT_DM,
+        });
+    }
+    let data = command_data(state, &registered, None, name, path, options, None)?;
+    let channel = if let Some(channel) = state.dm_channels.iter().find(|c| c.recipient == Some(user)) {
+        channel.clone()
+    } else {
+        let channel = world::FakeChannel {
+            id: ChannelId(state.ids.next()),
+            name: String::new(),
+            guild: None,
+            recipient: Some(user),
+        };
+        state.dm_channels.push(channel.clone());
+        channel
+    };
+    let id = state.ids.next();
+    let payload = json!({
+        "id": id.to_string(),
+        "application_id": shared.config.application_id.to_json(),
+        "type": 2,
+        "channel": world::channel_json(&channel, 0, None, &state.users),
+        "channel_id": channel.id.to_json(),
+        "user": world::user_json(&invoker),
+        "token": token(id),
+        "version": 1,
+        "app_permissions": permissions::BOT.to_string(),
+        "locale": "en-US",
+        "entitlements": [],
+        "entitlement_sku_ids": [],
+        "authorizing_integration_owners": {"0": shared.config.application_id.to_json()},
+        "context": CONTEXT_BOT_DM,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "data": data,
+    });
+    Ok((payload, channel.id))
+}
+
+/// Whether a registered command is offered in `context` (absent `contexts`: everywhere).
+pub(crate) fn in_context(command: &Value, context: u64) -> bool {
+    command["contexts"]
+        .as_array()
+        .is_none_or(|contexts| contexts.iter().any(|c| c.as_u64() == Some(context)))
+}
+
+/// Builds a command interaction for `name` whether or not it is registered: what a client
+/// with a stale command list (the command renamed or removed since) sends.
+pub(crate) fn stale_command(
+    shared: &Shared,
+    state: &mut State,
+    user: UserId,
+    guild: GuildId,
+    channel: ChannelId,
+    name: &str,
+) -> Result<Value, DriverError> {
+    let invoker = state
+        .user(user)
+        .ok_or_else(|| DriverError::Unknown(format!("user {user}")))?
+        .clone();
+    let the_guild = state
+        .guild(guild)
+        .ok_or_else(|| DriverError::Unknown(format!("guild {guild}")))?
+        .clone();
+    let data = json!({"id": state.ids.next().to_string(), "name": name, "type": 1, "options": []});
+    Ok(base_payload(shared, state, &invoker, &the_guild, channel, 2, data))
 }
 
 /// Builds a component interaction for a button or select on a stored message.

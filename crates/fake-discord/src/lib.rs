@@ -156,6 +156,15 @@ pub enum DriverError {
         /// The user.
         user: UserId,
     },
+    /// The command's `contexts` leave out where it was typed (1: the bot's DMs, 0: a
+    /// server), so Discord's client does not offer it there.
+    #[error("/{command} is not offered in interaction context {context}")]
+    NotInContext {
+        /// The command's name.
+        command: String,
+        /// The context it was typed in.
+        context: u64,
+    },
     /// No user, guild, channel or message with that id or name.
     #[error("unknown {0}")]
     Unknown(String),
@@ -311,6 +320,7 @@ impl FakeDiscord {
                 requests: Vec::new(),
                 sessions: Vec::new(),
                 gateway_received: Vec::new(),
+                removed_from: Vec::new(),
             }),
             changed: Notify::new(),
         });
@@ -568,6 +578,95 @@ impl FakeDiscord {
             None,
         )?;
         Self::dispatch_interaction(&mut state, payload, 2, user, channel, Some(name), None)
+    }
+
+    /// Dispatches a slash command `user` typed in their DMs with the bot (context 1: no guild,
+    /// `user` instead of `member`). Only global commands whose `contexts` include the bot's DMs
+    /// are offered there, as in Discord's client ([`DriverError::NotInContext`] otherwise).
+    /// Returns the interaction and the DM channel.
+    pub fn send_dm_command(
+        &self,
+        user: UserId,
+        name: &str,
+        path: &[&str],
+        options: &Value,
+    ) -> Result<(InteractionId, ChannelId), DriverError> {
+        self.dm_command(user, name, path, options, true)
+    }
+
+    /// Dispatches a global command in `user`'s DMs even if its `contexts` leave DMs out: what a
+    /// client with a stale command list sends.
+    pub fn send_dm_command_unchecked(
+        &self,
+        user: UserId,
+        name: &str,
+        path: &[&str],
+        options: &Value,
+    ) -> Result<(InteractionId, ChannelId), DriverError> {
+        self.dm_command(user, name, path, options, false)
+    }
+
+    fn dm_command(
+        &self,
+        user: UserId,
+        name: &str,
+        path: &[&str],
+        options: &Value,
+        checked: bool,
+    ) -> Result<(InteractionId, ChannelId), DriverError> {
+        let mut state = self.shared.lock();
+        let (payload, channel) =
+            interactions::dm_command(&self.shared, &mut state, user, name, path, options, checked)?;
+        let id = Self::dispatch_interaction(&mut state, payload, 2, user, channel, Some(name), None)?;
+        Ok((id, channel))
+    }
+
+    /// Dispatches `/name` in a guild channel whether or not the bot registered it: what a
+    /// client whose command list is stale (renamed or removed since) sends.
+    pub fn send_stale_command(
+        &self,
+        user: UserId,
+        guild: GuildId,
+        channel: ChannelId,
+        name: &str,
+    ) -> Result<InteractionId, DriverError> {
+        let mut state = self.shared.lock();
+        let payload = interactions::stale_command(&self.shared, &mut state, user, guild, channel, name)?;
+        Self::dispatch_interaction(&mut state, payload, 2, user, channel, Some(name), None)
+    }
+
+    /// Removes the bot from `guild` (kicked, as a server owner does): `GUILD_DELETE` without
+    /// `unavailable` on the shard that owns it, and from then on the guild's channels answer
+    /// 403 Missing Access (50001). Returns whether a session got the event.
+    pub fn remove_bot_from_guild(&self, guild: GuildId) -> bool {
+        let mut state = self.shared.lock();
+        if !state.removed_from.contains(&guild) {
+            state.removed_from.push(guild);
+        }
+        let sent = state.dispatch_to(
+            Some(guild),
+            "GUILD_DELETE",
+            serde_json::json!({"id": guild.to_json()}),
+            None,
+        );
+        self.shared.changed.notify_waiters();
+        sent
+    }
+
+    /// Invites the bot back into a guild it was removed from: `GUILD_CREATE` again, and its
+    /// channels answer again. Returns whether a session got the event.
+    pub fn readd_bot_to_guild(&self, guild: GuildId) -> bool {
+        let mut state = self.shared.lock();
+        state.removed_from.retain(|g| *g != guild);
+        let Some(payload) = state
+            .guild(guild)
+            .map(|g| world::guild_create_json(g, &state.users, &self.shared.bot))
+        else {
+            return false;
+        };
+        let sent = state.dispatch_to(Some(guild), "GUILD_CREATE", payload, None);
+        self.shared.changed.notify_waiters();
+        sent
     }
 
     /// Dispatches an autocomplete request (`INTERACTION_CREATE`, type 4): the user is typing

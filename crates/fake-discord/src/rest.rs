@@ -301,6 +301,9 @@ fn route(shared: &Shared, state: &mut State, method: &Method, segments: &[&str],
             Some(channel) => channel_history(state, channel, query),
             None => Reply::unknown("Channel", 10003),
         },
+        (_, ["channels", c, ..]) if parse(c).is_some_and(|c| state.locked_out(ChannelId(c))) => {
+            Reply::error(403, 50001, "Missing Access")
+        }
         ("POST", ["channels", c, "messages"]) => {
             match parse(c).map(ChannelId).filter(|c| state.channel(*c).is_some()) {
                 Some(channel) => match create_message(shared, state, channel, body, 0, None) {

@@ -90,11 +90,21 @@ pub(crate) struct State {
     pub sessions: Vec<Session>,
     /// Every frame the bot sent on the gateway, in order.
     pub gateway_received: Vec<Value>,
+    /// Guilds the bot was removed from (kicked, banned, or the guild deleted): their channels
+    /// answer 403 Missing Access (50001).
+    pub removed_from: Vec<GuildId>,
 }
 
 impl State {
     pub(crate) fn user(&self, id: UserId) -> Option<&FakeUser> {
         self.users.iter().find(|u| u.id == id)
+    }
+
+    /// Whether the bot may no longer reach `channel` (its guild removed the bot).
+    pub(crate) fn locked_out(&self, channel: ChannelId) -> bool {
+        self.guilds
+            .iter()
+            .any(|g| self.removed_from.contains(&g.id) && g.channels.iter().any(|c| c.id == channel))
     }
 
     pub(crate) fn guild(&self, id: GuildId) -> Option<&FakeGuild> {

@@ -158,7 +158,13 @@ impl Renderer {
         Rendered {
             narration: self.narration(combat, events, ctx),
             timeline: on_the_timeline.then(|| self.status(combat, ctx)),
-            reaction_prompt: self.reaction_prompt(combat, ctx),
+            reaction_prompt: self.reaction_prompt(combat, ctx).map(|mut prompt| {
+                // Shown again (`/combat status`): the reactor was pinged when it was offered.
+                if !reaction_offered(events, combat) {
+                    prompt.allowed_mentions = Some(AllowedMentions::none());
+                }
+                prompt
+            }),
         }
     }
 
@@ -640,7 +646,7 @@ impl Renderer {
         }
         let lines = self.narrate(combat, events, ctx);
         let died = events.iter().any(|e| matches!(e, Event::Died { .. }));
-        let mut payload = self.status_payload(combat, ctx, died);
+        let mut payload = self.status_payload(combat, events, ctx, died);
         payload.embeds[0].description = if lines.is_empty() { None } else { Some(lines.join("\n")) };
         payload.clamp_to_limits()
     }
@@ -648,7 +654,7 @@ impl Renderer {
     /// The fight's status: HP bars, the timing model's state (initiative order, charge race or
     /// tick timeline) and whose turn it is, with what they have left.
     pub fn status(&self, combat: &Combat, ctx: &RenderContext) -> MessagePayload {
-        let mut payload = self.status_payload(combat, ctx, false);
+        let mut payload = self.status_payload(combat, &[], ctx, false);
         // Edited in place: a ping there would reach no one; the narration pings.
         payload.content = None;
         payload.allowed_mentions = Some(AllowedMentions::none());
@@ -684,8 +690,11 @@ impl Renderer {
         }
     }
 
-    /// The ping for the player whose turn it is (or whom the timeline waits for), if any.
-    fn turn_ping(&self, combat: &Combat, ctx: &RenderContext) -> (Option<String>, Vec<String>) {
+    /// The line addressing the player whose turn it is (or whom the timeline waits for), and
+    /// the users it may ping: that player only if `events` just passed the turn to them (a turn
+    /// started, the timeline came to wait on them, or another player's reaction was answered).
+    /// A bystander's `/combat status` or another player's `/combat join` pings no one.
+    fn turn_ping(&self, combat: &Combat, events: &[Event], ctx: &RenderContext) -> (Option<String>, Vec<String>) {
         if combat.window.is_none()
             && let Some(id) = combat.current()
             && let Some(c) = combat.combatants.get(id.0 as usize)
@@ -699,16 +708,17 @@ impl Renderer {
                 u64::MAX,
                 &[("mention", &mention), ("name", &bold_name(&c.name))],
             );
-            return (Some(content), user.into_iter().collect());
+            let pinged = user.filter(|_| turn_passed_to(combat, events, id));
+            return (Some(content), pinged.into_iter().collect());
         }
         (None, Vec::new())
     }
 
-    fn status_payload(&self, combat: &Combat, ctx: &RenderContext, died: bool) -> MessagePayload {
+    fn status_payload(&self, combat: &Combat, events: &[Event], ctx: &RenderContext, died: bool) -> MessagePayload {
         let mut fields = hp_fields(combat);
         fields.extend(crate::models::state_field(combat));
         fields.extend(Self::next_up(combat));
-        let (content, pinged) = self.turn_ping(combat, ctx);
+        let (content, pinged) = self.turn_ping(combat, events, ctx);
         MessagePayload {
             content,
             embeds: vec![Embed {
@@ -760,7 +770,7 @@ impl Renderer {
             None => format!("{ticks} · round {}", combat.round),
         };
         let died = events.iter().any(|e| matches!(e, Event::Died { .. }));
-        let (content, pinged) = self.turn_ping(combat, ctx);
+        let (content, pinged) = self.turn_ping(combat, events, ctx);
         MessagePayload {
             content,
             embeds: vec![Embed {
@@ -958,6 +968,32 @@ impl Renderer {
             .clamp_to_limits(),
         )
     }
+}
+
+/// Whether `events` passed the turn to `id`: their turn started, the timeline began waiting on
+/// them, or another player answered a reaction and the turn came back to them.
+fn turn_passed_to(combat: &Combat, events: &[Event], id: CombatantId) -> bool {
+    let other_player = |reactor: CombatantId| {
+        reactor != id
+            && combat
+                .combatants
+                .get(reactor.0 as usize)
+                .is_some_and(Combatant::is_player)
+    };
+    events.iter().any(|e| match e {
+        Event::TurnStarted { id: started, .. } | Event::AwaitingCommand { id: started, .. } => *started == id,
+        Event::ReactionTaken { reactor, .. } | Event::ReactionPassed { reactor } => other_player(*reactor),
+        _ => false,
+    })
+}
+
+/// Whether `events` opened the reaction window now open in `combat` (rather than showing it again).
+fn reaction_offered(events: &[Event], combat: &Combat) -> bool {
+    combat.window.as_ref().is_some_and(|w| {
+        events
+            .iter()
+            .any(|e| matches!(e, Event::ReactionOffered { reactor, .. } if *reactor == w.reactor))
+    })
 }
 
 /// The HP bar: ten cells, `██████░░░░ 12/20`.

@@ -70,8 +70,26 @@ fn the_narration_pings_the_numeric_player_whose_turn_it_is_and_names_the_others(
             let mentions = n.allowed_mentions.as_ref().unwrap();
             assert!(mentions.parse.is_empty(), "names never parse as mentions");
             if content.contains("<@123456789012345678>") {
-                assert_eq!(mentions.users, vec!["123456789012345678".to_owned()]);
-                pinged = true;
+                // Pinged when the turn passes to them; a command within their turn pings no one.
+                let bo = combat
+                    .combatants
+                    .iter()
+                    .find(|c| c.player_id() == Some("123456789012345678"))
+                    .unwrap()
+                    .id;
+                let passed = step.events.iter().any(|e| match e {
+                    engine::Event::TurnStarted { id, .. } => *id == bo,
+                    engine::Event::ReactionTaken { reactor, .. } | engine::Event::ReactionPassed { reactor } => {
+                        *reactor != bo && combat.get(*reactor).is_player()
+                    }
+                    _ => false,
+                });
+                if passed {
+                    assert_eq!(mentions.users, vec!["123456789012345678".to_owned()]);
+                    pinged = true;
+                } else {
+                    assert!(mentions.users.is_empty(), "{content}: {:?}", step.events);
+                }
             } else {
                 assert!(
                     content.contains("**alice**") && content.contains("**Aria**"),

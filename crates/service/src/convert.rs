@@ -96,12 +96,39 @@ pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
     Ok(c)
 }
 
-/// Splits a list for an error message: "A, B or C".
+/// The most names an error message lists; the rest are counted ("and 40 more").
+pub const MAX_LISTED: usize = 30;
+
+/// Splits a list for an error message: "A, B or C"; past [`MAX_LISTED`] names, the first
+/// ones and how many are left out ("A, B, … and 40 more — autocomplete shows them all").
 pub fn choices<I: IntoIterator<Item = S>, S: AsRef<str>>(names: I) -> String {
     let names: Vec<String> = names.into_iter().map(|s| s.as_ref().to_owned()).collect();
+    if names.len() > MAX_LISTED {
+        let left_out = names.len() - MAX_LISTED;
+        return format!(
+            "{} and {left_out} more (autocomplete lists them all)",
+            names[..MAX_LISTED].join(", ")
+        );
+    }
     match names.split_last() {
         None => "nothing".to_owned(),
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_LISTED, choices};
+
+    #[test]
+    fn a_long_list_says_how_many_it_leaves_out() {
+        let names: Vec<String> = (1..=60).map(|i| format!("Monster {i}")).collect();
+        let listed = choices(&names);
+        assert!(listed.starts_with("Monster 1, Monster 2,"), "{listed}");
+        assert!(listed.contains("Monster 30 and 30 more"), "{listed}");
+        assert!(!listed.contains("Monster 31"), "{listed}");
+        assert_eq!(choices(&names[..MAX_LISTED]).matches("Monster").count(), MAX_LISTED);
+        assert_eq!(choices(["A", "B", "C"]), "A, B or C");
     }
 }

@@ -39,7 +39,7 @@ pub enum ServiceError {
     #[error("no character with id {0}")]
     CharacterNotFound(i64),
     /// The player already has a character in this campaign; one per player per campaign.
-    #[error("player {player_id} already has a character in campaign {campaign_id}")]
+    #[error("You already have a character here (one per player in a server) — /character sheet shows it.")]
     CharacterExists { campaign_id: i64, player_id: String },
     /// The ruleset name is not one GogoBee knows.
     #[error("unknown ruleset `{0}` (expected one of: gogobee, tdgs, ctb, ticks)")]

@@ -195,9 +195,10 @@ async fn second_character_for_same_player_is_refused(db: Db) -> Result<(), Servi
             if *campaign_id == campaign.id && player_id == "alice"),
         "{err:?}"
     );
+    // What the player reads: no internal ids.
     assert_eq!(
         err.to_string(),
-        format!("player alice already has a character in campaign {}", campaign.id)
+        "You already have a character here (one per player in a server) — /character sheet shows it."
     );
 
     // The first character is untouched; other players and other campaigns are fine.

@@ -9,6 +9,7 @@ pub async fn attack(
     ctx: Context<'_>,
     #[description = "Who to attack (default: the enemy in front of you)"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: Option<String>,
 ) -> Result<(), Error> {
     play(ctx, &["attack"], options!(target)).await
@@ -20,9 +21,11 @@ pub async fn cast(
     ctx: Context<'_>,
     #[description = "The spell"]
     #[autocomplete = "complete::spell"]
+    #[max_length = 100]
     spell: String,
     #[description = "Its target, if it has one"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: Option<String>,
 ) -> Result<(), Error> {
     play(ctx, &["cast"], options!(spell, target)).await
@@ -52,6 +55,7 @@ pub async fn help(
     ctx: Context<'_>,
     #[description = "The ally to help"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     ally: String,
 ) -> Result<(), Error> {
     play(ctx, &["help"], options!(ally)).await
@@ -80,9 +84,11 @@ pub async fn use_item(
     ctx: Context<'_>,
     #[description = "The item"]
     #[autocomplete = "complete::item"]
+    #[max_length = 100]
     item: String,
     #[description = "On whom (default: yourself)"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: Option<String>,
 ) -> Result<(), Error> {
     play(ctx, &["use"], options!(item, target)).await
@@ -100,6 +106,7 @@ pub async fn grapple(
     ctx: Context<'_>,
     #[description = "Who to grab"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: String,
 ) -> Result<(), Error> {
     play(ctx, &["grapple"], options!(target)).await
@@ -121,6 +128,7 @@ pub async fn shove(
     ctx: Context<'_>,
     #[description = "Who to shove"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: String,
     #[description = "Knock prone (default) or push away"] mode: Option<ShoveMode>,
 ) -> Result<(), Error> {
@@ -133,6 +141,7 @@ pub async fn stabilize(
     ctx: Context<'_>,
     #[description = "The ally at 0 HP"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     ally: String,
 ) -> Result<(), Error> {
     play(ctx, &["stabilize"], options!(ally)).await
@@ -167,6 +176,7 @@ pub async fn bonus(
     #[description = "The bonus action"] ability: Ability,
     #[description = "Its target, if it has one"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: Option<String>,
     #[description = "Cunning action: dash|disengage|hide · cunning strike: trip|poison|withdraw"]
     #[max_length = 20]
@@ -193,6 +203,7 @@ async fn melee(
     ctx: Context<'_>,
     #[description = "Who to close with"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: String,
 ) -> Result<(), Error> {
     play(ctx, &["move", "melee"], options!(target)).await
@@ -251,6 +262,7 @@ pub async fn delay(
     ctx: Context<'_>,
     #[description = "Act after this combatant (empty: at the end of the round)"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     after: Option<String>,
 ) -> Result<(), Error> {
     play(ctx, &["delay"], options!(after)).await
@@ -258,7 +270,12 @@ pub async fn delay(
 
 /// TDGS rules: declare an Instant for the next round (Quick Draw, Battle Cry, Premonition, Steady Aim).
 #[poise::command(slash_command)]
-pub async fn instant(ctx: Context<'_>, #[description = "The Instant to declare"] ability: String) -> Result<(), Error> {
+pub async fn instant(
+    ctx: Context<'_>,
+    #[description = "The Instant to declare"]
+    #[max_length = 100]
+    ability: String,
+) -> Result<(), Error> {
     play(ctx, &["instant"], options!(ability)).await
 }
 

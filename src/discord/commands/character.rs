@@ -24,9 +24,11 @@ async fn create(
     name: String,
     #[description = "Race (human, elf, dwarf, …)"]
     #[autocomplete = "complete::race"]
+    #[max_length = 100]
     race: String,
     #[description = "Class (fighter, rogue, mage, …)"]
     #[autocomplete = "complete::class"]
+    #[max_length = 100]
     class: String,
 ) -> Result<(), Error> {
     play(ctx, &["character", "create"], options!(name, race, class)).await
@@ -54,6 +56,7 @@ async fn equip(
     ctx: Context<'_>,
     #[description = "The weapon, armour or shield"]
     #[autocomplete = "complete::gear"]
+    #[max_length = 100]
     item: String,
     #[description = "For a weapon: main hand (default) or off hand"] hand: Option<Hand>,
 ) -> Result<(), Error> {
@@ -66,6 +69,7 @@ async fn unequip(
     ctx: Context<'_>,
     #[description = "The weapon, armour or shield"]
     #[autocomplete = "complete::gear"]
+    #[max_length = 100]
     item: String,
 ) -> Result<(), Error> {
     play(ctx, &["character", "unequip"], options!(item)).await

@@ -20,6 +20,7 @@ async fn start(
     ctx: Context<'_>,
     #[description = "Where to go"]
     #[autocomplete = "complete::zone"]
+    #[max_length = 100]
     zone: String,
 ) -> Result<(), Error> {
     play(ctx, &["expedition", "start"], options!(zone)).await

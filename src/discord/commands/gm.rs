@@ -23,6 +23,7 @@ async fn spawn(
     ctx: Context<'_>,
     #[description = "Which monster"]
     #[autocomplete = "complete::monster"]
+    #[max_length = 100]
     monster: String,
     #[description = "How many (default 1)"]
     #[min = 1]
@@ -38,6 +39,7 @@ async fn hp(
     ctx: Context<'_>,
     #[description = "Who (a combatant, or a character's name)"]
     #[autocomplete = "complete::target"]
+    #[max_length = 100]
     target: String,
     #[description = "Hit points to add (negative to take away)"]
     #[min = -1000]
@@ -58,6 +60,7 @@ async fn grant(
     coins: Option<i64>,
     #[description = "An item to give"]
     #[autocomplete = "complete::item"]
+    #[max_length = 100]
     item: Option<String>,
     #[description = "How many of the item (default 1)"]
     #[min = 1]

@@ -16,7 +16,7 @@ async fn bill(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["hospital"], options!()).await
 }
 
-/// Pay the hospital fee (or what you can of your debt).
+/// Settle Thom's fee or your debt, in full when your coins cover it; an unpaid fee becomes debt.
 #[poise::command(slash_command)]
 async fn pay(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["hospital", "pay"], options!()).await

@@ -20,8 +20,25 @@ use crate::app::{Caller, Suggest};
 /// An invocation's options by name.
 pub type Options = BTreeMap<String, String>;
 
-/// Every command the bot registers.
+/// The commands that make sense in the bot's DMs (no server, no campaign, no fight).
+pub const IN_DMS: &[&str] = &["roll"];
+
+/// Every command the bot registers: installed to servers; offered in servers' channels, and
+/// in the bot's DMs only for [`IN_DMS`].
 pub fn all() -> Vec<poise::Command<Data, Error>> {
+    let mut commands = every_command();
+    for command in &mut commands {
+        command.install_context = Some(vec![serenity::InstallationContext::Guild]);
+        let mut contexts = vec![serenity::InteractionContext::Guild];
+        if IN_DMS.iter().any(|n| *n == command.name) {
+            contexts.push(serenity::InteractionContext::BotDm);
+        }
+        command.interaction_context = Some(contexts);
+    }
+    commands
+}
+
+fn every_command() -> Vec<poise::Command<Data, Error>> {
     vec![
         character::character(),
         expedition::expedition(),
