@@ -39,8 +39,9 @@ pub struct Spec {
     pub gm: bool,
 }
 
-/// Discord's own limit on a string option.
-const TEXT_MAX: usize = 6000;
+/// The longest a free-text option may be unless it says otherwise (names, targets, items,
+/// dice expressions); registered as its `max_length`, so Discord's own 6,000 never applies.
+const TEXT_MAX: usize = 100;
 
 const fn text(name: &'static str, required: bool, about: &'static str) -> Opt {
     Opt {
