@@ -131,3 +131,61 @@ async fn turn_timeout_default_backfills_unset_campaigns() -> Result<(), DbErr> {
     );
     Ok(())
 }
+
+/// Upgrading a database the old check-then-insert races left doubled (issue 18): the newest
+/// active expedition of a character stays active (the older are marked left) and one debt per
+/// admission stays, so the unique indexes build; afterwards a second active expedition is refused.
+#[tokio::test]
+async fn integrity_folds_what_the_races_doubled() -> Result<(), DbErr> {
+    use sea_orm_migration::sea_orm::{ConnectionTrait, DbBackend, Statement};
+    let db = memory().await?;
+    Migrator::up(&db, Some(migrations_before("m20261204_000018_integrity"))).await?;
+    let at = "'2026-01-01T00:00:00Z'";
+    for sql in [
+        format!("INSERT INTO campaigns (id, guild_id, created_at) VALUES (1, 'g', {at})"),
+        format!(
+            "INSERT INTO characters (id, campaign_id, player_id, name, race, class, level, xp, coins, hp, max_hp, \
+             inventory, gear, arena_streak, created_at) VALUES (1, 1, 'p', 'Aria', 'Human', 'Fighter', 1, 0, 20, 0, 12, \
+             '{{}}', '{{}}', 0, {at})"
+        ),
+        format!(
+            "INSERT INTO expeditions (id, character_id, zone, room, status, harvested_materials, started_at) VALUES \
+             (1, 1, 'Forest of Shadows', 0, 'active', '[]', {at}), (2, 1, 'Sunken Temple', 0, 'active', '[]', {at}), \
+             (3, 1, 'Haunted Manor', 0, 'active', '[]', {at}), (4, 1, 'Underdark', 3, 'completed', '[]', {at})"
+        ),
+        format!(
+            "INSERT INTO hospital_records (id, character_id, player_id, admitted_at, fee, fee_paid, zone_died_in, \
+             death_saves) VALUES (7, 1, 'p', {at}, 8, false, 'none', '{{}}')"
+        ),
+        format!(
+            "INSERT INTO debts (id, character_id, hospital_record_id, amount, created_at) VALUES \
+             (1, 1, 7, 8, {at}), (2, 1, 7, 8, {at}), (3, 1, NULL, 5, {at})"
+        ),
+    ] {
+        db.execute_unprepared(&sql).await?;
+    }
+    Migrator::up(&db, None).await?;
+    let rows = |sql: &str| db.query_all_raw(Statement::from_string(DbBackend::Sqlite, sql.to_owned()));
+    let statuses: Vec<(i64, String)> = rows("SELECT id, status FROM expeditions ORDER BY id")
+        .await?
+        .iter()
+        .map(|r| (r.try_get("", "id").unwrap(), r.try_get("", "status").unwrap()))
+        .collect();
+    let expected = [(1, "left"), (2, "left"), (3, "active"), (4, "completed")].map(|(i, s)| (i, s.to_owned()));
+    assert_eq!(statuses, expected);
+    let debts: Vec<i64> = rows("SELECT id FROM debts ORDER BY id")
+        .await?
+        .iter()
+        .map(|r| r.try_get("", "id").unwrap())
+        .collect();
+    assert_eq!(debts, vec![1, 3]);
+    let again = format!(
+        "INSERT INTO expeditions (character_id, zone, room, status, harvested_materials, started_at) VALUES \
+         (1, 'Underforge', 0, 'active', '[]', {at})"
+    );
+    assert!(
+        db.execute_unprepared(&again).await.is_err(),
+        "a second active expedition"
+    );
+    Ok(())
+}
