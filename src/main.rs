@@ -21,12 +21,24 @@ struct Cli {
     command: Option<Mode>,
 }
 
+/// Every variable `gogobee bot` reads, for `gogobee bot --help`.
+const BOT_ENV: &str = "Environment (or .env):
+  DISCORD_TOKEN         the bot token (required)
+  DATABASE_URL          sqlite://FILE?mode=rwc (default sqlite://gogobee.db?mode=rwc) or postgres://...
+  DEV_GUILD_ID          register the commands in this guild only (instant), else globally
+  DISCORD_API_BASE      another Discord-compatible server (a REST proxy; the fake Discord in tests)
+  OPS_ADDR              where /healthz and /metrics listen, e.g. 0.0.0.0:9090 (unset: off)
+  SHARD_IDS             the shards this process runs: 3, or a range 0-3 (unset: all, autosharded)
+  SHARD_COUNT           the total number of shards (needed with SHARD_IDS)
+  RUST_LOG              log filter (default info), e.g. warn,gogobee=debug
+  LOG_FORMAT            json for JSON lines (default: text)
+  GOGOBEE_SEED          the seed every random stream derives from (default: from the clock)
+  GOGOBEE_CLOCK_OFFSET  run the game's clock ahead (2h, or seconds), for testing";
+
 #[derive(Debug, Subcommand)]
 enum Mode {
-    /// Run the Discord bot (the default). Reads `DISCORD_TOKEN` (required), `DATABASE_URL`,
-    /// `DEV_GUILD_ID` (register commands in one guild), `DISCORD_API_BASE` (another
-    /// Discord-compatible server), `GOGOBEE_SEED` and `GOGOBEE_CLOCK_OFFSET` (run the game's
-    /// clock ahead, for testing) from the environment or `.env`.
+    /// Run the Discord bot (the default), configured from the environment or `.env`.
+    #[command(after_help = BOT_ENV)]
     Bot,
     /// Play at a terminal table: the same game, no Discord needed.
     Play {
@@ -44,6 +56,17 @@ enum Mode {
         /// (default: 1 for a script; a fresh one, printed, for each interactive session).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Copy the SQLite database to FILE while the bot runs (an online backup, `VACUUM INTO`).
+    /// Restore: stop the bot, put the copy where `DATABASE_URL` points, start it. For
+    /// PostgreSQL use `pg_dump` / `pg_restore`.
+    Backup {
+        /// The new file to write (it must not exist yet).
+        #[arg(long, value_name = "FILE")]
+        to: std::path::PathBuf,
+        /// Database URL (default: `DATABASE_URL`, else the `gogobee.db` SQLite file).
+        #[arg(long)]
+        db: Option<String>,
     },
     /// Load test: persisted combat commands per second through the service.
     Bench(bench::BenchArgs),
@@ -137,5 +160,19 @@ fn run(cli: Cli) -> Result<()> {
             bench::run(&args)
         }
         Mode::Sim { sim } => sim::run(&sim),
+        Mode::Backup { to, db } => {
+            let db = db
+                .or_else(|| std::env::var("DATABASE_URL").ok())
+                .unwrap_or_else(|| service::DEFAULT_DATABASE_URL.to_owned());
+            logging::add_database_url(&db);
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            runtime.block_on(async {
+                let db = service::Db::connect(&db).await?;
+                db.backup_to(&to).await?;
+                db.close().await?;
+                println!("backed up to {}", to.display());
+                Ok(())
+            })
+        }
     }
 }

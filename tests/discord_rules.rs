@@ -273,6 +273,7 @@ async fn dms_offer_only_what_works_there_and_refuse_the_rest_truthfully() {
             json!([0])
         };
         assert_eq!(command["contexts"], expected, "{command}");
+        every_string_option_has_a_limit(command, command["name"].as_str().unwrap_or_default());
     }
     let alice = fake.user("alice");
     let offered = fake.send_dm_command(
@@ -303,5 +304,108 @@ async fn dms_offer_only_what_works_there_and_refuse_the_rest_truthfully() {
     let refused = table.answered(id).await;
     assert_refused(&refused, "works in a server");
     assert!(!text_of(&refused).contains("Manage Server"), "{}", refused.body);
+    assert_all_valid(&fake);
+}
+
+/// Removed from a guild (`GUILD_DELETE` without `unavailable`), the bot pauses its fights: the
+/// turn timer stops firing into a channel it can no longer post in, and nothing is played out
+/// unseen. Invited back (`GUILD_CREATE`), the fight resumes where it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guild_that_removes_the_bot_pauses_its_fights_until_it_returns() {
+    let (fake, bot, table, _dir) = start("guild-delete").await;
+    table
+        .slash("owner", "campaign", &["turntimeout"], json!({"seconds": 2}))
+        .await;
+    table.aria_the_fighter(12).await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    table.slash("alice", "combat", &["start"], json!({})).await;
+    assert!(fake.remove_bot_from_guild(table.guild), "the bot got GUILD_DELETE");
+    let (messages, from) = (public_messages(&table).len(), fake.request_count());
+
+    // Four turn timeouts' worth of time: nothing is tried in the channel, nothing happens.
+    tokio::time::sleep(std::time::Duration::from_secs(8)).await;
+    let channel = table.channel.to_string();
+    let tried: Vec<String> = fake.requests()[from..]
+        .iter()
+        .filter(|r| r.path.contains(&channel))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(
+        tried.is_empty(),
+        "posted into a guild it was removed from: {tried:?}\n{}",
+        bot.logs()
+    );
+    assert_eq!(public_messages(&table).len(), messages);
+
+    // Back in the guild: the turn that was running out runs out now, said in the channel.
+    assert!(fake.readd_bot_to_guild(table.guild));
+    let deadline = std::time::Instant::now() + WAIT;
+    while public_messages(&table).len() == messages {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the fight never resumed:\n{}",
+            bot.logs()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_all_valid(&fake);
+}
+
+/// Every string option (type 3) down the tree carries a `max_length`.
+fn every_string_option_has_a_limit(node: &Value, path: &str) {
+    for option in node["options"].as_array().into_iter().flatten() {
+        let here = format!("{path} {}", option["name"].as_str().unwrap_or_default());
+        if option["type"] == 3 {
+            let limit = option["max_length"].as_u64();
+            assert!(
+                limit.is_some_and(|l| (1..=200).contains(&l)),
+                "/{here} has no max_length: {option}"
+            );
+        }
+        every_string_option_has_a_limit(option, &here);
+    }
+}
+
+/// What a player reads never shows internal ids or numbers that mean nothing to them: a second
+/// character is refused without ids, an out-of-range number is said to be out of range, and the
+/// reactor who types a command is pointed at her buttons instead of "waiting for Aria".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_player_reads_makes_sense_to_them() {
+    let (fake, _bot, table, _dir) = start("player-text").await;
+    let alice = table.user("alice").to_string();
+    let (prompt, _) = fight_until_prompt(&table, 600).await;
+    let again = table
+        .slash(
+            "alice",
+            "character",
+            &["create"],
+            json!({"name": "Bree", "race": "elf", "class": "rogue"}),
+        )
+        .await;
+    assert_refused(&again, "already have a character");
+    assert!(
+        !text_of(&again).contains(&alice) && !text_of(&again).contains("campaign 1"),
+        "{}",
+        again.body
+    );
+
+    let huge = table
+        .slash("owner", "gm", &["hp"], json!([{"name": "target", "type": 3, "value": "Aria"}, {"name": "delta", "type": 4, "value": -99_999_999_999_i64}]))
+        .await;
+    assert!(is_ephemeral(&huge), "{}", huge.body);
+    assert!(
+        !text_of(&huge).contains("whole number"),
+        "it is a whole number, only too big: {}",
+        huge.body
+    );
+
+    let mine = table.slash("alice", "attack", &[], json!({})).await;
+    assert_refused(&mine, "buttons");
+    assert!(!text_of(&mine).contains("Waiting for Aria"), "{}", mine.body);
+    let theirs = table.slash("bob", "attack", &[], json!({})).await;
+    assert!(is_ephemeral(&theirs), "{}", theirs.body);
+    assert!(fake.message(prompt).is_some());
     assert_all_valid(&fake);
 }

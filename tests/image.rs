@@ -1,8 +1,11 @@
 //! The binary the way the container image runs it, without a Docker engine: the runtime stage
 //! of the `Dockerfile` is read (its `COPY` destinations, `WORKDIR`, `ENV`, `USER` and `CMD`)
 //! and replayed under a scratch root — the binary at `usr/local/bin/gogobee`, `flavor/` beside
-//! it, the working directory and the SQLite volume at `data/`, nothing else in the environment,
-//! and, when the test runs as root, the image's non-root uid (via `setpriv`). Against the fake
+//! it, the working directory and the SQLite volume at `data/`, nothing else in the environment.
+//! When the test runs as root it starts the bot as the image does: through the image's
+//! entrypoint (`scripts/docker-entrypoint`), as root, on a volume owned by root (as Fly.io and
+//! most platforms mount one) — the entrypoint must give the volume to the image's non-root uid
+//! and drop to it, and the database must end up owned by that uid. Against the fake
 //! Discord (two shards recommended, so the default autosharding starts both) it must answer
 //! `/healthz` 200 (gateway connected, database ok), keep its database on the volume and write
 //! nowhere else, log JSON lines without the token, and stop cleanly on SIGTERM.
@@ -29,9 +32,11 @@ struct Image {
     flavor: String,
     workdir: String,
     env: Vec<(String, String)>,
-    /// The uid `useradd --uid` gives the `USER`.
+    /// The uid `useradd --uid` gives the image's user.
     uid: Option<u32>,
     cmd: Vec<String>,
+    /// The entrypoint script in the image (`COPY scripts/docker-entrypoint …`), and its source.
+    entrypoint: Option<(String, String)>,
 }
 
 /// Reads the last stage of the Dockerfile (continuation lines joined).
@@ -50,6 +55,9 @@ fn image() -> Image {
                 image.binary = words.last().expect("a destination").to_string();
             }
             "COPY" if words.first() == Some(&"flavor") => words[1].clone_into(&mut image.flavor),
+            "COPY" if words.first().is_some_and(|w| w.contains("entrypoint")) => {
+                image.entrypoint = Some((words[1].to_owned(), words[0].to_owned()));
+            }
             "WORKDIR" => rest.trim().clone_into(&mut image.workdir),
             "ENV" => {
                 image.env.extend(
@@ -68,7 +76,15 @@ fn image() -> Image {
             _ => {}
         }
     }
-    assert!(user.is_some_and(|u| u != "root"), "the image runs as a non-root user");
+    // Either the image runs as a non-root USER, or its entrypoint drops to one.
+    let drops = image.entrypoint.as_ref().is_some_and(|(_, source)| {
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(source))
+            .is_ok_and(|script| script.contains("setpriv"))
+    });
+    assert!(
+        user.is_some_and(|u| u != "root") || drops,
+        "the image runs as a non-root user"
+    );
     assert!(!image.binary.is_empty() && !image.flavor.is_empty() && !image.workdir.is_empty());
     image
 }
@@ -116,18 +132,43 @@ fn lay_out(root: &Path, image: &Image) {
         std::fs::copy(&file, flavor.join(file.file_name().unwrap())).unwrap();
     }
     std::fs::create_dir_all(under(root, &image.workdir)).unwrap();
+    if let Some((script, source)) = &image.entrypoint {
+        let target = under(root, script);
+        std::fs::create_dir_all(target.parent().expect("a directory")).unwrap();
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(source), &target).expect("copying the entrypoint");
+    }
 }
 
-/// Runs as the image's user when the test is root (the data directory is given to that uid,
-/// as the Dockerfile's `chown` does); otherwise the test's own user is already not root.
-/// Returns the uid the binary will run as, when it was switched.
-fn as_image_user(command: &mut Command, root: &Path, image: &Image, program: &Path) -> Option<u32> {
+/// Runs as the image does when the test is root: through the entrypoint, as root, on the volume
+/// left owned by root (the entrypoint must hand it to the image's uid and drop to it), or, for
+/// an image without an entrypoint, as its uid via `setpriv`; otherwise the test's own user is
+/// already not root. Returns the uid the binary will run as, when it was switched, and the
+/// environment the entrypoint reads (where the volume is).
+fn as_image_user(
+    command: &mut Command,
+    root: &Path,
+    image: &Image,
+    program: &Path,
+) -> (Option<u32>, Vec<(String, String)>) {
     let is_root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    match image.uid {
-        Some(uid) if is_root => {
+    match (image.uid, &image.entrypoint) {
+        (Some(uid), Some((script, _))) if is_root => {
+            use std::os::unix::fs::MetadataExt as _;
+            let volume = under(root, &image.workdir);
+            let owner = std::fs::metadata(&volume).unwrap().uid();
+            assert_eq!(owner, 0, "the volume starts owned by root, as a platform mounts it");
+            *command = Command::new("sh");
+            command.arg(under(root, script)).arg(program);
+            let env = vec![
+                ("GOGOBEE_DATA_DIR".to_owned(), volume.display().to_string()),
+                ("GOGOBEE_UID".to_owned(), uid.to_string()),
+            ];
+            (Some(uid), env)
+        }
+        (Some(uid), None) if is_root => {
             let chown = Command::new("chown")
                 .args(["-R", &format!("{uid}:{uid}")])
                 .arg(under(root, &image.workdir))
@@ -143,11 +184,11 @@ fn as_image_user(command: &mut Command, root: &Path, image: &Image, program: &Pa
                     "--",
                 ])
                 .arg(program);
-            Some(uid)
+            (Some(uid), Vec::new())
         }
         _ => {
             *command = Command::new(program);
-            None
+            (None, Vec::new())
         }
     }
 }
@@ -168,7 +209,7 @@ async fn the_binary_runs_as_the_image_runs_it() {
     let log = root.join("bot.log");
     let program = under(&root, &image.binary);
     let mut command = Command::new(&program);
-    let switched = as_image_user(&mut command, &root, &image, &program);
+    let (switched, entrypoint_env) = as_image_user(&mut command, &root, &image, &program);
     command
         .args(&image.cmd)
         .current_dir(under(&root, &image.workdir))
@@ -180,6 +221,7 @@ async fn the_binary_runs_as_the_image_runs_it() {
         let value = value.replace(":///", &format!("://{}/", root.display()));
         command.env(key, value);
     }
+    command.envs(entrypoint_env);
     // What `fly secrets set` and fly.toml's [env] add; the fake stands in for discord.com.
     command
         .env("DISCORD_TOKEN", fake.token())
@@ -231,6 +273,8 @@ async fn the_binary_runs_as_the_image_runs_it() {
         use std::os::unix::fs::MetadataExt as _;
         let owner = std::fs::metadata(root.join(workdir.join("gogobee.db"))).unwrap().uid();
         assert_eq!(owner, uid, "the binary ran as the image's non-root user");
+        let volume = std::fs::metadata(root.join(&workdir)).unwrap().uid();
+        assert_eq!(volume, uid, "the entrypoint gave the volume to that user");
     }
     assert!(
         written.iter().all(|p| p.starts_with(&workdir)),

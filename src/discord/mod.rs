@@ -396,6 +396,17 @@ async fn on_event(
             );
             traced(span, Report::Info, press(framework.user_data, component)).await?;
         }
+        // Removed from a guild (kicked, banned, or the guild deleted; not an outage): its fights
+        // and timers pause, the campaign kept, until the bot is back.
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            tracing::info!(guild = %incomplete.id, "removed from a guild: its fights and timers pause");
+            framework.user_data.app.service.pause_guild(&incomplete.id.to_string());
+        }
+        serenity::FullEvent::GuildCreate { guild, .. } => {
+            if framework.user_data.app.service.resume_guild(&guild.id.to_string()) {
+                tracing::info!(guild = %guild.id, "back in a guild: its fights and timers resume");
+            }
+        }
         serenity::FullEvent::Ready { .. } => framework.user_data.ops.gateway_connected.store(true, Ordering::Relaxed),
         // Events are dispatched concurrently, so a late "Identifying" may follow Ready: only
         // the two ends of the lifecycle change the flag.

@@ -256,6 +256,35 @@ impl Db {
     }
 
     /// Closes every connection in the pool.
+    /// Writes a consistent copy of the database to the SQLite file `to` while the bot runs
+    /// (`VACUUM INTO`: an online backup, compacted, safe to copy elsewhere). `to` must not exist.
+    /// PostgreSQL has `pg_dump` for that: asking here is [`ServiceError::InvalidInput`] saying so.
+    pub async fn backup_to(&self, to: &std::path::Path) -> Result<(), ServiceError> {
+        use sea_orm::ConnectionTrait as _;
+        if self.backend() != Backend::Sqlite {
+            return Err(ServiceError::InvalidInput(
+                "gogobee backup copies a SQLite database; for PostgreSQL use pg_dump \
+                 (e.g. `pg_dump --format=custom --file=gogobee.dump \"$DATABASE_URL\"`, restored with pg_restore)."
+                    .into(),
+            ));
+        }
+        if to.exists() {
+            return Err(ServiceError::InvalidInput(format!(
+                "{} already exists: back up to a new file.",
+                to.display()
+            )));
+        }
+        let path = to.to_string_lossy().into_owned();
+        self.conn()
+            .execute_raw(sea_orm::Statement::from_sql_and_values(
+                sea_orm::DbBackend::Sqlite,
+                "VACUUM INTO ?",
+                [path.into()],
+            ))
+            .await?;
+        Ok(())
+    }
+
     pub async fn close(self) -> Result<(), ServiceError> {
         Ok(self.conn.close().await?)
     }

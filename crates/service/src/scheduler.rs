@@ -152,7 +152,7 @@ impl Service {
             .order_by_asc(timer::Column::DueAt)
             .order_by_asc(timer::Column::Id)
             .limit(limit);
-        if let Some(owned) = self.shards.timer_condition() {
+        if let Some(owned) = self.timer_filter() {
             query = query.filter(owned);
         }
         if self.db().backend() == Backend::Postgres {

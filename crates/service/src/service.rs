@@ -2,7 +2,7 @@
 //! arguments plus `now` (time is an input), loads what it needs, calls the engine, saves,
 //! and returns what happened for the renderer.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use engine::{Combat, CombatantId, Dice, Event};
@@ -35,6 +35,9 @@ pub struct Service {
     pub(crate) retention: Option<chrono::Duration>,
     /// When this process last applied the retention policy.
     pub(crate) last_compaction: Arc<Mutex<Option<DateTimeUtc>>>,
+    /// Guilds whose fights are paused (the bot was removed from them): their timers do not
+    /// fire until [`Service::resume_guild`].
+    paused_guilds: Arc<Mutex<HashSet<String>>>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -88,6 +91,7 @@ impl Service {
             campaign_ids: Arc::default(),
             retention: None,
             last_compaction: Arc::default(),
+            paused_guilds: Arc::default(),
         }
     }
 
@@ -151,6 +155,62 @@ impl Service {
             .expect("campaign cache poisoned")
             .insert(key, id);
         Ok(id)
+    }
+
+    /// Pauses a guild's fights and timers (the bot was removed from it: nothing could be posted
+    /// there): no reaction window, turn or rest of its campaigns times out until it is resumed.
+    /// The campaigns and their fights stay as they are.
+    pub fn pause_guild(&self, guild_id: &str) {
+        self.paused_guilds
+            .lock()
+            .expect("paused guilds poisoned")
+            .insert(guild_id.to_owned());
+    }
+
+    /// Resumes a paused guild (the bot is back); returns whether it was paused. Its timers that
+    /// fell due meanwhile fire at the next look.
+    pub fn resume_guild(&self, guild_id: &str) -> bool {
+        let resumed = self
+            .paused_guilds
+            .lock()
+            .expect("paused guilds poisoned")
+            .remove(guild_id);
+        if resumed {
+            self.store.wake.notify_one();
+        }
+        resumed
+    }
+
+    /// Which timers this service may fire: those of the guilds it owns
+    /// ([`Service::owning`]), less the paused ones ([`Service::pause_guild`]).
+    pub(crate) fn timer_filter(&self) -> Option<sea_orm::Condition> {
+        use sea_orm::sea_query::Query;
+        use sea_orm::{ColumnTrait as _, Condition};
+
+        use crate::entity::{campaign, timer};
+        let owned = self.shards.timer_condition();
+        let paused: Vec<String> = self
+            .paused_guilds
+            .lock()
+            .expect("paused guilds poisoned")
+            .iter()
+            .cloned()
+            .collect();
+        if paused.is_empty() {
+            return owned;
+        }
+        let mut of_paused = Query::select();
+        of_paused
+            .column(campaign::Column::Id)
+            .from(campaign::Entity)
+            .and_where(campaign::Column::GuildId.is_in(paused));
+        let not_paused = Condition::any()
+            .add(timer::Column::CampaignId.not_in_subquery(of_paused))
+            .add(timer::Column::CampaignId.is_null());
+        Some(match owned {
+            Some(owned) => Condition::all().add(owned).add(not_paused),
+            None => Condition::all().add(not_paused),
+        })
     }
 
     pub(crate) fn update(live: Live, events: Vec<Event>, notices: Vec<Notice>) -> CombatUpdate {

@@ -706,7 +706,7 @@ impl Service {
         let mut pending = timer::Entity::find()
             .filter(timer::Column::FiredAt.is_null())
             .filter(timer::Column::ClaimedAt.is_null());
-        if let Some(owned) = self.shards.timer_condition() {
+        if let Some(owned) = self.timer_filter() {
             pending = pending.filter(owned);
         }
         Ok(pending
