@@ -128,7 +128,21 @@ impl App {
         ) else {
             return refusal("That combat could not be shown.");
         };
-        let rendered = self.renderer.combat(&update.combat, &update.events, &ctx);
+        let mut rendered = self.renderer.combat(&update.combat, &update.events, &ctx);
+        // The summary of a fight that ended says how to ask for its log.
+        if update
+            .events
+            .iter()
+            .any(|e| matches!(e, engine::Event::CombatEnded { .. }))
+            && let Some(footer) = rendered
+                .narration
+                .embeds
+                .iter_mut()
+                .rev()
+                .find_map(|e| e.footer.as_mut())
+        {
+            footer.text = format!("{} · its log: /combat replay combat:{}", footer.text, update.combat_id);
+        }
         let mut replies = Vec::new();
         // On the timeline a batch with nothing to narrate (`/combat status`) shows the timeline alone.
         let silent = rendered.narration.embeds.iter().all(|e| e.description.is_none());

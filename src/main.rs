@@ -6,6 +6,7 @@ mod clock;
 mod discord;
 mod logging;
 mod ops;
+mod replay;
 mod script;
 mod sim;
 mod table;
@@ -67,6 +68,19 @@ enum Mode {
         /// Database URL (default: `DATABASE_URL`, else the `gogobee.db` SQLite file).
         #[arg(long)]
         db: Option<String>,
+    },
+    /// Re-run stored fights from their seed, starting state and commands; report for each
+    /// whether its events come out identical, or the first that differs (exit 1 if any does).
+    Replay {
+        /// Database URL (default: `DATABASE_URL`, else the `gogobee.db` SQLite file).
+        #[arg(long)]
+        db: Option<String>,
+        /// The fight's number (its summary and every status embed show it).
+        #[arg(long, conflicts_with = "all")]
+        combat: Option<i64>,
+        /// Every stored fight.
+        #[arg(long)]
+        all: bool,
     },
     /// Load test: persisted combat commands per second through the service.
     Bench(bench::BenchArgs),
@@ -152,6 +166,13 @@ fn run(cli: Cli) -> Result<()> {
                     None => table::run_interactive(&mut table, note).await,
                 }
             })
+        }
+        Mode::Replay { db, combat, all } => {
+            let db = db
+                .or_else(|| std::env::var("DATABASE_URL").ok())
+                .unwrap_or_else(|| service::DEFAULT_DATABASE_URL.to_owned());
+            logging::add_database_url(&db);
+            replay::run(&db, combat, all, &mut std::io::stdout().lock())
         }
         Mode::Bench(args) => {
             for db in &args.db {

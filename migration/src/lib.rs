@@ -14,6 +14,7 @@ mod m20261202_000001_shard_ownership;
 mod m20261203_000001_turn_timeout_default;
 mod m20261204_000018_integrity;
 mod m20261204_000019_retention;
+mod m20261205_000019_combat_starts;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000001_turn_timeout_default::Migration),
             Box::new(m20261204_000018_integrity::Migration),
             Box::new(m20261204_000019_retention::Migration),
+            Box::new(m20261205_000019_combat_starts::Migration),
         ]
     }
 }

@@ -179,6 +179,17 @@ pub const COMMANDS: &[Spec] = &[
     cmd(&["combat", "join"], "join the fight in this channel", &[]),
     cmd(&["combat", "status"], "the fight as it stands", &[]),
     cmd(&["combat", "end"], "end the fight with no winner (Manage Server)", &[]),
+    cmd(
+        &["combat", "replay"],
+        "a fight's referee log, one line per event",
+        &[integer(
+            "combat",
+            true,
+            1,
+            1_000_000_000,
+            "the fight's number (its summary shows it)",
+        )],
+    ),
     cmd(&["attack"], "attack with your weapon", &[TARGET]),
     cmd(
         &["cast"],

@@ -16,6 +16,7 @@ mod convert;
 mod db;
 pub mod entity;
 mod error;
+pub mod replay;
 pub mod repo;
 pub mod scheduler;
 mod service;

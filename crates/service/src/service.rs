@@ -76,6 +76,12 @@ pub enum Notice {
 }
 
 impl Service {
+    /// `/combat replay`: fight `combat_id`'s plain referee log (its seed, one line per event);
+    /// `None` if it is not a fight of this campaign.
+    pub async fn combat_log(&self, campaign_id: i64, combat_id: i64) -> Result<Option<String>, ServiceError> {
+        crate::replay::referee_log(self.db(), campaign_id, combat_id).await
+    }
+
     /// A service with a fixed seed of 0; see [`Service::with_seed`].
     pub fn new(db: Db) -> Self {
         Self::with_seed(db, 0)

@@ -131,6 +131,72 @@ impl Live {
         (id, roll)
     }
 
+    /// Re-runs a logged command on this fight (replay), through the calls the service made
+    /// when it was first applied: `apply` for an engine command, [`Live::add_combatant`] for a
+    /// join or a spawn (which rolls the newcomer's initiative from the fight's dice), the close
+    /// of a fight that never began. Returns the events it gives; a join's or spawn's initiative
+    /// roll that comes out otherwise than the stored one is an error.
+    pub fn replay(&mut self, logged: Logged, now: DateTimeUtc) -> Result<Vec<Event>, String> {
+        match logged {
+            Logged::Engine { actor, command } => self.apply(actor, command, now).map_err(|e| e.to_string()),
+            Logged::Join {
+                combatant,
+                character_id,
+                initiative_roll,
+            } => {
+                let (_, roll) = self.add_combatant(*combatant, character_id);
+                if roll == initiative_roll {
+                    Ok(Vec::new())
+                } else {
+                    Err(format!(
+                        "the joiner's initiative roll came out {roll:?}, stored {initiative_roll:?}"
+                    ))
+                }
+            }
+            Logged::Spawn {
+                combatants,
+                initiative_rolls,
+            } => {
+                for (c, stored) in combatants.into_iter().zip(initiative_rolls) {
+                    let (_, roll) = self.add_combatant(c, None);
+                    if roll != stored {
+                        return Err(format!(
+                            "a spawned monster's initiative roll came out {roll:?}, stored {stored:?}"
+                        ));
+                    }
+                }
+                Ok(Vec::new())
+            }
+            Logged::Close => {
+                self.combat.outcome = Some(engine::Outcome::Halted);
+                Ok(vec![Event::CombatEnded {
+                    outcome: engine::Outcome::Halted,
+                    xp: 0,
+                }])
+            }
+        }
+    }
+
+    /// A fight as stored in `combats.state` (or `combat_starts.state`), for replay.
+    pub fn from_state(state: &str) -> Result<Self, String> {
+        let stored: StoredState = serde_json::from_str(state).map_err(|e| e.to_string())?;
+        let characters = vec![None; stored.combat.combatants.len()];
+        Ok(Self {
+            id: 0,
+            campaign_id: 0,
+            channel_id: String::new(),
+            expedition_id: None,
+            reaction_timeout_secs: 0,
+            turn_timeout_secs: 0,
+            version: 0,
+            combat: stored.combat,
+            dice: Dice::at(stored.dice),
+            reaction_timer: stored.reaction_timer,
+            turn_timer: stored.turn_timer,
+            characters,
+        })
+    }
+
     fn stored(&self) -> StoredState {
         StoredState {
             combat: self.combat.clone(),
@@ -295,6 +361,13 @@ pub(crate) async fn create(
     };
     live.id = inserted.id;
     live.version = 0;
+    // The fight as it begins, for replay (`crate::replay`): the log holds what follows.
+    crate::entity::combat_start::ActiveModel {
+        combat_id: Set(inserted.id),
+        state: Set(inserted.state.clone()),
+    }
+    .insert(txn)
+    .await?;
     let empty = Live {
         combat: Combat::new(Vec::new(), engine::Terrain::default()),
         characters: Vec::new(),

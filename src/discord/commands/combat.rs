@@ -1,11 +1,15 @@
-//! `/combat start|join|status|end`.
+//! `/combat start|join|status|end|replay`.
 
 use super::options;
 use crate::discord::{Context, Error, play};
 
 /// The fight in this channel: begin it, join it, see it, or (GM) end it.
 #[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
-#[poise::command(slash_command, subcommands("start", "join", "status", "end"), subcommand_required)]
+#[poise::command(
+    slash_command,
+    subcommands("start", "join", "status", "end", "replay"),
+    subcommand_required
+)]
 pub async fn combat(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
@@ -32,4 +36,16 @@ async fn status(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 async fn end(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["combat", "end"], options!()).await
+}
+
+/// A fight's referee log (one line per event, with its seed), to review.
+#[poise::command(slash_command)]
+async fn replay(
+    ctx: Context<'_>,
+    #[description = "The fight's number (its summary shows it)"]
+    #[min = 1]
+    #[max = 1_000_000_000]
+    combat: i64,
+) -> Result<(), Error> {
+    play(ctx, &["combat", "replay"], options!(combat)).await
 }
