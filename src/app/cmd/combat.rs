@@ -63,7 +63,10 @@ fn fit(log: &str) -> String {
     let lines: Vec<&str> = log.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         if out.len() + line.len() + 40 > LOG_LIMIT {
-            out.push_str(&format!("… {} more lines", lines.len() - i));
+            let more = lines.len() - i;
+            out.push_str("… ");
+            out.push_str(&more.to_string());
+            out.push_str(" more lines");
             break;
         }
         out.push_str(line);
