@@ -105,8 +105,8 @@ pub fn attack_target(
 }
 
 fn spend(ctx: &mut Ctx, id: CombatantId, resource: Resource) -> Result<(), RuleViolation> {
-    ctx.combat.get(id).resources.check(resource)?;
-    ctx.combat.get_mut(id).resources.spend(resource);
+    crate::timing::check_slot(ctx.combat, id, resource)?;
+    crate::timing::spend_slot(ctx.combat, id, resource);
     Ok(())
 }
 
@@ -121,7 +121,7 @@ pub fn check(ctx: &mut Ctx, id: CombatantId, skill: Skill, extra_advantage: bool
 
 /// The standard actions other than Cast Spell and movement.
 pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<Step>, RuleViolation> {
-    ctx.combat.get(id).resources.check(Resource::Action)?;
+    crate::timing::check_slot(ctx.combat, id, Resource::Action)?;
     match command {
         Command::Attack { target } => {
             let target = attack_target(ctx.combat, id, *target, Strike::MainHand)?;
@@ -352,7 +352,7 @@ fn contest(ctx: &mut Ctx, id: CombatantId, target: CombatantId) -> bool {
 fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleViolation> {
     let c = &*ctx.combat;
     let me = c.get(id);
-    me.resources.check(Resource::Reaction)?;
+    crate::timing::check_slot(c, id, Resource::Reaction)?;
     let others: Vec<&crate::combatant::Combatant> =
         c.combatants.iter().filter(|o| o.id != id && !o.is_dead()).collect();
     let (action, trigger, trigger_desc) = readied::parse(text, me, &others)?;
@@ -360,9 +360,8 @@ fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleVi
         casting::check_castable(me, spell, true)?;
     }
     let expires_at = c.round + 1;
-    let r = &mut ctx.combat.get_mut(id).resources;
-    r.spend(Resource::Action);
-    r.spend(Resource::Reaction);
+    crate::timing::spend_slot(ctx.combat, id, Resource::Action);
+    crate::timing::spend_slot(ctx.combat, id, Resource::Reaction);
     ctx.combat.get_mut(id).readied = Some(ReadiedAction {
         action,
         trigger,
@@ -478,7 +477,17 @@ pub fn move_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Vec
     }
     let plan = movement::plan(intent, &c.bands_of(id), c.terrain.difficult)?;
     let stand = if me.conditions.prone { me.speed() / 2 } else { 0 };
-    me.resources.check_movement(plan.feet + stand)?;
+    if let MoveIntent::Melee(target) = intent {
+        let banked = movement::banked_toward(c, id, target);
+        let cost = plan.feet - banked;
+        let left = me.resources.movement_left();
+        if cost + stand > left {
+            return close_in(ctx, id, target, cost, stand);
+        }
+    } else {
+        me.resources.check_movement(plan.feet + stand)?;
+    }
+    ctx.combat.get_mut(id).conditions.approach = None;
     if stand > 0 {
         let c = ctx.combat.get_mut(id);
         c.conditions.prone = false;
@@ -487,6 +496,55 @@ pub fn move_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Vec
     }
     ctx.combat.get_mut(id).resources.spend_movement(plan.feet);
     Ok(departure(ctx, id, plan))
+}
+
+/// A move to melee with `target` that costs more than the feet left (`cost` after what earlier
+/// turns covered). If a Dash would make the difference it is refused ("Dash first"); otherwise
+/// the mover spends every foot it has toward the target and the rest carries over to its next
+/// move toward them (§3.3: TwinBee resolves the geometry; a slow creature still gets there).
+fn close_in(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    target: CombatantId,
+    cost: i32,
+    stand: i32,
+) -> Result<Vec<Step>, RuleViolation> {
+    let me = ctx.combat.get(id);
+    let left = me.resources.movement_left();
+    let dash_left = crate::timing::has_slot(ctx.combat, id, Resource::Action) && left <= me.speed();
+    if cost + stand <= left + if dash_left { me.speed() } else { 0 } || left - stand <= 0 {
+        return Err(RuleViolation::NotEnoughMovement {
+            needed: cost + stand,
+            left,
+        });
+    }
+    let from = ctx.combat.band(id, target);
+    if stand > 0 {
+        let c = ctx.combat.get_mut(id);
+        c.conditions.prone = false;
+        c.resources.spend_movement(stand);
+        ctx.emit(Event::StoodUp { id, feet: stand });
+    }
+    let feet = left - stand;
+    let c = ctx.combat.get_mut(id);
+    c.resources.spend_movement(feet);
+    let covered = c
+        .conditions
+        .approach
+        .filter(|a| a.target == target && a.from == from)
+        .map_or(0, |a| a.feet);
+    c.conditions.approach = Some(crate::combatant::Approach {
+        target,
+        from,
+        feet: covered + feet,
+    });
+    ctx.emit(Event::Closing {
+        id,
+        target,
+        feet,
+        remaining: cost - feet,
+    });
+    Ok(ctx.readied_offers(&Observed::Moves { mover: id }))
 }
 
 /// The steps of leaving: opportunity attacks (unless suppressed), readied triggers, then arrival.

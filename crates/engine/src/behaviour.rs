@@ -44,11 +44,11 @@ pub fn choose_target(c: &Combat, me: &Combatant, profile: Behaviour) -> Option<C
 fn feet_to_melee(c: &Combat, me: &Combatant, target: CombatantId) -> Option<i32> {
     let plan = movement::plan(MoveIntent::Melee(target), &c.bands_of(me.id), c.terrain.difficult).ok()?;
     let stand = if me.conditions.prone { me.speed() / 2 } else { 0 };
-    Some(plan.feet + stand)
+    Some(plan.feet - movement::banked_toward(c, me.id, target) + stand)
 }
 
 fn bonus_choice(c: &Combat, me: &Combatant) -> Option<Command> {
-    if me.resources.bonus_used || !me.is_character() {
+    if !crate::timing::has_slot(c, me.id, crate::action_economy::Resource::BonusAction) || !me.is_character() {
         return None;
     }
     let class = me.class()?;
@@ -125,7 +125,7 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
     let Some(target) = choose_target(c, me, profile) else {
         return end;
     };
-    if !me.resources.action_used {
+    if crate::timing::has_slot(c, id, crate::action_economy::Resource::Action) {
         let breath_in_range = c
             .bands_of(id)
             .iter()
@@ -152,7 +152,9 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         }
         return match feet_to_melee(c, me, target) {
             Some(feet) if feet <= me.resources.movement_left() => Choice::Do(Command::Move(MoveIntent::Melee(target))),
-            Some(_) if me.speed() > 0 => Choice::Do(Command::Dash),
+            // Not dashed yet this turn: Dash; dashed and still short: close in (the feet carry over).
+            Some(_) if me.speed() > 0 && me.resources.movement_left() <= me.speed() => Choice::Do(Command::Dash),
+            Some(_) if me.resources.movement_left() > 0 => Choice::Do(Command::Move(MoveIntent::Melee(target))),
             _ => end,
         };
     }
@@ -170,9 +172,10 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
     if !engaged
         && matches!(profile, Behaviour::Aggressive | Behaviour::Brute | Behaviour::Breather)
         && !me.has_ranged_attack()
-        && let Some(feet) = feet_to_melee(c, me, target)
-        && feet <= me.resources.movement_left()
+        && feet_to_melee(c, me, target).is_some()
+        && me.resources.movement_left() > 0
     {
+        // All the way if the feet suffice; else as far as they go (the rest carries over).
         return Choice::Do(Command::Move(MoveIntent::Melee(target)));
     }
     end

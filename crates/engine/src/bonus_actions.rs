@@ -46,9 +46,9 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                     "it needs a Light weapon in your off hand",
                 ));
             }
-            ctx.combat.get(id).resources.check(Resource::BonusAction)?;
+            crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             let target = actions::attack_target(ctx.combat, id, target, Strike::OffHand)?;
-            ctx.combat.get_mut(id).resources.spend(Resource::BonusAction);
+            crate::timing::spend_slot(ctx.combat, id, Resource::BonusAction);
             Ok(vec![Step::Swing(Swing {
                 attacker: id,
                 target,
@@ -61,14 +61,14 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
         }
         BonusAction::SecondWind => {
             gate(ctx, id, Class::Fighter, 1, "Second Wind")?;
-            ctx.combat.get(id).resources.check(Resource::BonusAction)?;
+            crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             if ctx.combat.get(id).pools.second_wind == 0 {
                 return Err(RuleViolation::PoolEmpty {
                     pool: "Second Wind".into(),
                 });
             }
+            crate::timing::spend_slot(ctx.combat, id, Resource::BonusAction);
             let c = ctx.combat.get_mut(id);
-            c.resources.spend(Resource::BonusAction);
             c.pools.second_wind -= 1;
             let level = c.level() as i32;
             ctx.emit(Event::AbilityUsed {
@@ -84,11 +84,11 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
         }
         BonusAction::CunningAction(movement) => {
             gate(ctx, id, Class::Rogue, 2, "Cunning Action")?;
-            ctx.combat.get(id).resources.check(Resource::BonusAction)?;
+            crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             if movement == CunningMove::Hide {
                 actions::hide_allowed(ctx.combat, id)?;
             }
-            ctx.combat.get_mut(id).resources.spend(Resource::BonusAction);
+            crate::timing::spend_slot(ctx.combat, id, Resource::BonusAction);
             match movement {
                 CunningMove::Dash => {
                     actions::dash(ctx, id);
@@ -125,7 +125,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                     reason: "You are already raging.".into(),
                 });
             }
-            c.resources.check(Resource::BonusAction)?;
+            crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             let c = ctx.combat.get_mut(id);
             if berserker && c.pools.rage > 0 {
                 c.pools.rage -= 1;
@@ -134,8 +134,8 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
             } else {
                 return Err(RuleViolation::PoolEmpty { pool: "Rage".into() });
             }
-            c.resources.spend(Resource::BonusAction);
             c.conditions.raging = true;
+            crate::timing::spend_slot(ctx.combat, id, Resource::BonusAction);
             ctx.emit(Event::AbilityUsed {
                 id,
                 ability: "Rage".into(),
@@ -152,7 +152,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
         BonusAction::MistyStep { target } => {
             let c = ctx.combat.get(id);
             if c.race() == Some(Race::Tiefling) && c.pools.racial_misty_step {
-                c.resources.check(Resource::BonusAction)?;
+                crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
                 let plan = {
                     let intent = match target {
                         Some(t) if t != id => {
@@ -166,8 +166,8 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                     plan.teleport = true;
                     plan
                 };
+                crate::timing::spend_slot(ctx.combat, id, Resource::BonusAction);
                 let c = ctx.combat.get_mut(id);
-                c.resources.spend(Resource::BonusAction);
                 c.pools.racial_misty_step = false;
                 ctx.emit(Event::AbilityUsed {
                     id,
@@ -193,14 +193,14 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
         BonusAction::CunningStrike(rider) => {
             gate(ctx, id, Class::Rogue, 5, "Cunning Strike")?;
             let c = ctx.combat.get(id);
-            c.resources.check(Resource::BonusAction)?;
+            crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             if c.conditions.sneak_attack_used {
                 return Err(RuleViolation::Pointless {
                     reason: "You already used Sneak Attack this turn.".into(),
                 });
             }
+            crate::timing::spend_slot(ctx.combat, id, Resource::BonusAction);
             let c = ctx.combat.get_mut(id);
-            c.resources.spend(Resource::BonusAction);
             c.conditions.cunning_strike = Some(rider);
             ctx.emit(Event::CunningStrikeReady { id, rider });
             Ok(vec![])

@@ -115,7 +115,7 @@ pub fn cast(
     } else {
         Resource::Action
     };
-    caster.resources.check(resource)?;
+    crate::timing::check_slot(ctx.combat, id, resource)?;
     let target = spell_target(ctx, id, spell, target)?;
     if spell == Spell::MistyStep {
         misty_step_plan(ctx, id, target)?;
@@ -125,8 +125,8 @@ pub fn cast(
     } else {
         ctx.combat.get(id).lowest_slot(spell.level())
     };
+    crate::timing::spend_slot(ctx.combat, id, resource);
     let c = ctx.combat.get_mut(id);
-    c.resources.spend(resource);
     if let Some(level) = slot {
         c.pools.spell_slots[level as usize - 1] -= 1;
     }
@@ -149,9 +149,9 @@ pub fn cast_scroll(
     spell: Spell,
     target: Option<CombatantId>,
 ) -> Result<Vec<Step>, RuleViolation> {
-    ctx.combat.get(id).resources.check(Resource::Action)?;
+    crate::timing::check_slot(ctx.combat, id, Resource::Action)?;
     let target = spell_target(ctx, id, spell, target)?;
-    ctx.combat.get_mut(id).resources.spend(Resource::Action);
+    crate::timing::spend_slot(ctx.combat, id, Resource::Action);
     Ok(begin(
         ctx,
         SpellCast {
@@ -394,8 +394,8 @@ pub fn save_for_damage(
 /// A breath weapon is used: the action is spent, readied "uses breath weapon" triggers fire
 /// before the breath lands.
 pub fn start_breath(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
+    crate::timing::spend_slot(ctx.combat, id, Resource::Action);
     let c = ctx.combat.get_mut(id);
-    c.resources.spend(Resource::Action);
     c.pools.breath_ready = false;
     let name = c
         .monster_kind()

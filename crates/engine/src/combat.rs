@@ -112,16 +112,10 @@ impl Combat {
         for a in &combatants {
             for b in &combatants {
                 if a.id < b.id && a.side != b.side {
-                    let far = [a, b].iter().any(|c| {
-                        matches!(
-                            c.behaviour(),
-                            Some(crate::content::Behaviour::Ranged | crate::content::Behaviour::Caster)
-                        ) && c.monster_kind().is_some()
-                    });
                     bands.push(BandEntry {
                         a: a.id,
                         b: b.id,
-                        band: if far { Band::Far } else { Band::Near },
+                        band: Self::opening_band(a, b),
                     });
                 }
             }
@@ -140,6 +134,17 @@ impl Combat {
             outcome: None,
             model: Box::default(),
         }
+    }
+
+    /// The band two opponents start at: Near, or Far when either is a ranged-minded monster.
+    pub fn opening_band(a: &Combatant, b: &Combatant) -> Band {
+        let far = [a, b].iter().any(|c| {
+            matches!(
+                c.behaviour(),
+                Some(crate::content::Behaviour::Ranged | crate::content::Behaviour::Caster)
+            ) && c.monster_kind().is_some()
+        });
+        if far { Band::Far } else { Band::Near }
     }
 
     /// The same fight under another timing model (before it begins).

@@ -99,6 +99,18 @@ pub struct Conditions {
     pub sneak_attack_used: bool,
     /// Attacks made with the Attack action this turn (the off-hand attack follows one).
     pub attacked_this_turn: bool,
+    /// Feet already covered toward closing to melee with someone out of reach this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approach: Option<Approach>,
+}
+
+/// Closing in over several turns (§3.3): the feet spent toward melee with `target`, from the
+/// band `from`; void once the band changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approach {
+    pub target: CombatantId,
+    pub from: crate::movement::Band,
+    pub feet: i32,
 }
 
 /// Per-combat pools of class and racial resources.

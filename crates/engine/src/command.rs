@@ -21,6 +21,12 @@ pub enum Actor {
 pub enum Command {
     /// Roll initiative and start round 1 (Director).
     Begin,
+    /// A combatant joins (Director): before the start it waits for `Begin`; after it, the timing
+    /// model gives it its place (seed 000: d20 + DEX; seed 001: the REF → LUK order; seed 003:
+    /// an empty charge meter; seed 004: initiative rolled once).
+    Join {
+        combatant: Box<crate::combatant::Combatant>,
+    },
     /// The Attack action: the whole multi-attack sequence (§2.1, §6).
     Attack { target: Option<CombatantId> },
     /// Cast Spell: an action, or the bonus action for bonus-action spells (§2.1).

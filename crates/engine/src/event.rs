@@ -57,6 +57,26 @@ pub struct StatInitiative {
     pub flips: Vec<u32>,
 }
 
+/// Where a combatant who joined a fight already begun was placed, by the fight's timing model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Placement {
+    /// The fight has not begun: `Begin` places everyone.
+    Waiting,
+    /// GogoBee / ticks: initiative rolled (d20 + DEX), fixed from now on.
+    Initiative { roll: u32, total: i32 },
+    /// TDGS: into the fixed REF → LUK order, no initiative roll; `flips` are the d2s that broke
+    /// a tie with those it matched (empty when none was needed). `this_round`: its place comes
+    /// later in the round in progress.
+    NaturalOrder {
+        reflex: i32,
+        luck: i32,
+        flips: Vec<u32>,
+        this_round: bool,
+    },
+    /// CTB: into the charge race with an empty meter.
+    Charge { charge: i32 },
+}
+
 /// Something that happened in a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
@@ -65,6 +85,11 @@ pub enum Event {
     },
     RoundStarted {
         round: u32,
+    },
+    /// `id` joined the fight (a late joiner, a reinforcement) and was placed by the timing model.
+    Joined {
+        id: CombatantId,
+        placement: Placement,
     },
     TurnStarted {
         id: CombatantId,
@@ -87,6 +112,13 @@ pub enum Event {
     },
     MoveAborted {
         id: CombatantId,
+    },
+    /// `id` spent `feet` closing on `target`, too far to reach this turn; `remaining` feet to go.
+    Closing {
+        id: CombatantId,
+        target: CombatantId,
+        feet: i32,
+        remaining: i32,
     },
     StoodUp {
         id: CombatantId,

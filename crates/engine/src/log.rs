@@ -47,6 +47,12 @@ pub fn line(c: &Combat, event: &Event) -> String {
             format!("{} moves {feet} ft{terrain} → {}", n(*id), bands.join(", "))
         }
         Event::MoveAborted { id } => format!("{} never gets there", n(*id)),
+        Event::Closing {
+            id,
+            target,
+            feet,
+            remaining,
+        } => format!("{} closes {feet} ft on {} ({remaining} ft to go)", n(*id), n(*target)),
         Event::StoodUp { id, feet } => format!("{} stands up ({feet} ft)", n(*id)),
         Event::Teleported { id, to } => {
             let bands: Vec<String> = to.iter().map(|(o, b)| format!("{} {}", n(*o), b.name())).collect();
@@ -323,6 +329,33 @@ pub fn line(c: &Combat, event: &Event) -> String {
             instant,
             instant_ref,
         } => format!("Instant: {}'s {} (REF {instant_ref})", n(*id), instant.name()),
+        Event::Joined { id, placement } => match placement {
+            crate::event::Placement::Waiting => format!("{} joins the fight", n(*id)),
+            crate::event::Placement::Initiative { roll, total } => {
+                format!("{} joins the fight: initiative {total} (d20 {roll})", n(*id))
+            }
+            crate::event::Placement::NaturalOrder {
+                reflex,
+                luck,
+                flips,
+                this_round,
+            } => {
+                let d2: Vec<String> = flips.iter().map(u32::to_string).collect();
+                let d2 = if d2.is_empty() {
+                    String::new()
+                } else {
+                    format!(" d2 {}", d2.join("/"))
+                };
+                let when = if *this_round { "this round" } else { "next round" };
+                format!(
+                    "{} joins the fight: REF {reflex} LUK {luck}{d2}, acts from {when}",
+                    n(*id)
+                )
+            }
+            crate::event::Placement::Charge { charge } => {
+                format!("{} joins the charge race at {charge}", n(*id))
+            }
+        },
         Event::Delayed { id, after } => match after {
             Some(other) => format!("{} delays until after {}", n(*id), n(*other)),
             None => format!("{} delays to the end of the round", n(*id)),

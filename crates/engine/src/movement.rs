@@ -203,6 +203,17 @@ pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) 
     })
 }
 
+/// Feet `id` has already covered toward melee with `target` on earlier turns (0 once the band
+/// between them has changed).
+pub fn banked_toward(combat: &crate::combat::Combat, id: CombatantId, target: CombatantId) -> i32 {
+    combat
+        .get(id)
+        .conditions
+        .approach
+        .filter(|a| a.target == target && a.from == combat.band(id, target))
+        .map_or(0, |a| a.feet)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -203,6 +203,9 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
     if *command == Command::Begin {
         return timing::begin(ctx);
     }
+    if let Command::Join { combatant } = command {
+        return crate::join::join(ctx, actor, combatant);
+    }
     if !ctx.combat.started {
         return Err(RuleViolation::NotStarted);
     }

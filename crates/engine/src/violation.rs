@@ -12,6 +12,12 @@ pub enum RuleViolation {
     /// The combat is over.
     #[error("This combat is over.")]
     CombatOver,
+    /// TDGS: a free action may be taken once a turn.
+    #[error("You've already used {action} this turn — each free action once a turn.")]
+    OncePerTurn { action: String },
+    /// The fight holds as many combatants as it may.
+    #[error("This fight is full: at most {max} combatants take part in one fight.")]
+    FightFull { max: usize },
     /// The combat has already begun.
     #[error("This combat has already begun.")]
     AlreadyStarted,

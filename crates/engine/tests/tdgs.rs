@@ -298,20 +298,34 @@ fn a_step_is_one_move_its_unused_feet_are_forfeit_and_dash_buys_one_more_move() 
 }
 
 #[test]
-fn free_actions_are_the_bonus_actions_once_per_turn() {
+fn free_actions_are_unlimited_each_once_a_turn() {
+    // Seed 001: "Unlimited FREE ACTIONS"; each free action's own limit ("varies") is once a turn.
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Human, Class::Fighter, 3), 18, 10),
+        stats(pc("Aria", Race::Tiefling, Class::Fighter, 3), 18, 10),
         stats(puppet("Goblin", Monster::Goblin), 8, 8),
     ]);
-    let aria = f.id("Aria");
+    let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).hp = 5;
     f.direct(Command::Begin);
     f.act(aria, Command::Bonus(engine::BonusAction::SecondWind));
-    assert!(matches!(
+    f.act(
+        aria,
+        Command::Bonus(engine::BonusAction::MistyStep { target: Some(goblin) }),
+    );
+    assert_eq!(
+        f.band(aria, goblin),
+        Band::Melee,
+        "a second free action in the same turn"
+    );
+    assert_eq!(
         f.refused_for(aria, Command::Bonus(engine::BonusAction::SecondWind)),
-        RuleViolation::ResourceSpent { .. }
-    ));
+        RuleViolation::OncePerTurn {
+            action: "Second Wind".into()
+        }
+    );
     f.act(aria, Command::Dodge);
+    assert!(f.get(aria).tdgs.action_used, "the action is TDGS's own, spent by Dodge");
+    assert!(!f.get(aria).resources.action_used, "no GogoBee slot is faked");
 }
 
 /// A goblin puppet swings at `target` until a hit opens a reaction window (or the swing is
@@ -545,7 +559,7 @@ fn ready_turns_the_action_into_a_conditional_interrupt_for_those_without_any() {
             text: "attack when the goblin moves into melee range".into(),
         },
     );
-    assert!(f.get(rue).resources.action_used, "Ready costs the action");
+    assert!(f.get(rue).tdgs.action_used, "Ready costs the action");
     f.act(rue, Command::EndTurn);
     let events = f.act(goblin, Command::Move(MoveIntent::Melee(rue)));
     assert_eq!(offered_to(&events, rue), Some(vec![ReactionKind::Readied]));

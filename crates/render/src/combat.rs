@@ -221,6 +221,20 @@ impl Renderer {
                 lines
             }
             Event::MoveAborted { id } => one(Key::MoveAborted, &[("name", &n(*id))]),
+            Event::Closing {
+                id,
+                target,
+                feet,
+                remaining,
+            } => one(
+                Key::Closing,
+                &[
+                    ("name", &n(*id)),
+                    ("target", &n(*target)),
+                    ("feet", &feet.to_string()),
+                    ("remaining", &remaining.to_string()),
+                ],
+            ),
             Event::StoodUp { id, feet } => one(Key::StoodUp, &[("name", &n(*id)), ("feet", &feet.to_string())]),
             Event::Teleported { id, .. } => one(Key::Teleported, &[("name", &n(*id))]),
             Event::Dashed { id, movement } => one(Key::Dashed, &[("name", &n(*id)), ("feet", &movement.to_string())]),
@@ -599,6 +613,26 @@ impl Renderer {
             Event::InstantResolved { id, instant, .. } => {
                 one(Key::InstantResolved, &[("name", &n(*id)), ("instant", instant.name())])
             }
+            Event::Joined { id, placement } => match placement {
+                engine::Placement::Waiting => one(Key::Joined, &[("name", &n(*id))]),
+                engine::Placement::Initiative { total, .. } => one(
+                    Key::JoinedInitiative,
+                    &[("name", &n(*id)), ("initiative", &total.to_string())],
+                ),
+                engine::Placement::NaturalOrder { flips, this_round, .. } => {
+                    let when = if *this_round { "this round" } else { "next round" };
+                    if flips.is_empty() {
+                        one(Key::JoinedOrder, &[("name", &n(*id)), ("when", when)])
+                    } else {
+                        let flips: Vec<String> = flips.iter().map(u32::to_string).collect();
+                        one(
+                            Key::JoinedOrderFlipped,
+                            &[("name", &n(*id)), ("when", when), ("flips", &flips.join(", "))],
+                        )
+                    }
+                }
+                engine::Placement::Charge { .. } => one(Key::JoinedCharge, &[("name", &n(*id))]),
+            },
             Event::Delayed { id, after } => match after {
                 Some(other) => one(Key::Delayed, &[("name", &n(*id)), ("target", &n(*other))]),
                 None => one(Key::DelayedToEnd, &[("name", &n(*id))]),

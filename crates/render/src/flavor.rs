@@ -126,6 +126,8 @@ keys! {
         MoveOutOfMelee => ["name", "feet"],
         /// Appended to a move through Difficult Terrain (§3.4).
         MoveDifficultTerrain => ["name", "feet"],
+        /// Closing on someone too far to reach this turn (the feet carry over).
+        Closing => ["name", "target", "feet", "remaining"],
         MoveAborted => ["name"],
         StoodUp => ["name", "feet"],
         Teleported => ["name"],
@@ -223,6 +225,16 @@ keys! {
         /// TDGS: the fixed order, REF → LUK → d2.
         InitiativeFixed => ["order"],
         InstantResolved => ["name", "instant"],
+        /// Someone joins a fight not yet begun.
+        Joined => ["name"],
+        /// Someone joins a fight in progress: GogoBee and ticks roll initiative.
+        JoinedInitiative => ["name", "initiative"],
+        /// TDGS: into the REF → LUK order; `when` is "this round" or "next round".
+        JoinedOrder => ["name", "when"],
+        /// TDGS: the same, a tie broken by d2 flips.
+        JoinedOrderFlipped => ["name", "when", "flips"],
+        /// CTB: into the charge race with an empty meter.
+        JoinedCharge => ["name"],
         Delayed => ["name", "target"],
         DelayedToEnd => ["name"],
         /// Ticks: an action enters prep, exec or recover.

@@ -78,57 +78,18 @@ impl Live {
         Ok(engine::apply(&mut self.combat, actor, command, &mut self.dice, now)?)
     }
 
-    /// Adds a combatant (a late joiner or a spawned monster). Once the fight has begun it
-    /// rolls initiative (d20 + DEX) from the combat's dice and takes its place in the order
-    /// without disturbing whose turn it is. The engine has no command for this; the service
-    /// does it and logs it as its own command.
-    pub fn add_combatant(&mut self, mut c: Combatant, character_id: Option<i64>) -> (engine::CombatantId, Option<u32>) {
-        let combat = &mut self.combat;
-        let id = engine::CombatantId(combat.combatants.len() as u32);
-        c.id = id;
-        let far = |x: &Combatant| {
-            x.monster_kind().is_some()
-                && matches!(
-                    x.behaviour(),
-                    Some(engine::content::Behaviour::Ranged | engine::content::Behaviour::Caster)
-                )
-        };
-        let opponents: Vec<(engine::CombatantId, bool)> = combat
-            .combatants
-            .iter()
-            .filter(|o| o.side != c.side)
-            .map(|o| (o.id, far(o)))
-            .collect();
-        let mut roll = None;
-        if combat.started {
-            let d20 = self.dice.die(20);
-            c.initiative = d20 as i32 + c.modifier(engine::content::Ability::Dex);
-            roll = Some(d20);
-        }
-        let joiner_far = far(&c);
-        let initiative = c.initiative;
-        combat.combatants.push(c);
-        for (other, other_far) in opponents {
-            let band = if joiner_far || other_far {
-                engine::Band::Far
-            } else {
-                engine::Band::Near
-            };
-            combat.set_band(id, other, band);
-        }
-        if combat.started {
-            let at = combat
-                .order
-                .iter()
-                .position(|o| combat.get(*o).initiative < initiative)
-                .unwrap_or(combat.order.len());
-            combat.order.insert(at, id);
-            if at <= combat.turn {
-                combat.turn += 1;
-            }
-        }
+    /// Adds a combatant (a late joiner or a spawned monster) through the engine's `Join`, which
+    /// places it by the fight's timing model; returns its id and the events.
+    pub fn join(
+        &mut self,
+        c: Combatant,
+        character_id: Option<i64>,
+        now: DateTimeUtc,
+    ) -> Result<(engine::CombatantId, Vec<Event>), ServiceError> {
+        let id = engine::CombatantId(self.combat.combatants.len() as u32);
+        let events = self.apply(Actor::Director, Command::Join { combatant: Box::new(c) }, now)?;
         self.characters.push(character_id);
-        (id, roll)
+        Ok((id, events))
     }
 
     /// Re-runs a logged command on this fight (replay), through the calls the service made
@@ -228,25 +189,31 @@ pub(crate) struct Applied<T> {
     pub extra: T,
 }
 
-/// A command as the combat log stores it: an engine command, or one the service performs
-/// itself (a join or a spawn after the fight was created).
+/// A command as the combat log stores it: an engine command, several applied in order as one
+/// (a spawn of several monsters: one `Join` each), or one the service performs itself.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Logged {
     Engine {
         actor: Actor,
         command: Command,
     },
+    Sequence {
+        commands: Vec<(Actor, Command)>,
+    },
+    /// The GM closed a fight that never began.
+    Close,
+    /// Written before joins were engine commands: the service added the combatant itself.
+    /// Read only, by replay.
     Join {
         combatant: Box<Combatant>,
         character_id: Option<i64>,
         initiative_roll: Option<u32>,
     },
+    /// Written before joins were engine commands (see `Join`). Read only, by replay.
     Spawn {
         combatants: Vec<Combatant>,
         initiative_rolls: Vec<Option<u32>>,
     },
-    /// The GM closed a fight that never began.
-    Close,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Live>>>;

@@ -13,9 +13,10 @@
 //!   fully determined by the stats.
 //! - *Rounds* are not part of the race; `Combat.round` counts blocks of 10 ticks (one turn of a
 //!   speed-10 unit), so `RoundStarted` and the 100-round limit still mean something.
-//! - *Budget*: the shared rules still run on GogoBee's per-turn slots, but every command is paid
-//!   for in AP instead: before it runs the action and bonus slots are opened, and AP are spent
-//!   only if it succeeds. So a unit may attack twice if it has the AP. Movement in feet stays a
+//! - *Budget*: AP, the model's own ([`CtbSheet`]): every command is priced in AP ([`ap_cost`])
+//!   and paid only if it succeeds; while it runs, the slot the shared rules ask for is open. So
+//!   a unit may attack twice if it has the AP. Outside a command, the action slot means 2 AP
+//!   left (an attack) and the bonus slot 1 AP — what the AI plans with. Movement in feet stays a
 //!   per-turn pool (speed in feet, Dash adds it again) and each `Move` also costs 1 AP.
 //! - *Costs*: see [`ap_cost`]; *cooldowns*: see [`cooldown`] (a leveled spell cools down for its
 //!   level in turns; Second Wind and Misty Step for 2).
@@ -31,12 +32,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::combat::MAX_ROUNDS;
+use crate::action_economy::Resource;
+use crate::combat::{Combat, MAX_ROUNDS};
 use crate::combatant::{Combatant, CombatantId, Side};
 use crate::command::{BonusAction, Command};
 use crate::content::DamageType;
 use crate::content::statuses::Affliction;
+use crate::event::Placement;
 use crate::event::{ChargeEntry, Event, Outcome};
+use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, PendingDamage, Step};
 use crate::violation::RuleViolation;
 
@@ -59,6 +63,9 @@ pub struct CtbSheet {
     /// Turns left before an ability may be used again, by ability name (only entries above 0).
     pub cooldowns: BTreeMap<String, u32>,
     pub statuses: Vec<StatusEffect>,
+    /// A command paid for in AP is running: the shared rules find the slot they ask for open.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paid: bool,
 }
 
 /// What a status effect does at its owner's upkeep.
@@ -395,10 +402,7 @@ pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
     let c = ctx.combat.get_mut(id);
     c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
     c.ctb.ap = 0;
-    let r = &mut c.resources;
-    r.action_used = false;
-    r.bonus_used = false;
-    r.movement_used = 0;
+    c.resources.movement_used = 0;
     c.conditions.attacked_this_turn = false;
     race(ctx);
 }
@@ -431,30 +435,92 @@ pub fn within_budget(
             left: sheet.ap,
         });
     }
-    let saved = ctx.combat.get(id).resources;
-    {
-        let r = &mut ctx.combat.get_mut(id).resources;
-        r.action_used = false;
-        r.bonus_used = false;
-    }
-    match perform(ctx) {
-        Err(e) => {
-            ctx.combat.get_mut(id).resources = saved;
-            Err(e)
-        }
+    ctx.combat.get_mut(id).ctb.paid = true;
+    let result = perform(ctx);
+    ctx.combat.get_mut(id).ctb.paid = false;
+    match result {
+        Err(e) => Err(e),
         Ok(steps) => {
             let c = ctx.combat.get_mut(id);
             c.ctb.ap -= cost;
             let left = c.ctb.ap;
-            // What the AI reads: an action slot while 2 AP (an attack) remain, a bonus slot while 1 does.
-            c.resources.action_used = left < 2;
-            c.resources.bonus_used = left < 1;
             ctx.emit(Event::ActionPointsSpent { id, cost, left });
             if let Some((ability, turns)) = cooling {
                 ctx.combat.get_mut(id).ctb.cooldowns.insert(ability.clone(), turns);
                 ctx.emit(Event::CooldownStarted { id, ability, turns });
             }
             Ok(steps)
+        }
+    }
+}
+
+/// A newcomer enters the race with an empty meter; the race picks it when its charge is highest.
+fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
+    let c = ctx.combat.get_mut(id);
+    c.ctb.charge = 0;
+    c.ctb.ap = 0;
+    ctx.combat.order.push(id);
+    Placement::Charge { charge: 0 }
+}
+
+/// The charge-meter race (seed 003).
+pub struct Ctb;
+
+impl super::TimingModel for Ctb {
+    fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
+        begin(ctx)
+    }
+
+    fn place_newcomer(&self, ctx: &mut Ctx, id: CombatantId) -> Placement {
+        place_newcomer(ctx, id)
+    }
+
+    fn start_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        start_turn(ctx, id);
+    }
+
+    fn end_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        end_turn(ctx, id);
+    }
+
+    fn within_budget(
+        &self,
+        ctx: &mut Ctx,
+        id: CombatantId,
+        command: &Command,
+        perform: &mut dyn FnMut(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+    ) -> Result<Vec<Step>, RuleViolation> {
+        within_budget(ctx, id, command, perform)
+    }
+
+    fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
+        match slot {
+            Resource::Action | Resource::BonusAction if c.ctb.paid => true,
+            Resource::Action => c.ctb.ap >= 2,
+            Resource::BonusAction => c.ctb.ap >= 1,
+            // One reaction between turns, as in GogoBee.
+            Resource::Reaction | Resource::Movement => c.resources.has(slot),
+        }
+    }
+
+    fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
+        match slot {
+            // Paid in AP by `within_budget`.
+            Resource::Action | Resource::BonusAction if c.ctb.paid => {}
+            // An action outside the AP table (a breath weapon) ends the unit's actions: at most
+            // the 1 AP of a move is left.
+            Resource::Action | Resource::BonusAction => c.ctb.ap = c.ctb.ap.min(1),
+            Resource::Reaction | Resource::Movement => c.resources.spend(slot),
+        }
+    }
+
+    fn may_react(&self, _combat: &Combat, reactor: &Combatant, kind: ReactionKind) -> bool {
+        kind == ReactionKind::Readied || !reactor.resources.reaction_used
+    }
+
+    fn spend_reaction(&self, ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, _trigger: &ReactionTrigger) {
+        if kind != ReactionKind::Readied {
+            ctx.combat.get_mut(reactor).resources.spend(Resource::Reaction);
         }
     }
 }
@@ -489,6 +555,7 @@ pub fn describe(command: &Command) -> String {
         Command::Delay { .. } => "Delay",
         Command::DeclareInstant(instant) => instant.name(),
         Command::Begin
+        | Command::Join { .. }
         | Command::React(_)
         | Command::Pass
         | Command::EndTurn

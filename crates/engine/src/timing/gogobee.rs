@@ -3,13 +3,18 @@
 //! The other models reuse its shared parts: [`can_begin`], [`refresh_for_turn`], [`upkeep`],
 //! [`close_turn`], [`check_outcome`] and [`finish`].
 
-use crate::action_economy::TurnResources;
+use crate::action_economy::{Resource, TurnResources};
+use crate::combat::Combat;
 use crate::combat::MAX_ROUNDS;
+use crate::combatant::Combatant;
 use crate::combatant::{CombatantId, Controller, Side};
+use crate::command::Command;
 use crate::content::Ability;
 use crate::death_saves::{DeathSaveOutcome, DeathSaveResult};
 use crate::dice::RollMode;
+use crate::event::Placement;
 use crate::event::{Event, InitiativeEntry, Outcome};
+use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
 
@@ -281,10 +286,79 @@ pub fn finish(ctx: &mut Ctx, outcome: Outcome) {
         .map(|m| m.stats().xp)
         .sum();
     ctx.combat.outcome = Some(outcome);
-    if ctx.combat.ruleset == crate::combat::Ruleset::Tdgs {
-        super::tdgs::scene_end(ctx.combat);
-    }
+    super::model(ctx.combat.ruleset).scene_end(ctx.combat);
     ctx.combat.queue.clear();
     ctx.combat.window = None;
     ctx.emit(Event::CombatEnded { outcome, xp });
+}
+
+/// GogoBee's own model (seed 000): initiative d20 + DEX, rounds, `TurnResources` as the budget.
+pub struct Gogobee;
+
+impl super::TimingModel for Gogobee {
+    fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
+        begin(ctx)
+    }
+
+    fn place_newcomer(&self, ctx: &mut Ctx, id: CombatantId) -> Placement {
+        place_by_initiative(ctx, id)
+    }
+
+    fn start_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        start_turn(ctx, id);
+    }
+
+    fn end_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        end_turn(ctx, id);
+    }
+
+    fn within_budget(
+        &self,
+        ctx: &mut Ctx,
+        _id: CombatantId,
+        _command: &Command,
+        perform: &mut dyn FnMut(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+    ) -> Result<Vec<Step>, RuleViolation> {
+        // The shared rules spend the slots themselves (through `spend_slot`).
+        perform(ctx)
+    }
+
+    fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
+        c.resources.has(slot)
+    }
+
+    fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
+        c.resources.spend(slot);
+    }
+
+    fn may_react(&self, _combat: &Combat, reactor: &Combatant, kind: ReactionKind) -> bool {
+        kind == ReactionKind::Readied || !reactor.resources.reaction_used
+    }
+
+    fn spend_reaction(&self, ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, _trigger: &ReactionTrigger) {
+        if kind != ReactionKind::Readied {
+            ctx.combat.get_mut(reactor).resources.spend(Resource::Reaction);
+        }
+    }
+}
+
+/// A newcomer rolls initiative (d20 + DEX modifier) and takes its place after everyone with the
+/// same total or more, without disturbing whose turn it is: ahead of the current turn it acts
+/// from the next round, after it later this round.
+pub fn place_by_initiative(ctx: &mut Ctx, id: CombatantId) -> Placement {
+    let roll = ctx.dice.die(20);
+    let c = ctx.combat.get_mut(id);
+    let total = roll as i32 + c.modifier(Ability::Dex);
+    c.initiative = total;
+    let combat = &mut *ctx.combat;
+    let at = combat
+        .order
+        .iter()
+        .position(|o| combat.get(*o).initiative < total)
+        .unwrap_or(combat.order.len());
+    combat.order.insert(at, id);
+    if at <= combat.turn {
+        combat.turn += 1;
+    }
+    Placement::Initiative { roll, total }
 }

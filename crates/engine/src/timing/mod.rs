@@ -16,9 +16,11 @@ pub mod ticks;
 
 use serde::{Deserialize, Serialize};
 
+use crate::action_economy::Resource;
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::CombatantId;
+use crate::combatant::{Combatant, CombatantId};
 use crate::command::Command;
+use crate::event::Placement;
 use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
@@ -40,79 +42,121 @@ pub struct ModelState {
     pub timeline: ticks::TimelineState,
 }
 
-/// `Begin`: fixes the order (or starts the race) and starts the first turn.
+/// A timing model (DESIGN "Timing models"): one implementation per seed, each owning who acts
+/// next, the budget a turn is given and what each command costs from it, whether a reactor may
+/// react now, and where a newcomer goes. The shared rules (attack, damage, movement, death saves,
+/// the outcome) ask the model through [`check_slot`] and [`spend_slot`] and never name one.
+pub trait TimingModel: Sync {
+    /// `Begin`: fixes the order (or starts the race) and starts the first turn.
+    fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation>;
+
+    /// A combatant joined a fight already begun (`Command::Join`): the model gives it its place
+    /// by its seed's rule, without disturbing whose turn it is.
+    fn place_newcomer(&self, ctx: &mut Ctx, id: CombatantId) -> Placement;
+
+    /// A turn starts: the model hands out the turn's budget.
+    fn start_turn(&self, ctx: &mut Ctx, id: CombatantId);
+
+    /// A turn ends: the model picks who acts next.
+    fn end_turn(&self, ctx: &mut Ctx, id: CombatantId);
+
+    /// Runs `perform` (the shared rules of `command`) inside the turn's budget: the model prices
+    /// the command, refuses what the budget cannot pay, and charges it only when `perform`
+    /// succeeds.
+    fn within_budget(
+        &self,
+        ctx: &mut Ctx,
+        id: CombatantId,
+        command: &Command,
+        perform: &mut dyn FnMut(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+    ) -> Result<Vec<Step>, RuleViolation>;
+
+    /// Whether `c`'s budget still has the slot a shared rule asks for (seed 000's action or
+    /// bonus action; each model reads it in its own terms).
+    fn has_slot(&self, c: &Combatant, slot: Resource) -> bool;
+
+    /// Spends the slot a shared rule used.
+    fn spend_slot(&self, c: &mut Combatant, slot: Resource);
+
+    /// Whether `reactor` may take a reaction of `kind` now, as far as timing goes.
+    fn may_react(&self, combat: &Combat, reactor: &Combatant, kind: ReactionKind) -> bool;
+
+    /// Spends what taking a reaction of `kind` to `trigger` costs.
+    fn spend_reaction(&self, ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &ReactionTrigger);
+
+    /// The scene ends (the fight is over): per-scene effects reset.
+    fn scene_end(&self, _combat: &mut Combat) {}
+}
+
+/// The model a fight runs under. The match is the registry: a new [`Ruleset`] does not compile
+/// until it names its model here.
+pub fn model(ruleset: Ruleset) -> &'static dyn TimingModel {
+    match ruleset {
+        Ruleset::Gogobee => &gogobee::Gogobee,
+        Ruleset::Tdgs => &tdgs::Tdgs,
+        Ruleset::Ctb => &ctb::Ctb,
+        Ruleset::Ticks => &ticks::Ticks,
+    }
+}
+
+/// `Begin` under the fight's model.
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
-    match ctx.combat.ruleset {
-        Ruleset::Gogobee => gogobee::begin(ctx),
-        Ruleset::Tdgs => tdgs::begin(ctx),
-        Ruleset::Ctb => ctb::begin(ctx),
-        Ruleset::Ticks => ticks::begin(ctx),
-    }
+    model(ctx.combat.ruleset).begin(ctx)
 }
 
-/// A turn starts: the model hands out the turn's budget.
+/// A turn starts under the fight's model.
 pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
-    match ctx.combat.ruleset {
-        Ruleset::Gogobee => gogobee::start_turn(ctx, id),
-        // The timeline has no turns: actors choose when their cycle ends.
-        Ruleset::Ticks => {}
-        Ruleset::Tdgs => tdgs::start_turn(ctx, id),
-        Ruleset::Ctb => ctb::start_turn(ctx, id),
-    }
+    model(ctx.combat.ruleset).start_turn(ctx, id);
 }
 
-/// A turn ends: the model picks who acts next.
+/// A turn ends under the fight's model.
 pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
-    match ctx.combat.ruleset {
-        Ruleset::Gogobee => gogobee::end_turn(ctx, id),
-        Ruleset::Ticks => ticks::end_turn(ctx, id),
-        Ruleset::Tdgs => tdgs::end_turn(ctx, id),
-        Ruleset::Ctb => ctb::end_turn(ctx, id),
-    }
+    model(ctx.combat.ruleset).end_turn(ctx, id);
 }
 
-/// Runs `perform` (the shared rules of a command) inside the model's budget: the model refuses
-/// what the turn cannot pay for, and charges it only when `perform` succeeds.
+/// Runs `perform` inside the fight's model's budget (see [`TimingModel::within_budget`]).
 pub(crate) fn within_budget(
     ctx: &mut Ctx,
     id: CombatantId,
     command: &Command,
     perform: impl FnOnce(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
 ) -> Result<Vec<Step>, RuleViolation> {
-    match ctx.combat.ruleset {
-        Ruleset::Gogobee => perform(ctx),
-        Ruleset::Ticks => ticks::within_budget(ctx, id, command, perform),
-        Ruleset::Tdgs => tdgs::within_budget(ctx, id, command, perform),
-        Ruleset::Ctb => ctb::within_budget(ctx, id, command, perform),
+    let mut perform = Some(perform);
+    let mut once = |ctx: &mut Ctx| match perform.take() {
+        Some(f) => f(ctx),
+        None => Ok(Vec::new()),
+    };
+    model(ctx.combat.ruleset).within_budget(ctx, id, command, &mut once)
+}
+
+/// Refuses unless `id`'s budget has `slot` (the shared rules' one question about the budget).
+pub fn check_slot(combat: &Combat, id: CombatantId, slot: Resource) -> Result<(), RuleViolation> {
+    if has_slot(combat, id, slot) {
+        Ok(())
+    } else {
+        Err(RuleViolation::ResourceSpent { resource: slot })
     }
+}
+
+/// Whether `id`'s budget has `slot`.
+pub fn has_slot(combat: &Combat, id: CombatantId, slot: Resource) -> bool {
+    model(combat.ruleset).has_slot(combat.get(id), slot)
+}
+
+/// Spends `slot` from `id`'s budget.
+pub fn spend_slot(combat: &mut Combat, id: CombatantId, slot: Resource) {
+    let model = model(combat.ruleset);
+    model.spend_slot(combat.get_mut(id), slot);
 }
 
 /// Whether `reactor` may take a reaction of `kind` now, as far as timing goes (the trigger's own
 /// conditions are checked by `reactions::options`).
 pub fn may_react(combat: &Combat, reactor: CombatantId, kind: ReactionKind) -> bool {
     let r = combat.get(reactor);
-    if !r.is_standing() {
-        return false;
-    }
-    match combat.ruleset {
-        Ruleset::Gogobee | Ruleset::Ctb => kind == ReactionKind::Readied || !r.resources.reaction_used,
-        Ruleset::Ticks => ticks::may_react(r),
-        Ruleset::Tdgs => tdgs::may_interrupt(r, kind),
-    }
+    r.is_standing() && model(combat.ruleset).may_react(combat, r, kind)
 }
 
 /// Spends what taking a reaction of `kind` to `trigger` costs under the model.
 pub fn spend_reaction(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &ReactionTrigger) {
-    match ctx.combat.ruleset {
-        Ruleset::Gogobee | Ruleset::Ctb => {
-            if kind != ReactionKind::Readied {
-                ctx.combat
-                    .get_mut(reactor)
-                    .resources
-                    .spend(crate::action_economy::Resource::Reaction);
-            }
-        }
-        Ruleset::Ticks => ticks::begin_reaction_cycle(ctx, reactor, kind, trigger.source()),
-        Ruleset::Tdgs => tdgs::spend_interrupt(ctx.combat.get_mut(reactor), kind),
-    }
+    model(ctx.combat.ruleset).spend_reaction(ctx, reactor, kind, trigger);
 }

@@ -12,7 +12,9 @@
 //!   still tied flips again until all are resolved (a tied pair is the same rule: a fair coin).
 //! - *Step* = one `Move` (up to your speed in feet); the feet it leaves unused are forfeited, so
 //!   there is never a second step. *Dash* spends the action to buy one more move this turn.
-//! - *Free actions* = GogoBee's bonus actions, one per turn (the seed: free-action limits "vary").
+//! - *Free actions* = GogoBee's bonus actions (and bonus-action spells): unlimited, each one
+//!   once a turn (the seed: "Unlimited FREE ACTIONS", each one's limit "varies"). The budget is
+//!   TDGS's own: [`TdgsSheet`] holds the action, the step and the free actions taken.
 //! - *Interrupts* ([`interrupt_limit`]): Parry is any Fighter's (1/round, 2/round from level 5)
 //!   or a parrying monster's (1/round); Opportunity Attack belongs to the martial classes
 //!   (Fighter, Berserker, Ranger) and monsters with a melee attack (1/round); Uncanny Dodge,
@@ -29,13 +31,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
 use crate::combatant::{Combatant, CombatantId, Controller};
 use crate::command::Command;
 use crate::content::Class;
 use crate::dice::Dice;
+use crate::event::Placement;
 use crate::event::{Event, Outcome, StatInitiative};
-use crate::reactions::ReactionKind;
+use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
 
@@ -44,6 +48,13 @@ use super::gogobee;
 /// A combatant's TDGS sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct TdgsSheet {
+    /// The turn's one action is spent (use or lose).
+    #[serde(default)]
+    pub action_used: bool,
+    /// The free actions taken this turn, by name: free actions are unlimited, each one's own
+    /// limit ("varies") being once a turn.
+    #[serde(default)]
+    pub free_used: Vec<String>,
     /// The step of this turn is taken.
     pub stepped: bool,
     /// Moves bought with the action (Dash) still to take this turn.
@@ -403,6 +414,121 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     Ok(())
 }
 
+/// A newcomer takes its place in the fixed natural order by REF, then LUK; a tie with those
+/// already placed is broken by one d2 (2: before them, 1: after). No initiative is rolled. In the
+/// round in progress it acts later if its place comes after the current turn; otherwise its
+/// first turn is next round's.
+fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
+    let me = ctx.combat.get(id);
+    let (my_ref, my_luk) = (reflex(me), luck(me));
+    let key = |c: &Combatant| (reflex(c), luck(c));
+    let natural = ctx.combat.model.natural_order.clone();
+    let tied = natural.iter().any(|&o| key(ctx.combat.get(o)) == (my_ref, my_luk));
+    let mut flips = Vec::new();
+    let before_ties = if tied {
+        let d2 = ctx.dice.die(2);
+        flips.push(d2);
+        d2 == 2
+    } else {
+        false
+    };
+    // Before the first entry that ranks below the newcomer (or, with a d2 of 2, level with it).
+    let ranks_after_me = |c: &Combatant| {
+        let k = key(c);
+        k < (my_ref, my_luk) || (before_ties && k == (my_ref, my_luk))
+    };
+    let at = natural
+        .iter()
+        .position(|&o| ranks_after_me(ctx.combat.get(o)))
+        .unwrap_or(natural.len());
+    ctx.combat.model.natural_order.insert(at, id);
+    ctx.combat.model.order_basis.push((id, my_ref, my_luk));
+    // This round's order (which a Delay may have changed): before the first entry that comes
+    // after the newcomer naturally.
+    let rank = |o: CombatantId, natural: &[CombatantId]| natural.iter().position(|&n| n == o);
+    let natural = ctx.combat.model.natural_order.clone();
+    let mine = rank(id, &natural);
+    let combat = &mut *ctx.combat;
+    let pos = combat
+        .order
+        .iter()
+        .position(|&o| rank(o, &natural) > mine)
+        .unwrap_or(combat.order.len());
+    combat.order.insert(pos, id);
+    let this_round = pos > combat.turn;
+    if !this_round {
+        combat.turn += 1;
+    }
+    Placement::NaturalOrder {
+        reflex: my_ref,
+        luck: my_luk,
+        flips,
+        this_round,
+    }
+}
+
+/// TDGS (seed 001): the fixed REF → LUK → d2 order, the Instant phase, 1 action + 1 step +
+/// free actions, Interrupts with their limits.
+pub struct Tdgs;
+
+impl super::TimingModel for Tdgs {
+    fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
+        begin(ctx)
+    }
+
+    fn place_newcomer(&self, ctx: &mut Ctx, id: CombatantId) -> Placement {
+        place_newcomer(ctx, id)
+    }
+
+    fn start_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        start_turn(ctx, id);
+    }
+
+    fn end_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        end_turn(ctx, id);
+    }
+
+    fn within_budget(
+        &self,
+        ctx: &mut Ctx,
+        id: CombatantId,
+        command: &Command,
+        perform: &mut dyn FnMut(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+    ) -> Result<Vec<Step>, RuleViolation> {
+        within_budget(ctx, id, command, perform)
+    }
+
+    fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
+        match slot {
+            Resource::Action => !c.tdgs.action_used,
+            // Free actions are unlimited (each once a turn, checked by `within_budget`); a
+            // readied action is an Interrupt of its own, not a reaction slot.
+            Resource::BonusAction | Resource::Reaction => true,
+            Resource::Movement => c.resources.movement_left() > 0,
+        }
+    }
+
+    fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
+        match slot {
+            Resource::Action => c.tdgs.action_used = true,
+            Resource::Movement => c.resources.spend(Resource::Movement),
+            Resource::BonusAction | Resource::Reaction => {}
+        }
+    }
+
+    fn may_react(&self, _combat: &Combat, reactor: &Combatant, kind: ReactionKind) -> bool {
+        may_interrupt(reactor, kind)
+    }
+
+    fn spend_reaction(&self, ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, _trigger: &ReactionTrigger) {
+        spend_interrupt(ctx.combat.get_mut(reactor), kind);
+    }
+
+    fn scene_end(&self, combat: &mut Combat) {
+        scene_end(combat);
+    }
+}
+
 /// A round's start: per-round limits reset, Delay undone (the natural order again, refixed only
 /// if a REF or LUK changed), then the Instant phase.
 fn round_start(ctx: &mut Ctx) {
@@ -480,6 +606,8 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
     let movement = gogobee::refresh_for_turn(ctx, id);
     let sheet = &mut ctx.combat.get_mut(id).tdgs;
+    sheet.action_used = false;
+    sheet.free_used.clear();
     sheet.stepped = false;
     sheet.extra_moves = 0;
     ctx.emit(Event::TurnStarted { id, round, movement });
@@ -542,7 +670,25 @@ pub fn within_budget(
             ctx.combat.get_mut(id).tdgs.extra_moves += 1;
             Ok(steps)
         }
+        _ if is_free_action(command) => {
+            let name = super::ctb::describe(command);
+            if ctx.combat.get(id).tdgs.free_used.contains(&name) {
+                return Err(RuleViolation::OncePerTurn { action: name });
+            }
+            let steps = perform(ctx)?;
+            ctx.combat.get_mut(id).tdgs.free_used.push(name);
+            Ok(steps)
+        }
         _ => perform(ctx),
+    }
+}
+
+/// Whether `command` is a free action here: a bonus action, or a spell cast as one.
+fn is_free_action(command: &Command) -> bool {
+    match command {
+        Command::Bonus(_) => true,
+        Command::Cast { spell, .. } => spell.stats().casting_time == crate::content::spells::CastingTime::BonusAction,
+        _ => false,
     }
 }
 
@@ -556,7 +702,7 @@ pub fn delay(ctx: &mut Ctx, id: CombatantId, after: Option<CombatantId>) -> Resu
         });
     }
     let me = ctx.combat.get(id);
-    if me.resources.action_used || me.resources.bonus_used || me.tdgs.stepped {
+    if me.tdgs.action_used || !me.tdgs.free_used.is_empty() || me.tdgs.stepped {
         return Err(RuleViolation::CannotDelay {
             reason: "You can only delay when your turn comes, before you act or step.".into(),
         });

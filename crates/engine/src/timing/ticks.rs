@@ -35,10 +35,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
 use crate::combatant::{Combatant, CombatantId, Controller};
 use crate::command::Command;
 use crate::content::{Ability, Skill};
+use crate::event::Placement;
 use crate::event::{Event, InitiativeEntry, Outcome};
 use crate::reactions::{self, ReactionKind, ReactionTrigger, ReactionWindow};
 use crate::resolve::{Ctx, Step, Swing};
@@ -383,6 +385,11 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
         return false;
     }
     gogobee::refresh_for_turn(ctx, id);
+    // A Dash doubles the move it precedes: the player and the AI plan that move with it.
+    let c = ctx.combat.get_mut(id);
+    if c.ticks.dashed {
+        c.resources.movement_total *= 2;
+    }
     if let Controller::Player(_) = ctx.combat.get(id).controller {
         ctx.combat.model.timeline.awaiting = Some(id);
         let tick = ctx.combat.model.tick;
@@ -540,8 +547,6 @@ fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
             } else {
                 speed
             };
-            c.resources.action_used = false;
-            c.resources.bonus_used = false;
             c.resources.movement_used = 0;
             c.resources.movement_total = feet;
             ctx.combat.model.timeline.executing = Some(id);
@@ -781,6 +786,82 @@ pub fn break_windup(ctx: &mut Ctx, reactor: CombatantId, target: CombatantId) {
             action: current.activity.describe(),
             by: Some(reactor),
         });
+    }
+}
+
+/// A newcomer rolls initiative once (d20 + DEX), fixed for the fight, and takes its place in the
+/// tick order by the same tiebreakers; it is processed from its place on — this tick if the
+/// cursor has not passed it, else from the next.
+fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
+    let roll = ctx.dice.die(20);
+    let c = ctx.combat.get_mut(id);
+    let total = roll as i32 + c.modifier(Ability::Dex);
+    c.initiative = total;
+    c.ticks = TicksSheet::default();
+    let coin = ctx.combat.model.timeline.coin;
+    let cursor = ctx.combat.model.timeline.cursor;
+    let at_cursor = ctx.combat.order.get(cursor).copied();
+    let order = initiative_order(ctx.combat, coin);
+    let combat = &mut *ctx.combat;
+    combat.order = order;
+    let cursor = match at_cursor {
+        Some(next) => combat.order.iter().position(|&o| o == next).unwrap_or(0),
+        None => combat.order.len(),
+    };
+    combat.model.timeline.cursor = cursor;
+    combat.turn = cursor.min(combat.order.len().saturating_sub(1));
+    Placement::Initiative { roll, total }
+}
+
+/// The tick timeline (seed 004): PER cycles; the budget is the cycle in progress.
+pub struct Ticks;
+
+impl super::TimingModel for Ticks {
+    fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
+        begin(ctx)
+    }
+
+    fn place_newcomer(&self, ctx: &mut Ctx, id: CombatantId) -> Placement {
+        place_newcomer(ctx, id)
+    }
+
+    // The timeline has no turns: actors choose when their cycle ends.
+    fn start_turn(&self, _ctx: &mut Ctx, _id: CombatantId) {}
+
+    fn end_turn(&self, ctx: &mut Ctx, id: CombatantId) {
+        end_turn(ctx, id);
+    }
+
+    fn within_budget(
+        &self,
+        ctx: &mut Ctx,
+        id: CombatantId,
+        command: &Command,
+        perform: &mut dyn FnMut(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
+    ) -> Result<Vec<Step>, RuleViolation> {
+        within_budget(ctx, id, command, perform)
+    }
+
+    fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
+        match slot {
+            // The committed cycle is the budget: its command runs whole at exec.
+            Resource::Action | Resource::BonusAction | Resource::Reaction => true,
+            Resource::Movement => c.resources.movement_left() > 0,
+        }
+    }
+
+    fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
+        if slot == Resource::Movement {
+            c.resources.spend(slot);
+        }
+    }
+
+    fn may_react(&self, _combat: &Combat, reactor: &Combatant, _kind: ReactionKind) -> bool {
+        may_react(reactor)
+    }
+
+    fn spend_reaction(&self, ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &ReactionTrigger) {
+        begin_reaction_cycle(ctx, reactor, kind, trigger.source());
     }
 }
 

@@ -366,7 +366,7 @@ pub fn fight_seed(session: u64, campaign_id: i64, channel_id: &str, number: u64,
 
 /// Most combatants one fight may hold. Every command rewrites the fight's whole state, which
 /// grows with each combatant (issue 18 measured 1,200 goblins at 1.45 MB, ≈ 1.2 kB each).
-pub const MAX_COMBATANTS: usize = 40;
+pub const MAX_COMBATANTS: usize = engine::join::MAX_COMBATANTS;
 
 /// Refuses `joining` more combatants past [`MAX_COMBATANTS`] ([`ServiceError::FightFull`]).
 pub(crate) fn room_for(combat: &Combat, joining: usize) -> Result<(), ServiceError> {
@@ -532,15 +532,22 @@ impl Service {
                         return Err(ServiceError::InCombat { name: row.name.clone() });
                     }
                     room_for(&live.combat, 1)?;
-                    let (id, roll) = live.add_combatant(joiner.clone(), Some(row.id));
-                    let initiative = roll.map(|_| live.combat.get(id).initiative);
+                    let (id, events) = live.join(joiner.clone(), Some(row.id), now)?;
+                    let initiative = events.iter().find_map(|e| match e {
+                        Event::Joined {
+                            placement: engine::Placement::Initiative { total, .. },
+                            ..
+                        } => Some(*total),
+                        _ => None,
+                    });
                     Ok(Applied {
-                        logged: Logged::Join {
-                            combatant: Box::new(live.combat.get(id).clone()),
-                            character_id: Some(row.id),
-                            initiative_roll: roll,
+                        logged: Logged::Engine {
+                            actor: Actor::Director,
+                            command: Command::Join {
+                                combatant: Box::new(joiner.clone()),
+                            },
                         },
-                        events: Vec::new(),
+                        events,
                         extra: Notice::Joined { id, initiative },
                     })
                 })

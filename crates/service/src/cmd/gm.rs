@@ -56,18 +56,17 @@ impl Service {
                         crate::cmd::combat::room_for(&live.combat, count as usize)?;
                         let spawned = name_monsters(kind, count, &live.combat.combatants);
                         let mut ids = Vec::new();
-                        let mut rolls = Vec::new();
-                        for m in spawned.clone() {
-                            let (id, roll) = live.add_combatant(m, None);
+                        let mut events = Vec::new();
+                        let mut commands = Vec::new();
+                        for m in spawned {
+                            let (id, mut joined) = live.join(m.clone(), None, now)?;
                             ids.push(id);
-                            rolls.push(roll);
+                            events.append(&mut joined);
+                            commands.push((Actor::Director, Command::Join { combatant: Box::new(m) }));
                         }
                         Ok(Applied {
-                            logged: Logged::Spawn {
-                                combatants: ids.iter().map(|id| live.combat.get(*id).clone()).collect(),
-                                initiative_rolls: rolls,
-                            },
-                            events: Vec::new(),
+                            logged: Logged::Sequence { commands },
+                            events,
                             extra: Notice::Spawned { ids },
                         })
                     })
