@@ -14,7 +14,7 @@ use crate::reactions::ReactionTrigger;
 use crate::readied::{self, Observed, ReadiedAction};
 use crate::resolve::{Ctx, PendingDamage, Step, Strike};
 use crate::violation::RuleViolation;
-use crate::{attack, casting, multiattack, timing};
+use crate::{attack, casting, multiattack};
 
 /// Refuses a target that is not an enemy still in the fight.
 pub fn enemy(combat: &Combat, id: CombatantId, target: CombatantId) -> Result<(), RuleViolation> {
@@ -228,7 +228,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<
                 let now = ctx.now;
                 ctx.combat.get_mut(*target).death.stabilize(wakes_in, now);
                 ctx.emit(Event::Stabilized { id: *target, wakes_in });
-                timing::gogobee::check_outcome(ctx);
+                crate::outcome::check_outcome(ctx);
             }
             Ok(vec![])
         }

@@ -8,14 +8,15 @@ use crate::combatant::{Combatant, CombatantId, CunningStrike, Kind, Side};
 use crate::content::classes::rage_damage;
 use crate::content::spells::{SpellEffect, cantrip_multiplier};
 use crate::content::{Ability, Class, DamageType};
+use crate::death_saves::after_mark as after_death_mark;
 use crate::dice::{DiceExpr, RollMode};
 use crate::event::{AttackKind, Event};
 use crate::movement::Band;
 use crate::multiattack;
+use crate::outcome::{check_outcome, release_grapples};
 use crate::reactions::ReactionTrigger;
 use crate::readied::Observed;
 use crate::resolve::{Ctx, PendingDamage, Step, Strike, Swing};
-use crate::timing::gogobee::{after_death_mark, check_outcome, release_grapples};
 
 /// What a strike rolls: to-hit bonus, damage dice, ability modifier to damage, type, name.
 struct StrikeProfile {
@@ -213,6 +214,8 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         melee: !is_ranged,
         damage: amount,
         unseen,
+        total,
+        critical,
     };
     let mut steps = ctx.offers_to_all(&trigger);
     steps.push(Step::Damage(pending));

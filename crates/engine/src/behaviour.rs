@@ -181,31 +181,13 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
     end
 }
 
-/// Which offered reaction an AI-controlled reactor takes: counterspells against real spells,
-/// readied actions, damage reductions, then opportunity attacks — always something if offered.
+/// Which offered reaction an AI-controlled reactor takes: the best-ranked one it wants (each
+/// reaction's module ranks it) — always something if offered, but a counterspell for a cantrip.
 pub fn choose_reaction(
-    _c: &Combat,
-    _reactor: CombatantId,
+    c: &Combat,
+    reactor: CombatantId,
     trigger: &ReactionTrigger,
     options: &[ReactionKind],
 ) -> Option<ReactionKind> {
-    const PRIORITY: [ReactionKind; 10] = [
-        ReactionKind::Cancel,
-        ReactionKind::Exploit,
-        ReactionKind::Counterspell,
-        ReactionKind::Readied,
-        ReactionKind::ShieldOfFaith,
-        ReactionKind::Parry,
-        ReactionKind::UncannyDodge,
-        ReactionKind::Interception,
-        ReactionKind::Evasion,
-        ReactionKind::OpportunityAttack,
-    ];
-    PRIORITY
-        .into_iter()
-        .filter(|k| options.contains(k))
-        .find(|k| match (k, trigger) {
-            (ReactionKind::Counterspell, ReactionTrigger::CastsSpell { spell, .. }) => spell.level() > 0,
-            _ => true,
-        })
+    crate::reactions::ai_choice(c, reactor, trigger, options)
 }

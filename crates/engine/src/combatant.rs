@@ -102,6 +102,14 @@ pub struct Conditions {
     /// Feet already covered toward closing to melee with someone out of reach this turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approach: Option<Approach>,
+    /// A bonus to AC until the start of its next turn (a reaction such as Shield).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ac_bonus: i32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &i32) -> bool {
+    *n == 0
 }
 
 /// Closing in over several turns (§3.3): the feet spent toward melee with `target`, from the
@@ -332,10 +340,11 @@ impl Combatant {
     }
 
     pub fn armor_class(&self) -> i32 {
-        match self.kind {
+        let base = match self.kind {
             Kind::Character { .. } => self.armor.armor_class(self.modifier(Ability::Dex), self.shield),
             Kind::Monster(m) => m.stats().armor_class,
-        }
+        };
+        base + self.conditions.ac_bonus
     }
 
     /// Carried weight: weapons, armor, shield and pack.

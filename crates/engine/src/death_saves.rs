@@ -3,6 +3,11 @@
 //! downed adds failures.
 
 use chrono::{DateTime, Utc};
+
+use crate::combatant::CombatantId;
+use crate::dice::RollMode;
+use crate::event::Event;
+use crate::resolve::Ctx;
 use serde::{Deserialize, Serialize};
 
 /// A character's death-save state (seed 000 §7.4).
@@ -127,6 +132,64 @@ impl DeathSaveState {
             ..Self::default()
         };
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rolling them in a fight (every timing model rolls them the same way)
+// ---------------------------------------------------------------------------------------------
+
+/// Rolls one death save for a dying character (§7.1).
+pub fn roll(ctx: &mut Ctx, id: CombatantId) {
+    let mode = if ctx.combat.get(id).death.advantage_next {
+        RollMode::Advantage
+    } else {
+        RollMode::Normal
+    };
+    let d20 = ctx.dice.d20(mode);
+    record(ctx, id, d20);
+}
+
+/// Records a rolled death save and its consequences.
+pub fn record(ctx: &mut Ctx, id: CombatantId, d20: crate::dice::D20) {
+    let outcome = DeathSaveOutcome::of_roll(d20.natural);
+    let now = ctx.now;
+    let c = ctx.combat.get_mut(id);
+    c.death.advantage_next = false;
+    let result = c.death.record(outcome, now);
+    let (successes, failures) = (c.death.successes, c.death.failures);
+    ctx.emit(Event::DeathSaveRolled {
+        id,
+        d20,
+        outcome,
+        result,
+        successes,
+        failures,
+    });
+    after_mark(ctx, id, result);
+}
+
+/// What follows a death-save mark: stable, up again, or dead.
+pub fn after_mark(ctx: &mut Ctx, id: CombatantId, result: DeathSaveResult) {
+    match result {
+        DeathSaveResult::StillDying => {}
+        DeathSaveResult::Stabilized => {
+            let wakes_in = ctx.dice.die(4) as u8;
+            let now = ctx.now;
+            ctx.combat.get_mut(id).death.stabilize(wakes_in, now);
+            ctx.emit(Event::Stabilized { id, wakes_in });
+        }
+        DeathSaveResult::Revived => {
+            let c = ctx.combat.get_mut(id);
+            c.hp = 1;
+            c.conditions.prone = false;
+            ctx.emit(Event::Revived { id, hp: 1 });
+        }
+        DeathSaveResult::Died => {
+            ctx.emit(Event::Died { id });
+            crate::outcome::release_grapples(ctx, id);
+        }
+    }
+    crate::outcome::check_outcome(ctx);
 }
 
 #[cfg(test)]

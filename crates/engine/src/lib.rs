@@ -24,11 +24,12 @@ pub mod log;
 pub mod movement;
 pub mod multiattack;
 pub mod opportunity;
+pub mod outcome;
 pub mod reactions;
-pub mod reactions_take;
 pub mod readied;
 pub mod resolve;
 pub mod timing;
+pub mod turn;
 pub mod violation;
 
 pub use action_economy::TurnResources;

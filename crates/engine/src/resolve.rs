@@ -15,7 +15,7 @@ use crate::movement::MovePlan;
 use crate::reactions::{self, ReactionTrigger, ReactionWindow};
 use crate::readied::Observed;
 use crate::violation::RuleViolation;
-use crate::{actions, attack, behaviour, casting, reactions_take, timing};
+use crate::{actions, attack, behaviour, casting, timing};
 
 /// What an attack swings with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,13 +214,13 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
             return timing::tdgs::declare_instant(ctx, id, *instant);
         }
         (Command::React(_) | Command::Pass, _) => {
-            return reactions_take::answer(ctx, actor, command);
+            return reactions::answer(ctx, actor, command);
         }
         (Command::AdjustHp { target, delta }, Actor::Director) => {
             return actions::adjust_hp(ctx, *target, *delta);
         }
         (Command::EndCombat, Actor::Director) => {
-            timing::gogobee::finish(ctx, Outcome::Halted);
+            crate::outcome::finish(ctx, Outcome::Halted);
             return Ok(());
         }
         (Command::AdjustHp { .. } | Command::EndCombat, Actor::Combatant(_)) => {
@@ -306,7 +306,7 @@ pub(crate) fn run(ctx: &mut Ctx) {
                 spell,
                 countered,
             } => {
-                reactions_take::resolve_counterspell(ctx, reactor, caster, spell, countered);
+                reactions::resolve_counterspell(ctx, reactor, caster, spell, countered);
             }
             Step::Breath { monster } => casting::breath(ctx, monster),
             Step::BreakWindup { reactor, target } => timing::ticks::break_windup(ctx, reactor, target),
@@ -356,7 +356,7 @@ fn offer(ctx: &mut Ctx, reactor: CombatantId, trigger: ReactionTrigger) {
         }
         Controller::Ai(_) => {
             if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &trigger, &options) {
-                let steps = reactions_take::take(ctx, reactor, choice, &trigger);
+                let steps = reactions::take(ctx, reactor, choice, &trigger);
                 ctx.push_front(steps);
             }
         }

@@ -475,20 +475,10 @@ impl Renderer {
             ),
             Event::ReactionOffered { reactor, .. } => one(Key::ReactionOffered, &[("name", &n(*reactor))]),
             Event::ReactionTaken { reactor, reaction } => {
-                let key = match reaction {
-                    ReactionKind::OpportunityAttack => Key::ReactOpportunityAttack,
-                    ReactionKind::Parry => Key::ReactParry,
-                    ReactionKind::UncannyDodge => Key::ReactUncannyDodge,
-                    ReactionKind::ShieldOfFaith => Key::ReactShieldOfFaith,
-                    ReactionKind::Interception => Key::ReactInterception,
-                    ReactionKind::Counterspell => Key::ReactCounterspell,
-                    ReactionKind::Evasion => Key::ReactEvasion,
-                    ReactionKind::Cancel => Key::ReactCancel,
-                    ReactionKind::Exploit => Key::ReactExploit,
-                    // The readied action's own line follows (ReadiedActionTriggered).
-                    ReactionKind::Readied => return vec![],
-                };
-                one(key, &[("name", &n(*reactor))])
+                if !reaction.reaction().narrated() {
+                    return vec![];
+                }
+                one(Key::Reaction(*reaction), &[("name", &n(*reactor))])
             }
             Event::ReactionPassed { reactor } => one(Key::ReactionPassed, &[("name", &n(*reactor))]),
             Event::Downed { id } => one(Key::Downed, &[("name", &n(*id))]),

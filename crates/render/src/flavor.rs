@@ -90,25 +90,47 @@ macro_rules! keys {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Key {
             $($( $(#[doc = $doc])* $key, )*)*
+            /// Taking a reaction: `React<Name>` in `twinbee_combat`, for every narrated reaction
+            /// of the engine's registry (`{name}` is the reactor) — a new reaction adds its lines
+            /// and no code here.
+            Reaction(engine::ReactionKind),
         }
 
         impl Key {
             /// Every key the code uses; each must be present in its file.
-            pub const ALL: &'static [Key] = &[$($(Key::$key,)*)*];
+            pub fn all() -> Vec<Key> {
+                let mut keys = vec![$($(Key::$key,)*)*];
+                keys.extend(
+                    engine::ReactionKind::ALL
+                        .into_iter()
+                        .filter(|k| k.reaction().narrated())
+                        .map(Key::Reaction),
+                );
+                keys
+            }
 
             /// The key as written in its file.
             pub fn name(self) -> &'static str {
-                match self { $($(Key::$key => stringify!($key),)*)* }
+                match self {
+                    $($(Key::$key => stringify!($key),)*)*
+                    Key::Reaction(kind) => kind.flavor_key(),
+                }
             }
 
             /// The file the key lives in.
             pub fn file(self) -> FlavorFile {
-                match self { $($(Key::$key => FlavorFile::$file,)*)* }
+                match self {
+                    $($(Key::$key => FlavorFile::$file,)*)*
+                    Key::Reaction(_) => FlavorFile::TwinbeeCombat,
+                }
             }
 
             /// The placeholders the key's lines may use.
             pub fn placeholders(self) -> &'static [&'static str] {
-                match self { $($(Key::$key => &[$($ph),*],)*)* }
+                match self {
+                    $($(Key::$key => &[$($ph),*],)*)*
+                    Key::Reaction(_) => &["name"],
+                }
             }
         }
     };
@@ -158,13 +180,6 @@ keys! {
         ReactionPromptSpell => ["name", "caster", "spell"],
         ReactionPromptDexSave => ["name", "damage"],
         ReactionPromptReadied => ["name", "mover"],
-        ReactOpportunityAttack => ["name"],
-        ReactParry => ["name"],
-        ReactUncannyDodge => ["name"],
-        ReactShieldOfFaith => ["name"],
-        ReactInterception => ["name"],
-        ReactCounterspell => ["name"],
-        ReactEvasion => ["name"],
         ReactionPassed => ["name"],
         DamageReduced => ["name", "target", "reaction", "amount", "damage"],
         SpellCountered => ["name", "caster", "spell"],
@@ -246,8 +261,6 @@ keys! {
         AwaitingCommand => ["name"],
         /// The campaign's turn timer ran out on a player the fight waited for: their turn ends.
         TurnTimedOut => ["name"],
-        ReactCancel => ["name"],
-        ReactExploit => ["name"],
         ReactionPromptPrep => ["name", "mover"],
         ReactionPromptRecover => ["name", "mover"],
     }
@@ -304,7 +317,7 @@ keys! {
 impl Key {
     /// Looks a key up by the name it has in its file.
     pub fn from_name(name: &str) -> Option<Key> {
-        Key::ALL.iter().copied().find(|k| k.name() == name)
+        Key::all().into_iter().find(|k| k.name() == name)
     }
 
     /// The Difficult Terrain key for a zone (§3.4).
@@ -463,7 +476,7 @@ impl Flavor {
                 }
             }
         }
-        for key in Key::ALL {
+        for key in &Key::all() {
             let parse_failed = problems
                 .iter()
                 .any(|p| matches!(p, FlavorProblem::Parse { file, .. } if *file == key.file()));
@@ -627,7 +640,7 @@ mod tests {
 
     #[test]
     fn key_names_are_unique_and_round_trip() {
-        for key in Key::ALL {
+        for key in &Key::all() {
             assert_eq!(Key::from_name(key.name()), Some(*key));
         }
     }

@@ -25,7 +25,7 @@ fn load(sources: &[(FlavorFile, String)]) -> Result<Flavor, Vec<FlavorProblem>> 
 #[test]
 fn the_embedded_flavor_files_load_and_pass_every_check() {
     let flavor = Flavor::load().unwrap_or_else(|e| panic!("{e}"));
-    for key in Key::ALL {
+    for key in &Key::all() {
         assert!(
             flavor.variants(*key) >= 3,
             "{} has {} lines; every key gets at least three",

@@ -44,8 +44,6 @@ use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, PendingDamage, Step};
 use crate::violation::RuleViolation;
 
-use super::gogobee;
-
 /// Charge needed to act.
 pub const THRESHOLD: i32 = 100;
 /// AP every turn starts with before the speed bonus.
@@ -150,7 +148,7 @@ pub fn cooldown(command: &Command) -> Option<(String, u32)> {
 
 /// `Begin`: every charge meter starts where it stands (0 for a new fight) and the race runs.
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
-    gogobee::can_begin(ctx)?;
+    crate::turn::can_begin(ctx)?;
     let c = &mut *ctx.combat;
     c.order = c.combatants.iter().filter(|x| !x.is_dead()).map(|x| x.id).collect();
     c.started = true;
@@ -221,7 +219,7 @@ fn race(ctx: &mut Ctx) {
     while ctx.combat.round < round {
         ctx.combat.round += 1;
         if ctx.combat.round > MAX_ROUNDS {
-            gogobee::finish(ctx, Outcome::Halted);
+            crate::outcome::finish(ctx, Outcome::Halted);
             return;
         }
         let round = ctx.combat.round;
@@ -260,7 +258,7 @@ fn race(ctx: &mut Ctx) {
 /// shared upkeep (breath recharge, death saves, the AI thinking).
 pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
-    let movement = gogobee::refresh_for_turn(ctx, id);
+    let movement = crate::turn::refresh_for_turn(ctx, id);
     ctx.emit(Event::TurnStarted { id, round, movement });
     let ap = max_ap(speed(ctx.combat.get(id)));
     let sheet = &mut ctx.combat.get_mut(id).ctb;
@@ -280,7 +278,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
         ctx.push_front(vec![Step::EndTurn(id)]);
         return;
     }
-    gogobee::upkeep(ctx, id);
+    crate::turn::upkeep(ctx, id);
 }
 
 /// The upkeep step (seed 003 §1.C): each effect applies, loses a turn and expires at 0 unless
@@ -396,7 +394,7 @@ fn innate_statuses(ctx: &mut Ctx, id: CombatantId) {
 /// End of turn (seed 003 §2): the meter pays 100 (keeping any excess), the action flags and
 /// leftover AP go, and the race runs again.
 pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
-    if !gogobee::close_turn(ctx, id) {
+    if !crate::turn::close_turn(ctx, id) {
         return;
     }
     let c = ctx.combat.get_mut(id);

@@ -43,8 +43,6 @@ use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
 
-use super::gogobee;
-
 /// A combatant's TDGS sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct TdgsSheet {
@@ -65,62 +63,7 @@ pub struct TdgsSheet {
     pub declared: Option<Instant>,
 }
 
-/// How often an Interrupt has been used this round, this scene and today.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InterruptUses {
-    pub kind: ReactionKind,
-    pub round: u32,
-    pub scene: u32,
-    pub day: u32,
-}
-
-/// An Interrupt's limit (seed 001 "Interrupt limits").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Limit {
-    PerRound(u32),
-    PerScene(u32),
-    PerDay(u32),
-}
-
-impl Limit {
-    /// Whether `uses` leave room for one more.
-    pub fn allows(self, counted: Option<&InterruptUses>) -> bool {
-        let (spent, max) = match self {
-            Limit::PerRound(n) => (counted.map_or(0, |u| u.round), n),
-            Limit::PerScene(n) => (counted.map_or(0, |u| u.scene), n),
-            Limit::PerDay(n) => (counted.map_or(0, |u| u.day), n),
-        };
-        spent < max
-    }
-}
-
-impl Limit {
-    /// Uses the limit allows in its period.
-    pub fn max(self) -> u32 {
-        match self {
-            Limit::PerRound(n) | Limit::PerScene(n) | Limit::PerDay(n) => n,
-        }
-    }
-
-    /// Uses left in the current period, given those `counted`.
-    pub fn left(self, counted: Option<&InterruptUses>) -> u32 {
-        let spent = counted.map_or(0, |u| match self {
-            Limit::PerRound(_) => u.round,
-            Limit::PerScene(_) => u.scene,
-            Limit::PerDay(_) => u.day,
-        });
-        self.max().saturating_sub(spent)
-    }
-
-    /// The period the limit resets with: "round", "scene" or "day".
-    pub fn period(self) -> &'static str {
-        match self {
-            Limit::PerRound(_) => "round",
-            Limit::PerScene(_) => "scene",
-            Limit::PerDay(_) => "day",
-        }
-    }
-}
+pub use crate::reactions::{InterruptUses, Limit};
 
 /// One Interrupt an entity has, with its limit and the uses left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,28 +124,10 @@ pub fn luck(c: &Combatant) -> i32 {
     c.abilities.cha
 }
 
-/// The Interrupt of `kind` that `c` has, with its limit; `None` when no ability grants it.
+/// The Interrupt of `kind` that `c` has, with its limit; `None` when no ability grants it (each
+/// reaction's module states its limit).
 pub fn interrupt_limit(c: &Combatant, kind: ReactionKind) -> Option<Limit> {
-    let monster = c.monster_kind().map(crate::content::Monster::stats);
-    match kind {
-        ReactionKind::Parry => match c.class() {
-            Some(Class::Fighter) => Some(Limit::PerRound(if c.level() >= 5 { 2 } else { 1 })),
-            _ if monster.is_some_and(|m| m.parry) => Some(Limit::PerRound(1)),
-            _ => None,
-        },
-        ReactionKind::OpportunityAttack => {
-            let martial = matches!(c.class(), Some(Class::Fighter | Class::Berserker | Class::Ranger));
-            (martial || (monster.is_some() && c.has_melee_attack())).then_some(Limit::PerRound(1))
-        }
-        ReactionKind::Counterspell => Some(Limit::PerScene(1)),
-        ReactionKind::UncannyDodge
-        | ReactionKind::Interception
-        | ReactionKind::Evasion
-        | ReactionKind::ShieldOfFaith => Some(Limit::PerRound(1)),
-        // A readied action is the turn's action held back, not an Interrupt ability; Cancel and
-        // Exploit belong to the tick timeline.
-        ReactionKind::Readied | ReactionKind::Cancel | ReactionKind::Exploit => None,
-    }
+    kind.reaction().interrupt_limit(c)
 }
 
 /// Whether `c` may use an Interrupt of `kind` now (its trigger conditions aside).
@@ -400,7 +325,7 @@ fn fix_order(ctx: &mut Ctx) {
 
 /// Scene start: the order is fixed, round 1 begins with its Instant phase.
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
-    gogobee::can_begin(ctx)?;
+    crate::turn::can_begin(ctx)?;
     for c in &mut ctx.combat.combatants {
         c.tdgs.stepped = false;
         c.tdgs.extra_moves = 0;
@@ -604,19 +529,19 @@ fn first_turn(ctx: &mut Ctx) {
 /// A turn starts: 1 action, 1 step, free actions.
 pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
-    let movement = gogobee::refresh_for_turn(ctx, id);
+    let movement = crate::turn::refresh_for_turn(ctx, id);
     let sheet = &mut ctx.combat.get_mut(id).tdgs;
     sheet.action_used = false;
     sheet.free_used.clear();
     sheet.stepped = false;
     sheet.extra_moves = 0;
     ctx.emit(Event::TurnStarted { id, round, movement });
-    gogobee::upkeep(ctx, id);
+    crate::turn::upkeep(ctx, id);
 }
 
 /// A turn ends (an unused action is lost); the next in the order acts, or a new round begins.
 pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
-    if !gogobee::close_turn(ctx, id) {
+    if !crate::turn::close_turn(ctx, id) {
         return;
     }
     let n = ctx.combat.order.len();
@@ -632,7 +557,7 @@ pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
     }
     ctx.combat.round += 1;
     if ctx.combat.round > MAX_ROUNDS {
-        gogobee::finish(ctx, Outcome::Halted);
+        crate::outcome::finish(ctx, Outcome::Halted);
         return;
     }
     let round = ctx.combat.round;

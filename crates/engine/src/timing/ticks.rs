@@ -47,8 +47,6 @@ use crate::resolve::{Ctx, Step, Swing};
 use crate::violation::RuleViolation;
 use crate::{behaviour, multiattack};
 
-use super::gogobee;
-
 /// Ticks in one `Combat.round`.
 pub const TICKS_PER_ROUND: u64 = 10;
 
@@ -215,10 +213,10 @@ pub fn base_cycle(activity: &Activity) -> (u32, u32, u32, Interruptibility) {
         Activity::Wait => (0, 0, 1, Pause),
         Activity::Breath => (2, 1, 4, Cancel),
         Activity::Downed => (0, 1, 5, Pause),
-        Activity::Reaction { kind, .. } => match kind {
-            ReactionKind::Cancel | ReactionKind::Exploit | ReactionKind::OpportunityAttack => (0, 1, 4, Pause),
-            _ => (0, 0, 3, Pause),
-        },
+        Activity::Reaction { kind, .. } => {
+            let (prep, exec, recover) = kind.reaction().cycle();
+            (prep, exec, recover, Pause)
+        }
     }
 }
 
@@ -276,7 +274,7 @@ pub fn reads_prep(c: &Combatant) -> bool {
 
 /// `Begin`: initiative is rolled once, the coin is pre-rolled, and the timeline starts at tick 0.
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
-    gogobee::can_begin(ctx)?;
+    crate::turn::can_begin(ctx)?;
     let mut entries = Vec::new();
     for i in 0..ctx.combat.combatants.len() {
         let roll = ctx.dice.die(20);
@@ -362,7 +360,7 @@ fn next_tick(ctx: &mut Ctx) {
     if round > ctx.combat.round {
         ctx.combat.round = round;
         if round > MAX_ROUNDS {
-            gogobee::finish(ctx, Outcome::Halted);
+            crate::outcome::finish(ctx, Outcome::Halted);
             return;
         }
         ctx.emit(Event::RoundStarted { round });
@@ -384,7 +382,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
     if ctx.combat.model.timeline.awaiting == Some(id) {
         return false;
     }
-    gogobee::refresh_for_turn(ctx, id);
+    crate::turn::refresh_for_turn(ctx, id);
     // A Dash doubles the move it precedes: the player and the AI plan that move with it.
     let c = ctx.combat.get_mut(id);
     if c.ticks.dashed {
@@ -578,7 +576,7 @@ fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
 fn downed(ctx: &mut Ctx, id: CombatantId) {
     let c = ctx.combat.get(id);
     if c.death.dying() {
-        gogobee::death_save(ctx, id);
+        crate::death_saves::roll(ctx, id);
     } else if c.is_downed() {
         let c = ctx.combat.get_mut(id);
         c.death.wakes_in = c.death.wakes_in.saturating_sub(1);
@@ -697,7 +695,7 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
         Controller::Ai(_) => {
             let options = reactions::options(ctx.combat, reactor, &best);
             if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &best, &options) {
-                let steps = crate::reactions_take::take(ctx, reactor, choice, &best);
+                let steps = crate::reactions::take(ctx, reactor, choice, &best);
                 ctx.push_front(steps);
             }
         }

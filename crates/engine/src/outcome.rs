@@ -1,0 +1,51 @@
+//! The outcome of a fight (seed 000 §7, §8): victory when every enemy is dead, defeat when no
+//! party member can fight on, and what ends with the fight. Every timing model ends fights here.
+
+use crate::combatant::{CombatantId, Side};
+use crate::event::{Event, Outcome};
+use crate::resolve::Ctx;
+
+/// Ends grapples held by `id` (it fell or died).
+pub fn release_grapples(ctx: &mut Ctx, id: CombatantId) {
+    for i in 0..ctx.combat.combatants.len() {
+        if ctx.combat.combatants[i].conditions.grappled_by == Some(id) {
+            ctx.combat.combatants[i].conditions.grappled_by = None;
+            let freed = ctx.combat.combatants[i].id;
+            ctx.emit(Event::ConditionEnded {
+                id: freed,
+                condition: "grappled".into(),
+            });
+        }
+    }
+}
+
+/// Victory when every enemy is dead; defeat when no party member stands and none is still
+/// rolling death saves.
+pub fn check_outcome(ctx: &mut Ctx) {
+    if ctx.combat.outcome.is_some() || !ctx.combat.started {
+        return;
+    }
+    let c = &*ctx.combat;
+    if c.side_alive(Side::Enemies).next().is_none() {
+        finish(ctx, Outcome::Victory);
+    } else if c.side_alive(Side::Party).all(|p| !p.is_standing() && !p.death.dying()) {
+        finish(ctx, Outcome::Defeat);
+    }
+}
+
+/// Ends the fight: XP is the sum of the slain enemies' XP.
+pub fn finish(ctx: &mut Ctx, outcome: Outcome) {
+    let xp = ctx
+        .combat
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Enemies && c.is_dead())
+        .filter_map(crate::combatant::Combatant::monster_kind)
+        .map(|m| m.stats().xp)
+        .sum();
+    ctx.combat.outcome = Some(outcome);
+    crate::timing::model(ctx.combat.ruleset).scene_end(ctx.combat);
+    ctx.combat.queue.clear();
+    ctx.combat.window = None;
+    ctx.emit(Event::CombatEnded { outcome, xp });
+}

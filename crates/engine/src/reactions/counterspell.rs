@@ -1,0 +1,116 @@
+//! Counterspell (seed 000 §2.3; seed 001 "Interrupt chains"): Mage 5+ (or a monster that knows
+//! it), an enemy casts a spell — spend a 3rd-level slot; an INT check against DC 10 + the spell's
+//! level cancels it. A counterspell may itself be countered: the chain resolves responder first.
+
+use super::{Limit, Reaction, ReactionTrigger};
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::{Ability, Class, Spell};
+use crate::dice::RollMode;
+use crate::event::Event;
+use crate::resolve::{Ctx, Step};
+
+pub struct Counterspell;
+
+impl Reaction for Counterspell {
+    fn label(&self) -> &'static str {
+        "Counterspell"
+    }
+
+    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
+        let eligible = c
+            .class()
+            .is_none_or(|class| c.is_class_at_least(Class::Mage, 5) && class == Class::Mage);
+        eligible && c.knows(Spell::Counterspell) && c.lowest_slot(3).is_some()
+    }
+
+    fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
+        matches!(trigger, ReactionTrigger::CastsSpell { caster, .. } if combat.get(*caster).side != r.side)
+            && self.grants(r, combat.ruleset)
+    }
+
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
+        let ReactionTrigger::CastsSpell { caster, spell } = trigger else {
+            return vec![];
+        };
+        let slot = ctx.combat.get(reactor).lowest_slot(3);
+        if let Some(level) = slot {
+            ctx.combat.get_mut(reactor).pools.spell_slots[level as usize - 1] -= 1;
+        }
+        ctx.emit(Event::SpellCast {
+            caster: reactor,
+            spell: Spell::Counterspell,
+            slot,
+            target: Some(*caster),
+        });
+        let mut steps = ctx.offers_to_all(&ReactionTrigger::CastsSpell {
+            caster: reactor,
+            spell: Spell::Counterspell,
+        });
+        steps.extend(ctx.readied_offers(&crate::readied::Observed::CastsSpell {
+            caster: reactor,
+            spell: Spell::Counterspell,
+        }));
+        steps.push(Step::Counterspell {
+            reactor,
+            caster: *caster,
+            spell: *spell,
+            countered: false,
+        });
+        steps
+    }
+
+    fn ai_rank(&self) -> u8 {
+        30
+    }
+
+    /// The AI counters real spells, not cantrips.
+    fn ai_wants(&self, _combat: &Combat, _reactor: &Combatant, trigger: &ReactionTrigger) -> bool {
+        matches!(trigger, ReactionTrigger::CastsSpell { spell, .. } if spell.level() > 0)
+    }
+
+    /// TDGS: once a scene.
+    fn interrupt_limit(&self, _c: &Combatant) -> Option<Limit> {
+        Some(Limit::PerScene(1))
+    }
+}
+
+/// A Counterspell's check: INT against DC 10 + the spell's level; success cancels the spell
+/// (or, in a chain, the counterspell it answers).
+pub fn resolve(ctx: &mut Ctx, reactor: CombatantId, caster: CombatantId, spell: Spell, countered: bool) {
+    if countered {
+        return;
+    }
+    let dc = 10 + spell.level() as i32;
+    let bonus = ctx.combat.get(reactor).modifier(Ability::Int);
+    let roll = ctx.dice.d20(RollMode::Normal).natural as i32 + bonus;
+    if roll < dc {
+        ctx.emit(Event::CounterspellFailed {
+            caster,
+            by: reactor,
+            roll,
+            dc,
+        });
+        return;
+    }
+    ctx.emit(Event::SpellCountered {
+        caster,
+        spell,
+        by: reactor,
+    });
+    for step in &mut ctx.combat.queue {
+        match step {
+            Step::Spell(cast) if cast.caster == caster && cast.spell == spell && !cast.countered => {
+                cast.countered = true;
+                return;
+            }
+            Step::Counterspell {
+                reactor: r, countered, ..
+            } if *r == caster && spell == Spell::Counterspell && !*countered => {
+                *countered = true;
+                return;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! Evasion (seed 000 §2.3): Rogue or Ranger 7+, failing a DEX save — succeed instead (no damage,
+//! or half against a save-for-half).
+
+use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::Class;
+use crate::resolve::{Ctx, Step};
+
+pub struct Evasion;
+
+impl Reaction for Evasion {
+    fn label(&self) -> &'static str {
+        "Evasion"
+    }
+
+    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
+        c.is_class_at_least(Class::Rogue, 7) || c.is_class_at_least(Class::Ranger, 7)
+    }
+
+    fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
+        matches!(trigger, ReactionTrigger::FailedDexSave { target, .. } if *target == r.id)
+            && self.grants(r, combat.ruleset)
+    }
+
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
+        if let ReactionTrigger::FailedDexSave {
+            target, half_on_save, ..
+        } = trigger
+        {
+            let half = *half_on_save;
+            reduce_pending(ctx, *target, reactor, ReactionKind::Evasion, |d| if half { d / 2 } else { 0 });
+        }
+        vec![]
+    }
+
+    fn ai_rank(&self) -> u8 {
+        90
+    }
+
+    fn interrupt_limit(&self, _c: &Combatant) -> Option<Limit> {
+        Some(Limit::PerRound(1))
+    }
+}

@@ -1,0 +1,49 @@
+//! Interception (seed 000 §2.3): Fighter 3+, an ally is hit by an attacker in your melee range —
+//! reduce the damage by 1d10 + proficiency.
+
+use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::Class;
+use crate::dice::DiceExpr;
+use crate::movement::Band;
+use crate::resolve::{Ctx, Step};
+
+pub struct Interception;
+
+impl Reaction for Interception {
+    fn label(&self) -> &'static str {
+        "Interception"
+    }
+
+    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
+        c.is_class_at_least(Class::Fighter, 3)
+    }
+
+    fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
+        let ReactionTrigger::Hit { attacker, target, .. } = trigger else {
+            return false;
+        };
+        *target != r.id
+            && combat.get(*target).side == r.side
+            && self.grants(r, combat.ruleset)
+            && combat.band(r.id, *attacker) == Band::Melee
+    }
+
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
+        if let ReactionTrigger::Hit { target, .. } = trigger {
+            let prof = ctx.combat.get(reactor).proficiency();
+            let roll = DiceExpr::new(1, 10, prof).roll(ctx.dice, false);
+            reduce_pending(ctx, *target, reactor, ReactionKind::Interception, |d| d - roll);
+        }
+        vec![]
+    }
+
+    fn ai_rank(&self) -> u8 {
+        80
+    }
+
+    fn interrupt_limit(&self, _c: &Combatant) -> Option<Limit> {
+        Some(Limit::PerRound(1))
+    }
+}

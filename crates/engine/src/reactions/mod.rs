@@ -1,0 +1,436 @@
+//! Reactions (seed 000 §2.3; seed 001 "Interrupts"; seed 004 "Reactions"): what may be taken in
+//! response to a trigger, by whom, and what it does. Each reaction is one module holding its gate
+//! (who has it), its trigger (what it answers), its effect, its AI ranking and its per-model
+//! limits; [`registry!`] lists them once, and the compiler checks that every [`ReactionKind`] has
+//! its module. A trigger that offers a player a legal reaction suspends the action in progress
+//! behind a [`ReactionWindow`]; monsters choose by their behaviour profile at once.
+
+use serde::{Deserialize, Serialize};
+
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::command::{Actor, Command};
+use crate::content::Spell;
+use crate::event::Event;
+use crate::movement::Band;
+use crate::readied::{HeldAction, Observed};
+use crate::resolve::{Ctx, Step};
+use crate::violation::RuleViolation;
+
+/// One reaction: everything the rules need to know about it, in one place.
+pub trait Reaction: Sync {
+    /// The button label (also what a player may type).
+    fn label(&self) -> &'static str;
+
+    /// Other names a player may type for it.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The gate: whether `c` has this reaction at all — its class, level, monster traits and
+    /// the resources it spends — whatever the trigger and whether its reaction is spent.
+    /// Reactions the timing model gives (a readied action, the timeline's strikes) are not an
+    /// ability's: `false`.
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool;
+
+    /// The trigger: whether `reactor` may take it in answer to `trigger` (the gate included;
+    /// whether its timing allows is the model's question, asked by [`options`]).
+    fn answers(&self, combat: &Combat, reactor: &Combatant, trigger: &ReactionTrigger) -> bool;
+
+    /// The effect, once chosen and paid for: the steps that resolve before the interrupted action
+    /// continues.
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step>;
+
+    /// The AI's preference among the reactions offered at once: the lowest rank is taken.
+    fn ai_rank(&self) -> u8;
+
+    /// Whether the AI takes it when offered for `trigger` (by default: always).
+    fn ai_wants(&self, _combat: &Combat, _reactor: &Combatant, _trigger: &ReactionTrigger) -> bool {
+        true
+    }
+
+    /// TDGS: its Interrupt limit for `c` (`None`: not an Interrupt — "no free interrupts").
+    fn interrupt_limit(&self, c: &Combatant) -> Option<Limit>;
+
+    /// The tick timeline: the reaction's own PER cycle (prep, exec, recover).
+    fn cycle(&self) -> (u32, u32, u32) {
+        (0, 0, 3)
+    }
+
+    /// Whether TwinBee narrates the taking (a readied action's own line follows instead).
+    fn narrated(&self) -> bool {
+        true
+    }
+}
+
+/// Lists every reaction once: its kind (the serialised name, never changed) and its module. The
+/// order is the buttons' order and their `custom_id` index: new reactions go last.
+macro_rules! registry {
+    ($( $(#[doc = $doc:literal])* $kind:ident => $module:ident ),* $(,)?) => {
+        $( mod $module; )*
+
+        /// The reactions of §2.3, a readied action firing (§5), the tick timeline's strikes
+        /// (seed 004), and those added since.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum ReactionKind {
+            $( $(#[doc = $doc])* $kind, )*
+        }
+
+        impl ReactionKind {
+            /// Every reaction, in the registry's order.
+            pub const ALL: [ReactionKind; [$(stringify!($kind)),*].len()] = [$(ReactionKind::$kind),*];
+
+            /// Its rules.
+            pub fn reaction(self) -> &'static dyn Reaction {
+                match self {
+                    $( ReactionKind::$kind => &$module::$kind, )*
+                }
+            }
+
+            /// The narration key of its taking: `React<Name>`.
+            pub fn flavor_key(self) -> &'static str {
+                match self {
+                    $( ReactionKind::$kind => concat!("React", stringify!($kind)), )*
+                }
+            }
+
+            /// Its stable name (the serialised one).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( ReactionKind::$kind => stringify!($kind), )*
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    /// Any: an enemy leaves your melee range without Disengaging — one melee attack.
+    OpportunityAttack => opportunity_attack,
+    /// Fighter 5+: hit by a melee attack — reduce the damage by 1d8 + DEX.
+    Parry => parry,
+    /// Rogue 5+: hit by an attacker you can see — halve the damage.
+    UncannyDodge => uncanny_dodge,
+    /// Cleric: an ally drops to 0 HP — spend 1 Divine Favor; the ally makes a death save at advantage.
+    ShieldOfFaith => shield_of_faith,
+    /// Fighter 3+: an ally within melee range is hit — reduce the damage by 1d10 + proficiency.
+    Interception => interception,
+    /// Mage 5+: an enemy casts a spell — spend a slot; INT check against DC 10 + spell level cancels it.
+    Counterspell => counterspell,
+    /// Rogue / Ranger 7+: failing a DEX save — succeed instead (half damage against a save-for-half).
+    Evasion => evasion,
+    /// A readied action's trigger occurred.
+    Readied => readied,
+    /// Tick timeline: strike an enemy in its prep; a hit breaks the windup (only for those who
+    /// can read prep).
+    Cancel => cancel,
+    /// Tick timeline: strike an enemy in its recover, with advantage.
+    Exploit => exploit,
+}
+
+pub(crate) use counterspell::resolve as resolve_counterspell;
+
+impl ReactionKind {
+    /// The button label.
+    pub fn label(self) -> &'static str {
+        self.reaction().label()
+    }
+
+    /// Parses a button label or a typed name.
+    pub fn parse(text: &str) -> Option<ReactionKind> {
+        let wanted = crate::content::normalize(text);
+        Self::ALL.into_iter().find(|k| {
+            crate::content::normalize(k.label()) == wanted
+                || k.reaction()
+                    .aliases()
+                    .iter()
+                    .any(|a| crate::content::normalize(a) == wanted)
+        })
+    }
+}
+
+/// How often an Interrupt has been used this round, this scene and today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterruptUses {
+    pub kind: ReactionKind,
+    pub round: u32,
+    pub scene: u32,
+    pub day: u32,
+}
+
+/// An Interrupt's limit (seed 001 "Interrupt limits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    PerRound(u32),
+    PerScene(u32),
+    PerDay(u32),
+}
+
+impl Limit {
+    /// Whether `uses` leave room for one more.
+    pub fn allows(self, counted: Option<&InterruptUses>) -> bool {
+        let (spent, max) = match self {
+            Limit::PerRound(n) => (counted.map_or(0, |u| u.round), n),
+            Limit::PerScene(n) => (counted.map_or(0, |u| u.scene), n),
+            Limit::PerDay(n) => (counted.map_or(0, |u| u.day), n),
+        };
+        spent < max
+    }
+}
+
+impl Limit {
+    /// Uses the limit allows in its period.
+    pub fn max(self) -> u32 {
+        match self {
+            Limit::PerRound(n) | Limit::PerScene(n) | Limit::PerDay(n) => n,
+        }
+    }
+
+    /// Uses left in the current period, given those `counted`.
+    pub fn left(self, counted: Option<&InterruptUses>) -> u32 {
+        let spent = counted.map_or(0, |u| match self {
+            Limit::PerRound(_) => u.round,
+            Limit::PerScene(_) => u.scene,
+            Limit::PerDay(_) => u.day,
+        });
+        self.max().saturating_sub(spent)
+    }
+
+    /// The period the limit resets with: "round", "scene" or "day".
+    pub fn period(self) -> &'static str {
+        match self {
+            Limit::PerRound(_) => "round",
+            Limit::PerScene(_) => "scene",
+            Limit::PerDay(_) => "day",
+        }
+    }
+}
+
+/// What set a reaction window off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReactionTrigger {
+    /// `mover` is leaving the reactor's melee range without Disengaging.
+    LeavesMelee { mover: CombatantId },
+    /// `attacker` hit `target` for `damage` (not yet applied); `unseen` when the attacker was
+    /// hidden as it struck (the attack reveals it, but not before the hit lands).
+    Hit {
+        attacker: CombatantId,
+        target: CombatantId,
+        melee: bool,
+        damage: i32,
+        unseen: bool,
+        /// The attack total and whether it was a critical (for reactions that change AC).
+        #[serde(default)]
+        total: i32,
+        #[serde(default)]
+        critical: bool,
+    },
+    /// `ally` just dropped to 0 HP.
+    DroppedToZero { ally: CombatantId },
+    /// `caster` is casting `spell`.
+    CastsSpell { caster: CombatantId, spell: Spell },
+    /// The reactor failed a DEX save against `damage`.
+    FailedDexSave {
+        target: CombatantId,
+        damage: i32,
+        half_on_save: bool,
+    },
+    /// A readied action's trigger: `observed`.
+    Readied { observed: Observed },
+    /// Tick timeline: `actor` entered `phase` of its action.
+    Phase {
+        actor: CombatantId,
+        phase: crate::timing::ticks::Phase,
+    },
+}
+
+impl ReactionTrigger {
+    /// Who set the trigger off.
+    pub fn source(&self) -> CombatantId {
+        match self {
+            ReactionTrigger::LeavesMelee { mover } => *mover,
+            ReactionTrigger::Hit { attacker, .. } => *attacker,
+            ReactionTrigger::DroppedToZero { ally } => *ally,
+            ReactionTrigger::CastsSpell { caster, .. } => *caster,
+            ReactionTrigger::FailedDexSave { target, .. } => *target,
+            ReactionTrigger::Readied { observed } => observed.actor(),
+            ReactionTrigger::Phase { actor, .. } => *actor,
+        }
+    }
+}
+
+/// An open reaction window: resolution waits for `reactor` to choose one of `options` or pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReactionWindow {
+    pub reactor: CombatantId,
+    pub trigger: ReactionTrigger,
+    pub options: Vec<ReactionKind>,
+    /// Tick timeline (seed 004 "Reaction pass"): a player with several queued reactions is
+    /// offered the choice — each offered kind with the trigger it answers (the best of its kind).
+    /// Empty when every option answers `trigger`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<(ReactionKind, ReactionTrigger)>,
+}
+
+impl ReactionWindow {
+    /// A window where every option answers `trigger`.
+    pub fn new(reactor: CombatantId, trigger: ReactionTrigger, options: Vec<ReactionKind>) -> Self {
+        Self {
+            reactor,
+            trigger,
+            options,
+            choices: Vec::new(),
+        }
+    }
+
+    /// The trigger that taking `kind` answers.
+    pub fn trigger_for(&self, kind: ReactionKind) -> &ReactionTrigger {
+        self.choices
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(&self.trigger, |(_, trigger)| trigger)
+    }
+}
+
+/// Whether `c` has the reaction `kind` at all (see [`Reaction::grants`]).
+pub fn grants(c: &Combatant, kind: ReactionKind, ruleset: Ruleset) -> bool {
+    kind.reaction().grants(c, ruleset)
+}
+
+/// The reactions `reactor` may legally take now in answer to `trigger`: those it has and that
+/// answer the trigger, when its timing model lets it react (GogoBee: standing, reaction unspent —
+/// a readied action has its reaction reserved; TDGS: an Interrupt with uses left).
+pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<ReactionKind> {
+    let r = combat.get(reactor);
+    ReactionKind::ALL
+        .into_iter()
+        .filter(|k| k.reaction().answers(combat, r, trigger) && crate::timing::may_react(combat, reactor, *k))
+        .collect()
+}
+
+/// Which offered reaction an AI-controlled reactor takes: the best-ranked it wants.
+pub fn ai_choice(
+    combat: &Combat,
+    reactor: CombatantId,
+    trigger: &ReactionTrigger,
+    options: &[ReactionKind],
+) -> Option<ReactionKind> {
+    let r = combat.get(reactor);
+    options
+        .iter()
+        .copied()
+        .filter(|k| k.reaction().ai_wants(combat, r, trigger))
+        .min_by_key(|k| k.reaction().ai_rank())
+}
+
+/// Answers the open window: the reactor reacts or passes; the Director may pass on a timeout.
+pub fn answer(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleViolation> {
+    let Some(window) = ctx.combat.window.clone() else {
+        return Err(RuleViolation::NoReactionPending);
+    };
+    match actor {
+        Actor::Combatant(id) if id != window.reactor => {
+            ctx.combat.find(id)?;
+            return Err(RuleViolation::NotYourReaction {
+                reactor: ctx.combat.get(window.reactor).name.clone(),
+            });
+        }
+        Actor::Director if command != &Command::Pass => {
+            return Err(RuleViolation::NotYourReaction {
+                reactor: ctx.combat.get(window.reactor).name.clone(),
+            });
+        }
+        _ => {}
+    }
+    if let Command::React(kind) = command {
+        if !window.options.contains(kind) {
+            let offered: Vec<&str> = window.options.iter().map(|k| k.label()).collect();
+            return Err(RuleViolation::ReactionNotOffered {
+                offered: offered.join(", "),
+            });
+        }
+        ctx.combat.window = None;
+        let steps = take(ctx, window.reactor, *kind, window.trigger_for(*kind));
+        ctx.push_front(steps);
+    } else {
+        ctx.combat.window = None;
+        ctx.emit(Event::ReactionPassed {
+            reactor: window.reactor,
+        });
+    }
+    Ok(())
+}
+
+/// Reduces the next pending damage to `target` by `by` (Parry, Interception) or by a function.
+pub(crate) fn reduce_pending(
+    ctx: &mut Ctx,
+    target: CombatantId,
+    reactor: CombatantId,
+    kind: ReactionKind,
+    reduce: impl FnOnce(i32) -> i32,
+) {
+    let pending = ctx.combat.queue.iter_mut().find_map(|step| match step {
+        Step::Damage(p) if p.target == target => Some(p),
+        _ => None,
+    });
+    if let Some(p) = pending {
+        let before = p.amount;
+        p.amount = reduce(before).clamp(0, before);
+        let (amount, remaining) = (before - p.amount, p.amount);
+        ctx.emit(Event::DamageReduced {
+            target,
+            by: reactor,
+            reaction: kind,
+            amount,
+            remaining,
+        });
+    }
+}
+
+/// Takes reaction `kind`: the timing model's cost first (on the tick timeline the reaction's own
+/// cycle starts here), then its effect.
+pub fn take(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &ReactionTrigger) -> Vec<Step> {
+    crate::timing::spend_reaction(ctx, reactor, kind, trigger);
+    ctx.emit(Event::ReactionTaken {
+        reactor,
+        reaction: kind,
+    });
+    kind.reaction().take(ctx, reactor, trigger)
+}
+
+/// Whether a held action can be carried out against the trigger's creature now.
+pub fn readied_feasible(combat: &Combat, reactor: &Combatant, action: HeldAction, trigger_by: CombatantId) -> bool {
+    match action {
+        HeldAction::Dodge => true,
+        HeldAction::Attack { target } => {
+            let target = target.unwrap_or(trigger_by);
+            let t = combat.get(target);
+            t.side != reactor.side
+                && !t.is_dead()
+                && (combat.band(reactor.id, target) == Band::Melee || reactor.has_ranged_attack())
+        }
+        HeldAction::Cast { spell, .. } => spell.level() == 0 || reactor.lowest_slot(spell.level()).is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reaction_labels_round_trip() {
+        for k in ReactionKind::ALL {
+            assert_eq!(ReactionKind::parse(k.label()), Some(k));
+        }
+        assert_eq!(ReactionKind::parse("oa"), Some(ReactionKind::OpportunityAttack));
+        assert_eq!(ReactionKind::parse("sneeze"), None);
+    }
+
+    #[test]
+    fn ai_ranks_are_distinct() {
+        let mut ranks: Vec<u8> = ReactionKind::ALL.iter().map(|k| k.reaction().ai_rank()).collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), ReactionKind::ALL.len());
+    }
+}

@@ -1,0 +1,69 @@
+//! Opportunity Attack (seed 000 §2.3, §4): an enemy leaves your melee range without Disengaging —
+//! one melee attack (an archer strikes unarmed).
+
+use super::{Limit, Reaction, ReactionTrigger};
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::Class;
+use crate::event::AttackKind;
+use crate::movement::Band;
+use crate::multiattack;
+use crate::resolve::{Ctx, Step, Swing};
+
+pub struct OpportunityAttack;
+
+impl Reaction for OpportunityAttack {
+    fn label(&self) -> &'static str {
+        "Opportunity Attack"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["oa"]
+    }
+
+    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
+        c.has_melee_attack()
+    }
+
+    fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
+        let ReactionTrigger::LeavesMelee { mover } = trigger else {
+            return false;
+        };
+        let m = combat.get(*mover);
+        m.side != r.side && r.has_melee_attack() && combat.band(r.id, *mover) == Band::Melee && !m.is_dead()
+    }
+
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
+        let ReactionTrigger::LeavesMelee { mover } = trigger else {
+            return vec![];
+        };
+        let r = ctx.combat.get(reactor);
+        multiattack::opportunity_strike(ctx.combat, r, *mover)
+            .map(|strike| {
+                vec![Step::Swing(Swing {
+                    attacker: reactor,
+                    target: *mover,
+                    strike,
+                    kind: AttackKind::Opportunity,
+                    swing: 1,
+                    of: 1,
+                    declared: false,
+                })]
+            })
+            .unwrap_or_default()
+    }
+
+    fn ai_rank(&self) -> u8 {
+        100
+    }
+
+    /// TDGS: the martial classes' and melee monsters' Interrupt, once a round.
+    fn interrupt_limit(&self, c: &Combatant) -> Option<Limit> {
+        let martial = matches!(c.class(), Some(Class::Fighter | Class::Berserker | Class::Ranger));
+        (martial || (c.monster_kind().is_some() && c.has_melee_attack())).then_some(Limit::PerRound(1))
+    }
+
+    fn cycle(&self) -> (u32, u32, u32) {
+        (0, 1, 4)
+    }
+}

@@ -1,0 +1,49 @@
+//! Shield of Faith (seed 000 §2.3): Cleric, an ally drops to 0 HP — spend 1 Divine Favor; the
+//! ally makes a death save at once, with advantage.
+
+use super::{Limit, Reaction, ReactionTrigger};
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::Class;
+use crate::dice::RollMode;
+use crate::resolve::{Ctx, Step};
+
+pub struct ShieldOfFaith;
+
+impl Reaction for ShieldOfFaith {
+    fn label(&self) -> &'static str {
+        "Shield of Faith"
+    }
+
+    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
+        c.class() == Some(Class::Cleric) && c.pools.divine_favor > 0
+    }
+
+    fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
+        let ReactionTrigger::DroppedToZero { ally } = trigger else {
+            return false;
+        };
+        let a = combat.get(*ally);
+        *ally != r.id && a.side == r.side && a.is_character() && self.grants(r, combat.ruleset)
+    }
+
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
+        let ReactionTrigger::DroppedToZero { ally } = trigger else {
+            return vec![];
+        };
+        ctx.combat.get_mut(reactor).pools.divine_favor -= 1;
+        if ctx.combat.get(*ally).death.dying() {
+            let d20 = ctx.dice.d20(RollMode::Advantage);
+            crate::death_saves::record(ctx, *ally, d20);
+        }
+        vec![]
+    }
+
+    fn ai_rank(&self) -> u8 {
+        50
+    }
+
+    fn interrupt_limit(&self, _c: &Combatant) -> Option<Limit> {
+        Some(Limit::PerRound(1))
+    }
+}

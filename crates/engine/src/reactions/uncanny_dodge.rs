@@ -1,0 +1,39 @@
+//! Uncanny Dodge (seed 000 §2.3): Rogue 5+, hit by an attacker you can see — halve the damage.
+
+use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use crate::combat::{Combat, Ruleset};
+use crate::combatant::{Combatant, CombatantId};
+use crate::content::Class;
+use crate::resolve::{Ctx, Step};
+
+pub struct UncannyDodge;
+
+impl Reaction for UncannyDodge {
+    fn label(&self) -> &'static str {
+        "Uncanny Dodge"
+    }
+
+    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
+        c.is_class_at_least(Class::Rogue, 5)
+    }
+
+    fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
+        matches!(trigger, ReactionTrigger::Hit { target, unseen: false, .. } if *target == r.id)
+            && self.grants(r, combat.ruleset)
+    }
+
+    fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
+        if let ReactionTrigger::Hit { target, .. } = trigger {
+            reduce_pending(ctx, *target, reactor, ReactionKind::UncannyDodge, |d| d / 2);
+        }
+        vec![]
+    }
+
+    fn ai_rank(&self) -> u8 {
+        70
+    }
+
+    fn interrupt_limit(&self, _c: &Combatant) -> Option<Limit> {
+        Some(Limit::PerRound(1))
+    }
+}

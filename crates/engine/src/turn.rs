@@ -1,0 +1,104 @@
+//! The turn's life cycle every timing model shares (seed 000 §1, §5, §7.1): what resets when a
+//! turn starts, the upkeep (breath recharge, death saves, the AI thinking), and what ends with a
+//! turn. The models decide *when* turns start and end; this is *what* happens then.
+
+use crate::action_economy::TurnResources;
+use crate::combatant::{CombatantId, Controller, Side};
+use crate::event::Event;
+use crate::resolve::{Ctx, Step};
+use crate::violation::RuleViolation;
+
+/// Refuses to begin a fight already begun, or one without someone on each side (every model).
+pub fn can_begin(ctx: &Ctx) -> Result<(), RuleViolation> {
+    let c = &*ctx.combat;
+    if c.started {
+        return Err(RuleViolation::AlreadyStarted);
+    }
+    if c.side_alive(Side::Party).next().is_none() || c.side_alive(Side::Enemies).next().is_none() {
+        return Err(RuleViolation::NeedBothSides);
+    }
+    Ok(())
+}
+
+/// The part of a turn's start every model shares, before `TurnStarted`: the per-turn slots and
+/// turn-long conditions reset, an unfired readied action lapses. Returns the feet of movement.
+pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
+    let movement = ctx.combat.get(id).speed();
+    {
+        let c = ctx.combat.get_mut(id);
+        c.resources = TurnResources::fresh(movement);
+        c.conditions.dodging = false;
+        c.conditions.ac_bonus = 0;
+        c.conditions.sneak_attack_used = false;
+        c.conditions.attacked_this_turn = false;
+    }
+    if let Some(readied) = ctx.combat.get_mut(id).readied.take()
+        && !readied.fired
+    {
+        ctx.emit(Event::ReadiedActionExpired {
+            id,
+            action: readied.action.describe(),
+        });
+    }
+    movement
+}
+
+/// The part of a turn's start every model shares, after `TurnStarted`: a breath weapon may
+/// recharge, the downed roll their death save or wake (§7.1), and the AI starts thinking.
+pub fn upkeep(ctx: &mut Ctx, id: CombatantId) {
+    let c = ctx.combat.get(id);
+    if c.monster_kind().and_then(|m| m.stats().breath).is_some() && !c.pools.breath_ready {
+        let roll = ctx.dice.die(6);
+        if roll >= 5 {
+            ctx.combat.get_mut(id).pools.breath_ready = true;
+            ctx.emit(Event::BreathRecharged { id, roll });
+        }
+    }
+    let c = ctx.combat.get(id);
+    if c.death.dying() {
+        crate::death_saves::roll(ctx, id);
+        if !ctx.combat.get(id).is_standing() {
+            ctx.push_front(vec![Step::EndTurn(id)]);
+            return;
+        }
+    } else if c.is_downed() {
+        let c = ctx.combat.get_mut(id);
+        c.death.wakes_in = c.death.wakes_in.saturating_sub(1);
+        if c.death.wakes_in > 0 {
+            ctx.push_front(vec![Step::EndTurn(id)]);
+            return;
+        }
+        c.hp = 1;
+        c.death.revive(ctx.now);
+        ctx.emit(Event::Woke { id });
+    }
+    if matches!(ctx.combat.get(id).controller, Controller::Ai(_)) {
+        ctx.push_front(vec![Step::Think(id)]);
+    }
+}
+
+/// The part of a turn's end every model shares: turn-long effects end, `TurnEnded`, and the
+/// outcome is checked. False when it was not `id`'s turn or the fight is over.
+pub fn close_turn(ctx: &mut Ctx, id: CombatantId) -> bool {
+    if ctx.combat.current() != Some(id) {
+        return false;
+    }
+    {
+        let c = ctx.combat.get_mut(id);
+        c.conditions.disengaged = false;
+        c.conditions.cunning_strike = None;
+    }
+    let c = ctx.combat.get_mut(id);
+    if c.conditions.entangled > 0 {
+        c.conditions.entangled -= 1;
+        if c.conditions.entangled == 0 {
+            ctx.emit(Event::ConditionEnded {
+                id,
+                condition: "entangled".into(),
+            });
+        }
+    }
+    ctx.emit(Event::TurnEnded { id });
+    crate::outcome::check_outcome(ctx);
+    ctx.combat.outcome.is_none()
+}
