@@ -185,7 +185,13 @@ impl Watch {
         if !combat.started || combat.outcome.is_some() {
             return Ok(());
         }
-        let party_standing = combat.side_alive(Side::Party).any(Combatant::is_standing);
+        // A party member got up during this command: the party was down for part of it, so the
+        // melee monsters' time to reach someone starts again from here.
+        let party_rose = events.iter().any(|e| match e {
+            Event::Revived { id, .. } | Event::Woke { id } => combat.get(*id).side == Side::Party,
+            _ => false,
+        });
+        let party_standing = combat.side_alive(Side::Party).any(Combatant::is_standing) && !party_rose;
         for c in &combat.combatants {
             let i = c.id.0 as usize;
             if !c.is_standing() {
@@ -226,6 +232,26 @@ impl Watch {
 /// Drives the fight to its end (or 4,000 commands), checking liveness after every command.
 /// Returns the referee log.
 fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
+    let mut combat_seen = None;
+    let mut log = Vec::new();
+    let result = drive_into(setup, &mut combat_seen, &mut log);
+    result.map_err(|why| match combat_seen {
+        // The last 40 lines of the fight, to see why.
+        Some(combat) => {
+            let tail: Vec<String> = log
+                .iter()
+                .rev()
+                .take(40)
+                .rev()
+                .map(|e| engine::log::line(&combat, e))
+                .collect();
+            format!("{why}\n{}", tail.join("\n"))
+        }
+        None => why,
+    })
+}
+
+fn drive_into(setup: &Setup, seen: &mut Option<Combat>, log: &mut Vec<Event>) -> Result<Vec<Event>, String> {
     let mut initial = vec![setup.first_player.combatant(0), setup.first_monster.combatant(1)];
     let mut later: Vec<(u8, Combatant)> = Vec::new();
     for (i, (m, when)) in setup.more.iter().enumerate() {
@@ -241,7 +267,6 @@ fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
     };
     let mut combat = Combat::new(initial, terrain).with_ruleset(setup.ruleset);
     let mut dice = Dice::seeded(setup.seed);
-    let mut log = Vec::new();
     let mut watch = Watch {
         turns_started: 0,
         since: Vec::new(),
@@ -250,8 +275,9 @@ fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
     };
     watch.grow(&combat);
     let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now()).map_err(|e| e.to_string())?;
+    *seen = Some(combat.clone());
+    log.extend(events.iter().cloned());
     watch.observe(&combat, &events)?;
-    log.extend(events);
     let mut tried_attack = false;
     for step in 0..4_000u32 {
         if combat.outcome.is_some() {
@@ -267,8 +293,9 @@ fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
                 now(),
             )
             .map_err(|e| format!("a join was refused: {e}"))?;
+            *seen = Some(combat.clone());
+            log.extend(events.iter().cloned());
             watch.observe(&combat, &events)?;
-            log.extend(events);
             continue;
         }
         let Some((actor, command)) = player_move(&combat, tried_attack) else {
@@ -290,7 +317,7 @@ fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
             Err(e) => return Err(format!("refused: {e}")),
         }
     }
-    Ok(log)
+    Ok(log.clone())
 }
 
 fn check_liveness(setup: &Setup) -> Result<(), TestCaseError> {
