@@ -735,11 +735,24 @@ fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_fre
     tdgs::spend_interrupt(&mut veteran, ReactionKind::Parry);
     assert!(list(&veteran).contains(&(ReactionKind::Parry, Limit::PerRound(2), 1)));
     let mut mage = pc("Wren", Race::Human, Class::Mage, 5);
-    assert_eq!(list(&mage), vec![(ReactionKind::Counterspell, Limit::PerScene(1), 1)]);
-    tdgs::spend_interrupt(&mut mage, ReactionKind::Counterspell);
-    assert_eq!(list(&mage), vec![(ReactionKind::Counterspell, Limit::PerScene(1), 0)]);
     assert_eq!(
-        list(&pc("Cleo", Race::Human, Class::Mage, 1)),
+        list(&mage),
+        vec![
+            (ReactionKind::Counterspell, Limit::PerScene(1), 1),
+            (ReactionKind::Shield, Limit::PerRound(1), 1),
+        ]
+    );
+    tdgs::spend_interrupt(&mut mage, ReactionKind::Counterspell);
+    assert!(list(&mage).contains(&(ReactionKind::Counterspell, Limit::PerScene(1), 0)));
+    let mut spent = pc("Cleo", Race::Human, Class::Mage, 1);
+    spent.pools.spell_slots = [0; 9];
+    assert_eq!(
+        list(&spent),
+        vec![],
+        "no free interrupts: a mage without a slot has none"
+    );
+    assert_eq!(
+        list(&pc("Rue", Race::Human, Class::Rogue, 1)),
         vec![],
         "no free interrupts"
     );

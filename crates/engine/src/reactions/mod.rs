@@ -126,6 +126,8 @@ registry! {
     Cancel => cancel,
     /// Tick timeline: strike an enemy in its recover, with advantage.
     Exploit => exploit,
+    /// Mage: hit by an attack — a 1st-level slot for +5 AC against it and until your next turn.
+    Shield => shield,
 }
 
 pub(crate) use counterspell::resolve as resolve_counterspell;
