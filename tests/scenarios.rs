@@ -116,6 +116,16 @@ fn a_death_goes_to_the_hospital_and_back_after_the_rest() {
 }
 
 #[test]
+fn a_party_of_three_joining_before_and_after_the_start_gets_turns_in_every_ruleset() {
+    check("tests/scenarios/parties.txt");
+}
+
+#[test]
+fn ticks_a_dash_doubles_the_move_it_precedes_and_a_late_joiner_is_waited_for() {
+    check("tests/scenarios/ticks_dash.txt");
+}
+
+#[test]
 fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
     check("tests/scenarios/turn_timer.txt");
 }

@@ -596,9 +596,22 @@ impl Renderer {
             Event::InitiativeFixed { order } => {
                 let list: Vec<String> = order
                     .iter()
-                    .map(|e| format!("{} (REF {}, LUK {})", n(e.id), e.reflex, e.luck))
+                    .map(|e| {
+                        let flips: Vec<String> = e.flips.iter().map(u32::to_string).collect();
+                        if flips.is_empty() {
+                            format!("{} (REF {}, LUK {})", n(e.id), e.reflex, e.luck)
+                        } else {
+                            format!("{} (REF {}, LUK {}, d2 {})", n(e.id), e.reflex, e.luck, flips.join("/"))
+                        }
+                    })
                     .collect();
-                one(Key::InitiativeFixed, &[("order", &list.join(", "))])
+                // "No dice about it" only when no coin was flipped.
+                let key = if order.iter().any(|e| !e.flips.is_empty()) {
+                    Key::InitiativeFixedFlipped
+                } else {
+                    Key::InitiativeFixed
+                };
+                one(key, &[("order", &list.join(", "))])
             }
             Event::InstantResolved { id, instant, .. } => {
                 one(Key::InstantResolved, &[("name", &n(*id)), ("instant", instant.name())])

@@ -239,6 +239,8 @@ keys! {
         Stunned => ["name"],
         /// TDGS: the fixed order, REF → LUK → d2.
         InitiativeFixed => ["order"],
+        /// TDGS: the same, when d2 flips broke ties (each flip shown).
+        InitiativeFixedFlipped => ["order"],
         InstantResolved => ["name", "instant"],
         /// Someone joins a fight not yet begun.
         Joined => ["name"],

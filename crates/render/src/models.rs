@@ -341,11 +341,14 @@ pub fn budget(combat: &Combat, c: &Combatant) -> String {
             } else {
                 "step ✗".to_owned()
             };
-            format!(
-                "action {} · {step} · free action {} · {interrupts}",
-                mark(!r.action_used),
-                mark(!r.bonus_used)
-            )
+            // TDGS's own budget: its action, its step, unlimited free actions (each once a turn).
+            let free = if c.tdgs.free_used.is_empty() {
+                "free actions ✓".to_owned()
+            } else {
+                let used: Vec<String> = c.tdgs.free_used.iter().map(|f| escape_markdown(f)).collect();
+                format!("free actions ✓ (used: {})", used.join(", "))
+            };
+            format!("action {} · {step} · {free} · {interrupts}", mark(!c.tdgs.action_used))
         }
         Ruleset::Ctb => {
             let cooldowns: Vec<String> = c

@@ -185,7 +185,7 @@ fn the_tdgs_embed_shows_the_order_the_interrupts_left_and_the_coming_instant_pha
     let up = field(&rendered.narration, "Up next");
     assert_eq!(
         up.value,
-        "▶ **Bo** — action ✓ · step ✓ (30 ft) · free action ✓ · no Interrupts"
+        "▶ **Bo** — action ✓ · step ✓ (30 ft) · free actions ✓ · no Interrupts"
     );
 }
 
@@ -308,4 +308,48 @@ fn a_player_with_several_queued_reactions_gets_a_button_for_each_and_what_it_ans
         content.contains("• **Exploit the Opening** — **Goblin 2**'s Attack (recover)"),
         "{content}"
     );
+}
+
+#[test]
+fn tdgs_order_shows_the_d2_flips_that_decided_it_and_says_no_dice_only_when_none_were_flipped() {
+    let r = renderer();
+    let tied = |dex: i32| {
+        let mut c = pc("Twin", Class::Fighter, 1);
+        c.abilities.dex = dex;
+        c.abilities.cha = 10;
+        c
+    };
+    // Two entities with the same REF and LUK: the order needs a coin.
+    let combat = Combat::new(
+        vec![tied(14), tied(14), Combatant::monster("Goblin", Monster::Goblin)],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Tdgs);
+    let (combat, events) = begin(combat, &mut Dice::seeded(3));
+    let fixed = events
+        .iter()
+        .find(|e| matches!(e, Event::InitiativeFixed { .. }))
+        .expect("the order is fixed")
+        .clone();
+    let Event::InitiativeFixed { order } = &fixed else {
+        unreachable!()
+    };
+    assert!(order.iter().any(|e| !e.flips.is_empty()), "the tie was flipped for");
+    let line = r.narrate(&combat, std::slice::from_ref(&fixed), &ctx(1)).join("\n");
+    assert!(line.contains("d2 "), "{line}");
+    assert!(!line.contains("no dice about it"), "{line}");
+
+    // No tie: no flips, and the line may say so.
+    let combat = Combat::new(
+        vec![tied(18), Combatant::monster("Goblin", Monster::Goblin)],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Tdgs);
+    let (combat, events) = begin(combat, &mut Dice::seeded(3));
+    let fixed: Vec<Event> = events
+        .into_iter()
+        .filter(|e| matches!(e, Event::InitiativeFixed { .. }))
+        .collect();
+    let line = r.narrate(&combat, &fixed, &ctx(1)).join("\n");
+    assert!(!line.contains("d2 "), "{line}");
 }
