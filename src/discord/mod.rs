@@ -402,10 +402,10 @@ async fn on_event(
             tracing::info!(guild = %incomplete.id, "removed from a guild: its fights and timers pause");
             framework.user_data.app.service.pause_guild(&incomplete.id.to_string());
         }
-        serenity::FullEvent::GuildCreate { guild, .. } => {
-            if framework.user_data.app.service.resume_guild(&guild.id.to_string()) {
-                tracing::info!(guild = %guild.id, "back in a guild: its fights and timers resume");
-            }
+        serenity::FullEvent::GuildCreate { guild, .. }
+            if framework.user_data.app.service.resume_guild(&guild.id.to_string()) =>
+        {
+            tracing::info!(guild = %guild.id, "back in a guild: its fights and timers resume");
         }
         serenity::FullEvent::Ready { .. } => framework.user_data.ops.gateway_connected.store(true, Ordering::Relaxed),
         // Events are dispatched concurrently, so a late "Identifying" may follow Ready: only

@@ -92,20 +92,79 @@ impl Live {
         Ok((id, events))
     }
 
+    /// How a combatant joined before joins were engine commands (logs of that time hold `Join`
+    /// and `Spawn` entries): the same placement and the same initiative roll, so their replay comes
+    /// out as it did. Returns the roll.
+    pub fn legacy_add_combatant(&mut self, mut c: Combatant, character_id: Option<i64>) -> Option<u32> {
+        let combat = &mut self.combat;
+        let id = engine::CombatantId(combat.combatants.len() as u32);
+        c.id = id;
+        let far = |x: &Combatant| {
+            x.monster_kind().is_some()
+                && matches!(
+                    x.behaviour(),
+                    Some(engine::content::Behaviour::Ranged | engine::content::Behaviour::Caster)
+                )
+        };
+        let opponents: Vec<(engine::CombatantId, bool)> = combat
+            .combatants
+            .iter()
+            .filter(|o| o.side != c.side)
+            .map(|o| (o.id, far(o)))
+            .collect();
+        let mut roll = None;
+        if combat.started {
+            let d20 = self.dice.die(20);
+            c.initiative = d20 as i32 + c.modifier(engine::content::Ability::Dex);
+            roll = Some(d20);
+        }
+        let joiner_far = far(&c);
+        let initiative = c.initiative;
+        combat.combatants.push(c);
+        for (other, other_far) in opponents {
+            let band = if joiner_far || other_far {
+                engine::Band::Far
+            } else {
+                engine::Band::Near
+            };
+            combat.set_band(id, other, band);
+        }
+        if combat.started {
+            let at = combat
+                .order
+                .iter()
+                .position(|o| combat.get(*o).initiative < initiative)
+                .unwrap_or(combat.order.len());
+            combat.order.insert(at, id);
+            if at <= combat.turn {
+                combat.turn += 1;
+            }
+        }
+        self.characters.push(character_id);
+        roll
+    }
+
     /// Re-runs a logged command on this fight (replay), through the calls the service made
-    /// when it was first applied: `apply` for an engine command, [`Live::add_combatant`] for a
-    /// join or a spawn (which rolls the newcomer's initiative from the fight's dice), the close
-    /// of a fight that never began. Returns the events it gives; a join's or spawn's initiative
+    /// when it was first applied: `apply` for an engine command (a join included) or a sequence
+    /// of them, [`Live::legacy_add_combatant`] for the `Join` and `Spawn` entries of older logs,
+    /// the close of a fight that never began. Returns the events it gives; a join's or spawn's initiative
     /// roll that comes out otherwise than the stored one is an error.
     pub fn replay(&mut self, logged: Logged, now: DateTimeUtc) -> Result<Vec<Event>, String> {
         match logged {
             Logged::Engine { actor, command } => self.apply(actor, command, now).map_err(|e| e.to_string()),
+            Logged::Sequence { commands } => {
+                let mut events = Vec::new();
+                for (actor, command) in commands {
+                    events.extend(self.apply(actor, command, now).map_err(|e| e.to_string())?);
+                }
+                Ok(events)
+            }
             Logged::Join {
                 combatant,
                 character_id,
                 initiative_roll,
             } => {
-                let (_, roll) = self.add_combatant(*combatant, character_id);
+                let roll = self.legacy_add_combatant(*combatant, character_id);
                 if roll == initiative_roll {
                     Ok(Vec::new())
                 } else {
@@ -119,7 +178,7 @@ impl Live {
                 initiative_rolls,
             } => {
                 for (c, stored) in combatants.into_iter().zip(initiative_rolls) {
-                    let (_, roll) = self.add_combatant(c, None);
+                    let roll = self.legacy_add_combatant(c, None);
                     if roll != stored {
                         return Err(format!(
                             "a spawned monster's initiative roll came out {roll:?}, stored {stored:?}"

@@ -190,12 +190,12 @@ impl Service {
                     events
                 }
                 Logged::Join { combatant, .. } => {
-                    add_as_before_joins_were_commands(&mut live, *combatant);
+                    live.legacy_add_combatant(*combatant, None);
                     Vec::new()
                 }
                 Logged::Spawn { combatants, .. } => {
                     for c in combatants {
-                        add_as_before_joins_were_commands(&mut live, c);
+                        live.legacy_add_combatant(c, None);
                     }
                     Vec::new()
                 }
@@ -239,52 +239,4 @@ fn summary(combat: &Combat) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({ "summary": { "outcome": outcome, "combatants": combatants } })
-}
-
-/// How a combatant joined before joins were engine commands (logs of that time hold `Join` and
-/// `Spawn` entries): the same placement, so their replay comes out as it did.
-fn add_as_before_joins_were_commands(live: &mut Live, mut c: engine::combatant::Combatant) {
-    let combat = &mut live.combat;
-    let id = engine::CombatantId(combat.combatants.len() as u32);
-    c.id = id;
-    let far = |x: &engine::combatant::Combatant| {
-        x.monster_kind().is_some()
-            && matches!(
-                x.behaviour(),
-                Some(engine::content::Behaviour::Ranged | engine::content::Behaviour::Caster)
-            )
-    };
-    let opponents: Vec<(engine::CombatantId, bool)> = combat
-        .combatants
-        .iter()
-        .filter(|o| o.side != c.side)
-        .map(|o| (o.id, far(o)))
-        .collect();
-    if combat.started {
-        let d20 = live.dice.die(20);
-        c.initiative = d20 as i32 + c.modifier(engine::content::Ability::Dex);
-    }
-    let joiner_far = far(&c);
-    let initiative = c.initiative;
-    combat.combatants.push(c);
-    for (other, other_far) in opponents {
-        let band = if joiner_far || other_far {
-            engine::Band::Far
-        } else {
-            engine::Band::Near
-        };
-        combat.set_band(id, other, band);
-    }
-    if combat.started {
-        let at = combat
-            .order
-            .iter()
-            .position(|o| combat.get(*o).initiative < initiative)
-            .unwrap_or(combat.order.len());
-        combat.order.insert(at, id);
-        if at <= combat.turn {
-            combat.turn += 1;
-        }
-    }
-    live.characters.push(None);
 }
