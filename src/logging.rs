@@ -1,6 +1,8 @@
 //! Logs: `tracing` to stderr, filtered by `RUST_LOG`, as JSON lines when `LOG_FORMAT=json`.
 //!
-//! With `RUST_LOG` unset the level is `info` (so "ready" and errors show in `fly logs`).
+//! With `RUST_LOG` unset the bot logs at `info` (so "ready" and errors show in `fly logs`); the
+//! other modes (the terminal table, replay, backup…) at `warn`, so the migrations' lines do not
+//! bury a player's greeting.
 //!
 //! No secret is ever written: every line passes through [`Redacting`], which replaces the bot
 //! token (`DISCORD_TOKEN`), the database password (from `DATABASE_URL`, as `user:password@` or
@@ -135,11 +137,11 @@ pub fn redacted(text: &str) -> String {
     redact_with(text, &secrets())
 }
 
-/// Sets up the global subscriber.
-pub fn init() {
+/// Sets up the global subscriber: `RUST_LOG`'s filter, else `default` (a level such as `info`).
+pub fn init(default: &str) {
     let writer = Redacting;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
     if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
         logs.json().init();

@@ -93,8 +93,14 @@ enum Mode {
 
 fn main() -> std::process::ExitCode {
     let _ = dotenvy::dotenv();
-    logging::init();
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    // The bot reports at info (`fly logs` shows "ready"); a tool run at a terminal only warns.
+    logging::init(if matches!(cli.command, None | Some(Mode::Bot)) {
+        "info"
+    } else {
+        "warn"
+    });
+    match run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {}", logging::redacted(&chain(&error)));

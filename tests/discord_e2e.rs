@@ -601,3 +601,62 @@ async fn latency_under_many_concurrent_combats() {
     assert!(all.iter().all(|l| *l < DEADLINE));
     assert_all_valid(&fake);
 }
+
+/// `/combat replay combat:N` answers with the fight's referee log as a text file: a multipart
+/// body (`payload_json` naming `files[0]` in its `attachments`) that Discord's spec accepts,
+/// the file holding the whole log — the seed, then one line per event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn combat_replay_sends_the_referee_log_as_a_file() {
+    let (fake, bot, table, _dir) = start("replay-file").await;
+    table.aria_the_fighter(3).await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    table.slash("alice", "combat", &["start"], json!({})).await;
+    table.slash("alice", "attack", &[], json!({})).await;
+    table.slash("owner", "combat", &["end"], json!({})).await;
+
+    let replay = table.slash("bob", "combat", &["replay"], json!({"combat": 1})).await;
+    assert!(!is_ephemeral(&replay), "{}", replay.body);
+    assert_eq!(
+        replay.body["data"]["attachments"],
+        json!([{"id": "0", "filename": "combat-1.txt", "description": "The referee log of combat 1, one line per event"}]),
+        "{}",
+        replay.body
+    );
+    let message = fake
+        .original_message(replay.interaction)
+        .expect("the answer is a message");
+    let files = fake.attachments(&message);
+    assert_eq!(files.len(), 1, "one file on the message: {message}\n{}", bot.logs());
+    let (name, bytes) = &files[0];
+    assert_eq!(name, "combat-1.txt");
+    let log = String::from_utf8(bytes.clone()).expect("a text file");
+    let mut lines = log.lines();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("GogoBee referee log — combat 1 · seed ")),
+        "{log}"
+    );
+    assert!(log.contains("Aria"), "{log}");
+    assert!(lines.count() >= 3, "one line per event: {log}");
+    // The embed shows the first lines and says where the rest is.
+    assert!(text_of(&replay).contains("referee log"), "{}", text_of(&replay));
+    // No footer shows an internal number (the version a button carries): the fight's number only.
+    for message in table.messages() {
+        for embed in message["embeds"].as_array().into_iter().flatten() {
+            let footer = embed["footer"]["text"].as_str().unwrap_or_default();
+            assert!(
+                !footer
+                    .split(" · ")
+                    .any(|part| part.starts_with('v') && part[1..].parse::<u64>().is_ok()),
+                "an internal id in a footer: {footer}"
+            );
+        }
+    }
+    // A fight of no one's: refused, no file.
+    let none = table.slash("bob", "combat", &["replay"], json!({"combat": 99})).await;
+    assert_refused(&none, "no fight 99");
+    assert_all_valid(&fake);
+}

@@ -173,3 +173,64 @@ fn a_script_step_that_cannot_run_stops_it_with_its_line_number() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_table_logs_only_warnings_unless_rust_log_asks() {
+    let dir = std::env::temp_dir().join(format!("gogobee-quiet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("one.txt");
+    std::fs::write(&script, "@alice /roll expression:1d20\n").unwrap();
+    let run = |db: &str, rust_log: Option<&str>| {
+        let mut command = gogobee();
+        command
+            .args(["play", "--script"])
+            .arg(&script)
+            .args(["--db", db])
+            .env_remove("DATABASE_URL")
+            .env_remove("RUST_LOG");
+        if let Some(filter) = rust_log {
+            command.env("RUST_LOG", filter);
+        }
+        let output = command.output().expect("gogobee runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    // A new database file: every migration runs, and says so only when asked.
+    let fresh = format!("sqlite://{}?mode=rwc", dir.join("quiet.db").display());
+    let stderr = run(&fresh, None);
+    assert!(!stderr.contains("INFO"), "{stderr}");
+    assert_eq!(stderr.trim(), "", "{stderr}");
+    let loud = format!("sqlite://{}?mode=rwc", dir.join("loud.db").display());
+    let stderr = run(&loud, Some("info"));
+    assert!(stderr.contains("INFO"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn combat_replay_at_the_table_prints_the_attached_log() {
+    let dir = std::env::temp_dir().join(format!("gogobee-replay-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("replay.txt");
+    std::fs::write(
+        &script,
+        "@alice /character create name:Aria race:human class:fighter\n@owner /gm spawn monster:goblin\n\
+         @alice /combat start\n@owner /combat end\n@bob /combat replay combat:1\n",
+    )
+    .unwrap();
+    let output = gogobee()
+        .args(["play", "--script"])
+        .arg(&script)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("gogobee runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let file = stdout
+        .split("📎 combat-1.txt\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(file.starts_with("│ GogoBee referee log — combat 1 · seed "), "{stdout}");
+    assert!(file.contains("│ Aria joins the fight"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,6 +9,10 @@
 //! the channel's recent history the first time a window closes there
 //! ([`RECALL_LIMIT`] messages back), so a restarted bot takes their buttons away too.
 //!
+//! A message with files (`MessagePayload::attachments`: `/combat replay`'s referee log) goes as
+//! Discord takes files: a multipart/form-data body with the JSON as `payload_json` and each
+//! file as `files[<id>]` ([`files`]).
+//!
 //! A running message (`Reply::running`: the tick timeline) is posted once per channel and key
 //! and then edited in place: a command that advances the timeline by many ticks costs one
 //! narration message and one edit, never a message per tick (Discord allows a bot about 50
@@ -117,6 +121,28 @@ fn message_window(message: &serenity::Message) -> Option<Window> {
         .map(|b| Window::of(&b))
 }
 
+/// The files a payload sends, for serenity's multipart body (`files[<id>]` beside
+/// `payload_json`). serenity numbers raw uploads `files[0]`: one file per message, which is
+/// all the game sends (a render test keeps attachment ids equal to their indexes).
+fn files(payload: &MessagePayload) -> Vec<serenity::CreateAttachment> {
+    if payload.attachments.len() > 1 {
+        tracing::warn!(
+            files = payload.attachments.len(),
+            "a message with several files: only the first is sent"
+        );
+    }
+    payload
+        .attachments
+        .iter()
+        .take(1)
+        .map(|a| {
+            let mut file = serenity::CreateAttachment::bytes(a.content.as_bytes(), a.filename.as_str());
+            file.description.clone_from(&a.description);
+            file
+        })
+        .collect()
+}
+
 /// The edit that takes a prompt's buttons away (content and embeds stay as they are).
 fn no_buttons() -> serde_json::Value {
     json!({ "components": MessagePayload::default().without_buttons().components })
@@ -184,7 +210,7 @@ impl Outbox {
         } else {
             let body = json!({ "type": MESSAGE, "data": first.payload });
             self.http
-                .create_interaction_response(on.id, on.token, &body, vec![])
+                .create_interaction_response(on.id, on.token, &body, files(&first.payload))
                 .await?;
             super::acknowledged(acknowledged);
             let window = prompt_window(&first.payload);
@@ -266,7 +292,10 @@ impl Outbox {
     }
 
     async fn follow_up(&self, on: &Interaction<'_>, payload: &MessagePayload) -> Result<serenity::MessageId> {
-        let message = self.http.create_followup_message(on.token, payload, vec![]).await?;
+        let message = self
+            .http
+            .create_followup_message(on.token, payload, files(payload))
+            .await?;
         if let Some(window) = prompt_window(payload) {
             self.remember(on.channel, message.id, window);
         }
@@ -330,7 +359,10 @@ impl Outbox {
                 .partition(|r| r.to_user.is_some() && prompt_window(&r.payload).is_none());
             for reply in direct {
                 if !self.direct_message(&reply).await
-                    && let Err(error) = self.http.send_message(channel, vec![], &reply.payload).await
+                    && let Err(error) = self
+                        .http
+                        .send_message(channel, files(&reply.payload), &reply.payload)
+                        .await
                 {
                     tracing::error!(%error, %channel, "could not post a timer's message");
                 }
@@ -344,7 +376,11 @@ impl Outbox {
                 if self.edit_running(channel, &reply).await {
                     continue;
                 }
-                match self.http.send_message(channel, vec![], &reply.payload).await {
+                match self
+                    .http
+                    .send_message(channel, files(&reply.payload), &reply.payload)
+                    .await
+                {
                     Ok(message) => {
                         if let Some(window) = prompt_window(&reply.payload) {
                             self.remember(channel, message.id, window);
@@ -369,7 +405,10 @@ impl Outbox {
         else {
             return false;
         };
-        self.http.send_message(dm.id, vec![], &reply.payload).await.is_ok()
+        self.http
+            .send_message(dm.id, files(&reply.payload), &reply.payload)
+            .await
+            .is_ok()
     }
 
     fn remember(&self, channel: serenity::ChannelId, message: serenity::MessageId, window: Window) {

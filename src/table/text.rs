@@ -3,8 +3,8 @@
 
 use render::payload::MessagePayload;
 
-/// The payload as lines of text: content, each embed's title, description and fields, and the
-/// buttons as `[Label]` (what a script presses).
+/// The payload as lines of text: content, each embed's title, description and fields, the
+/// buttons as `[Label]` (what a script presses), and each attached file, named, in full.
 pub fn to_text(payload: &MessagePayload) -> String {
     let mut out = Vec::new();
     if let Some(content) = payload.content.as_deref().filter(|c| !c.is_empty()) {
@@ -34,6 +34,10 @@ pub fn to_text(payload: &MessagePayload) -> String {
         .collect();
     if !buttons.is_empty() {
         out.push(buttons.join(" "));
+    }
+    for file in &payload.attachments {
+        out.push(format!("📎 {}", file.filename));
+        out.extend(file.content.lines().map(|l| format!("│ {l}")));
     }
     out.join("\n")
 }

@@ -321,6 +321,8 @@ impl FakeDiscord {
                 sessions: Vec::new(),
                 gateway_received: Vec::new(),
                 removed_from: Vec::new(),
+                uploads: Vec::new(),
+                files: std::collections::HashMap::new(),
             }),
             changed: Notify::new(),
         });
@@ -878,6 +880,20 @@ impl FakeDiscord {
             .iter()
             .filter(|m| m.channel == channel)
             .map(|m| m.value.clone())
+            .collect()
+    }
+
+    /// The files attached to a message (as stored: its `attachments`), as (file name, bytes).
+    pub fn attachments(&self, message: &Value) -> Vec<(String, Vec<u8>)> {
+        let state = self.shared.lock();
+        message["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| {
+                let bytes = state.files.get(a["url"].as_str()?)?.clone();
+                Some((a["filename"].as_str().unwrap_or_default().to_owned(), bytes))
+            })
             .collect()
     }
 

@@ -93,6 +93,11 @@ async fn handle(
         .unwrap_or_default();
 
     let (body, parse_error) = parse_body(content_type, &bytes);
+    let uploads = if content_type.starts_with("multipart/form-data") {
+        multipart_files(content_type, &bytes)
+    } else {
+        Vec::new()
+    };
     let relative = path.strip_prefix(PREFIX).filter(|r| r.starts_with('/'));
     let check = match (&body, relative, &shared.spec) {
         (None, _, _) if content_type.starts_with("multipart/") => {
@@ -104,6 +109,7 @@ async fn handle(
         (Some(body), Some(relative), Ok(spec)) => spec.check(method.as_str(), relative, body),
     };
     let check = with_limits(check, relative, body.as_ref());
+    let check = with_uploads(check, body.as_ref(), &uploads);
 
     let authorised = headers
         .get(header::AUTHORIZATION)
@@ -125,7 +131,9 @@ async fn handle(
     } else if let Some(relative) = relative {
         let segments: Vec<&str> = relative.split('/').skip(1).collect();
         let mut state = shared.lock();
-        route(
+        // The request's files, for the message it creates or edits (see `attachments`).
+        state.uploads = uploads;
+        let reply = route(
             &shared,
             &mut state,
             &method,
@@ -136,7 +144,9 @@ async fn handle(
                 authorised,
                 received,
             },
-        )
+        );
+        state.uploads.clear();
+        reply
     } else {
         Reply::not_found()
     };
@@ -219,6 +229,167 @@ fn parse_body(content_type: &str, bytes: &[u8]) -> (Option<Value>, Option<String
         Ok(value) => (Some(value), None),
         Err(why) => (None, Some(why.to_string())),
     }
+}
+
+/// A file part of a multipart body: `files[<index>]`, its file name and bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Upload {
+    pub index: u64,
+    pub filename: String,
+    pub content: Vec<u8>,
+}
+
+/// The `files[N]` parts of a multipart body.
+fn multipart_files(content_type: &str, bytes: &[u8]) -> Vec<Upload> {
+    let Some(boundary) = content_type.split("boundary=").nth(1).map(|b| b.trim_matches('"')) else {
+        return Vec::new();
+    };
+    let delimiter = format!("--{boundary}");
+    let mut uploads = Vec::new();
+    for part in split_bytes(bytes, delimiter.as_bytes()) {
+        let Some(head_end) = find_bytes(part, b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&part[..head_end]);
+        let mut content = &part[head_end + 4..];
+        content = content.strip_suffix(b"\r\n").unwrap_or(content);
+        let disposition = head
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("content-disposition:"))
+            .unwrap_or_default();
+        let param = |name: &str| {
+            disposition
+                .split(';')
+                .map(str::trim)
+                .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
+                .map(|v| v.trim_matches('"').to_owned())
+        };
+        let Some(index) = param("name").and_then(|n| n.strip_prefix("files[")?.strip_suffix(']')?.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        uploads.push(Upload {
+            index,
+            filename: param("filename").unwrap_or_default(),
+            content: content.to_vec(),
+        });
+    }
+    uploads
+}
+
+fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn split_bytes<'a>(bytes: &'a [u8], delimiter: &[u8]) -> Vec<&'a [u8]> {
+    let mut parts = Vec::new();
+    let mut rest = bytes;
+    while let Some(at) = find_bytes(rest, delimiter) {
+        parts.push(&rest[..at]);
+        rest = &rest[at + delimiter.len()..];
+    }
+    parts.push(rest);
+    parts
+}
+
+/// Discord's rules for files: every `files[N]` part is named by an `attachments` entry with id
+/// `N` (and a file name), and a new attachment entry (a small id, not an existing attachment's
+/// snowflake) has its `files[N]` part.
+fn with_uploads(check: BodyCheck, body: Option<&Value>, uploads: &[Upload]) -> BodyCheck {
+    // A message body lists them at the top; an interaction response, in its `data`.
+    let listed: Vec<(u64, &Value)> = body
+        .and_then(|b| {
+            b["attachments"]
+                .as_array()
+                .or_else(|| b["data"]["attachments"].as_array())
+        })
+        .into_iter()
+        .flatten()
+        .filter_map(|a| {
+            let id = a["id"]
+                .as_str()
+                .and_then(|id| id.parse().ok())
+                .or_else(|| a["id"].as_u64())?;
+            Some((id, a))
+        })
+        .collect();
+    let mut broken = Vec::new();
+    for upload in uploads {
+        if !listed.iter().any(|(id, _)| *id == upload.index) {
+            broken.push(format!(
+                "files[{}]: no attachments entry has id \"{}\"",
+                upload.index, upload.index
+            ));
+        }
+        if upload.filename.is_empty() {
+            broken.push(format!("files[{}]: the part has no filename", upload.index));
+        }
+    }
+    for (id, _) in &listed {
+        if *id < NEW_ATTACHMENT_IDS && !uploads.iter().any(|u| u.index == *id) {
+            broken.push(format!("attachments: id \"{id}\" names no files[{id}] part"));
+        }
+    }
+    if broken.is_empty() {
+        return check;
+    }
+    match check {
+        BodyCheck::Invalid { operation, mut errors } => {
+            errors.append(&mut broken);
+            BodyCheck::Invalid { operation, errors }
+        }
+        BodyCheck::Valid { operation } => BodyCheck::Invalid {
+            operation: Some(operation),
+            errors: broken,
+        },
+        BodyCheck::NoBody | BodyCheck::Skipped(_) => BodyCheck::Invalid {
+            operation: None,
+            errors: broken,
+        },
+    }
+}
+
+/// Attachment ids below this name a file of the request; above, an attachment already stored.
+const NEW_ATTACHMENT_IDS: u64 = 1 << 22;
+
+/// A message body's `attachments` as stored: each new one (a file of this request) gets a
+/// snowflake, its size and a URL, and its bytes are kept ([`State::files`]); entries naming an
+/// attachment already on `existing` keep it.
+fn attachments(state: &mut State, channel: ChannelId, body: &Value, existing: Option<&Value>) -> Value {
+    let mut out = Vec::new();
+    for entry in body["attachments"].as_array().into_iter().flatten() {
+        let id = entry["id"]
+            .as_str()
+            .and_then(|id| id.parse::<u64>().ok())
+            .or_else(|| entry["id"].as_u64());
+        let Some(id) = id else { continue };
+        if let Some(upload) = state.uploads.iter().find(|u| u.index == id).cloned() {
+            let snowflake = state.ids.next();
+            let filename = entry["filename"].as_str().unwrap_or(&upload.filename).to_owned();
+            let url = format!("https://cdn.discordapp.test/attachments/{channel}/{snowflake}/{filename}");
+            let mut stored = json!({
+                "id": snowflake.to_string(),
+                "filename": filename,
+                "size": upload.content.len(),
+                "url": url,
+                "proxy_url": url,
+                "content_type": "text/plain; charset=utf-8",
+            });
+            if let Some(description) = entry["description"].as_str() {
+                stored["description"] = json!(description);
+            }
+            state.files.insert(url, upload.content);
+            out.push(stored);
+        } else if let Some(kept) = existing
+            .and_then(|m| m["attachments"].as_array())
+            .into_iter()
+            .flatten()
+            .find(|a| a["id"].as_str() == Some(&id.to_string()))
+        {
+            out.push(kept.clone());
+        }
+    }
+    Value::Array(out)
 }
 
 fn multipart_payload_json(content_type: &str, bytes: &[u8]) -> Option<Value> {
@@ -761,6 +932,8 @@ fn create_message(
         interaction_metadata: metadata,
         mentions,
     });
+    let mut value = value;
+    value["attachments"] = attachments(state, channel, body, None);
     state.messages.push(StoredMessage {
         id,
         channel,
@@ -794,11 +967,22 @@ fn edit_message(state: &mut State, id: MessageId, edit: &Value) -> Value {
         .as_deref()
         .map(|c| mention_objects(state, c))
         .unwrap_or_default();
+    let files = state.messages.iter().find(|m| m.id == id).map(|m| {
+        let existing = m.value.clone();
+        (m.channel, existing)
+    });
+    let stored_files = match (&files, edit.get("attachments")) {
+        (Some((channel, existing)), Some(_)) => Some(attachments(state, *channel, edit, Some(existing))),
+        _ => None,
+    };
     let Some(message) = state.message_mut(id) else {
         return Value::Null;
     };
     let was_loading = message.value["flags"].as_u64().unwrap_or(0) & LOADING != 0;
     world::apply_edit(&mut message.value, edit, mentions);
+    if let Some(files) = stored_files {
+        message.value["attachments"] = files;
+    }
     if was_loading {
         // Editing a deferred response replaces the "thinking…" state.
         let flags = message.value["flags"].as_u64().unwrap_or(0) & !LOADING;
@@ -825,6 +1009,29 @@ mod tests {
                     --XyZ\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{\"content\":\"see map\"}\r\n--XyZ--\r\n";
         let (parsed, error) = parse_body("multipart/form-data; boundary=XyZ", body.as_bytes());
         assert_eq!((parsed, error), (Some(json!({"content": "see map"})), None));
+    }
+
+    #[test]
+    fn a_file_part_must_be_named_by_an_attachment_entry() {
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"log.txt\"\r\nContent-Type: text/plain\r\n\r\nline 1\r\nline 2\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{}\r\n--XyZ--\r\n";
+        let uploads = multipart_files("multipart/form-data; boundary=XyZ", body.as_bytes());
+        assert_eq!(
+            uploads,
+            vec![Upload {
+                index: 0,
+                filename: "log.txt".into(),
+                content: b"line 1\r\nline 2".to_vec(),
+            }]
+        );
+        let valid = || BodyCheck::Valid {
+            operation: "createMessage".into(),
+        };
+        let named = json!({"attachments": [{"id": "0", "filename": "log.txt"}]});
+        assert!(!with_uploads(valid(), Some(&named), &uploads).is_invalid());
+        // A file nobody names, and an entry with no file.
+        assert!(with_uploads(valid(), Some(&json!({})), &uploads).is_invalid());
+        assert!(with_uploads(valid(), Some(&named), &[]).is_invalid());
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub(crate) struct State {
     /// Guilds the bot was removed from (kicked, banned, or the guild deleted): their channels
     /// answer 403 Missing Access (50001).
     pub removed_from: Vec<GuildId>,
+    /// The files of the request being routed (`files[N]` parts of a multipart body).
+    pub uploads: Vec<crate::rest::Upload>,
+    /// Every file sent as an attachment, by its URL.
+    pub files: std::collections::HashMap<String, Vec<u8>>,
 }
 
 impl State {

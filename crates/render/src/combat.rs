@@ -764,12 +764,13 @@ impl Renderer {
                 color: Some(Self::color(combat, died)),
                 fields,
                 footer: Some(EmbedFooter {
-                    text: format!("TwinBee · combat {} · v{}", ctx.combat_id, ctx.version),
+                    text: format!("TwinBee · combat {}", ctx.combat_id),
                 }),
             }],
             components: Vec::new(),
             allowed_mentions: Some(AllowedMentions::users(pinged)),
             flags: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -816,12 +817,13 @@ impl Renderer {
                 color: Some(Self::color(combat, died)),
                 fields: Vec::new(),
                 footer: Some(EmbedFooter {
-                    text: format!("TwinBee · combat {} · v{}", ctx.combat_id, ctx.version),
+                    text: format!("TwinBee · combat {}", ctx.combat_id),
                 }),
             }],
             components: Vec::new(),
             allowed_mentions: Some(AllowedMentions::users(pinged)),
             flags: None,
+            attachments: Vec::new(),
         }
         .clamp_to_limits()
     }
@@ -1001,6 +1003,7 @@ impl Renderer {
                 components,
                 allowed_mentions: Some(AllowedMentions::users(user)),
                 flags: None,
+                attachments: Vec::new(),
             }
             .clamp_to_limits(),
         )

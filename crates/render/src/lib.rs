@@ -26,4 +26,6 @@ pub use combat::{RenderContext, RenderError, Rendered, Renderer, hp_bar};
 pub use custom_id::{ReactionButton, ReactionChoice};
 pub use flavor::{Flavor, FlavorError, FlavorFile, FlavorProblem, Key, Speaker};
 pub use messages::{CharacterSheet, RoomEntry, character_sheet, info, refusal, refusal_text};
-pub use payload::{ActionRow, AllowedMentions, Button, ButtonStyle, Embed, EmbedField, EmbedFooter, MessagePayload};
+pub use payload::{
+    ActionRow, AllowedMentions, Attachment, Button, ButtonStyle, Embed, EmbedField, EmbedFooter, MessagePayload,
+};

@@ -1,6 +1,10 @@
 //! Discord message payloads as serde types that serialise to exactly Discord's JSON (the
 //! message-create / interaction-response body: `content`, `embeds`, `components`,
-//! `allowed_mentions`, `flags`), and the limits Discord enforces on them.
+//! `allowed_mentions`, `flags`, `attachments`), and the limits Discord enforces on them.
+//!
+//! A file sent with a message ([`Attachment`]) is named in the JSON's `attachments` by its
+//! index `id`; its bytes travel beside the JSON (Discord: a multipart/form-data body whose
+//! `payload_json` part is the JSON and whose `files[<id>]` part is the file).
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -22,6 +26,9 @@ pub mod limits {
     pub const BUTTONS_PER_ROW: usize = 5;
     pub const BUTTON_LABEL: usize = 80;
     pub const CUSTOM_ID: usize = 100;
+    pub const ATTACHMENTS: usize = 10;
+    /// The largest upload a bot may send to any server (10 MiB).
+    pub const ATTACHMENT_BYTES: usize = 10 * 1024 * 1024;
 }
 
 /// The `flags` bit that makes an interaction response visible only to its invoker.
@@ -42,6 +49,52 @@ pub struct MessagePayload {
     pub allowed_mentions: Option<AllowedMentions>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flags: Option<u64>,
+    /// Files sent with the message.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file sent with a message: `id` (its index among the message's files) and `filename` go
+/// in the JSON, the bytes in the multipart body's `files[<id>]` part.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Attachment {
+    /// Its index among the message's files; a snowflake-shaped string in the JSON (`"0"`).
+    #[serde(with = "index_as_string")]
+    pub id: u64,
+    pub filename: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The file's text (never in the JSON).
+    #[serde(skip)]
+    pub content: String,
+}
+
+/// An attachment's `id` as Discord's JSON has it: a string of digits.
+mod index_as_string {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `with` passes a reference
+    pub fn serialize<S: Serializer>(id: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&id.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(D::Error::custom)
+    }
+}
+
+impl Attachment {
+    /// A text file (UTF-8) to send as the message's `id`-th file.
+    pub fn text(id: u64, filename: &str, description: &str, content: String) -> Self {
+        Self {
+            id,
+            filename: filename.to_owned(),
+            description: (!description.is_empty()).then(|| description.to_owned()),
+            content,
+        }
+    }
 }
 
 /// One rich embed.
@@ -395,6 +448,16 @@ impl MessagePayload {
                 if b.custom_id.is_empty() {
                     out_of_band(&mut check, "a custom_id is empty");
                 }
+            }
+        }
+        check("attachments", self.attachments.len(), limits::ATTACHMENTS);
+        for (i, a) in self.attachments.iter().enumerate() {
+            check("attachment size", a.content.len(), limits::ATTACHMENT_BYTES);
+            if a.id != i as u64 {
+                out_of_band(&mut check, "attachment ids are not their indexes");
+            }
+            if a.filename.is_empty() {
+                out_of_band(&mut check, "an attachment has no file name");
             }
         }
         let mut ids: Vec<&str> = self

@@ -1,5 +1,5 @@
 //! `/combat start|join|status|end`: the fight in this channel; `/combat replay combat:N`: a
-//! fight's plain referee log.
+//! fight's plain referee log, as a text file attached to a short embed.
 
 use super::{Ctx, Invocation, Refused, Reply};
 
@@ -16,8 +16,8 @@ pub enum CombatCmd {
     },
 }
 
-/// How much of a referee log fits an embed (Discord: 4096 characters in a description).
-const LOG_LIMIT: usize = 3900;
+/// How many of a referee log's first lines the embed shows above the attached file.
+const PREVIEW_LINES: usize = 6;
 
 impl CombatCmd {
     pub fn parse(sub: &str, inv: &Invocation) -> Result<Self, String> {
@@ -47,30 +47,29 @@ impl CombatCmd {
                 let Some(log) = s.combat_log(campaign, combat).await? else {
                     return Err(Refused::Input(format!("There is no fight {combat} in this campaign.")));
                 };
-                return Ok(vec![Reply::public(render::info(
-                    &format!("Combat {combat} — referee log"),
-                    &format!("```\n{}\n```", fit(&log)),
-                ))]);
+                return Ok(vec![Reply::public(log_message(combat, log))]);
             }
         };
         Ok(ctx.app.combat_replies(&update))
     }
 }
 
-/// The log's first lines that fit an embed, and how many more there are.
-fn fit(log: &str) -> String {
-    let mut out = String::new();
+/// Fight `combat`'s referee log: the whole of it as `combat-N.txt`, its first lines in the embed.
+fn log_message(combat: i64, log: String) -> render::MessagePayload {
     let lines: Vec<&str> = log.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        if out.len() + line.len() + 40 > LOG_LIMIT {
-            let more = lines.len() - i;
-            out.push_str("… ");
-            out.push_str(&more.to_string());
-            out.push_str(" more lines");
-            break;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.trim_end().to_owned()
+    let shown = lines.len().min(PREVIEW_LINES);
+    let more = match lines.len() - shown {
+        0 => String::new(),
+        n => format!("… and {n} more lines in the file."),
+    };
+    let preview = format!("```\n{}\n```{more}", lines[..shown].join("\n"));
+    let mut message = render::info(&format!("Combat {combat} — referee log"), &preview).clamp_to_limits();
+    let filename = format!("combat-{combat}.txt");
+    message.attachments = vec![render::Attachment::text(
+        0,
+        &filename,
+        &format!("The referee log of combat {combat}, one line per event"),
+        log,
+    )];
+    message
 }
