@@ -1,0 +1,173 @@
+//! The interactive table as a player meets it: `gogobee play` on a pseudo-terminal, driven by
+//! keystrokes. The greeting comes first (no log lines before it), Tab completes a command and
+//! its subcommand, the answer shows, Up recalls the last line from the history, and Ctrl-D on
+//! an empty line leaves cleanly (exit 0).
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use nix::pty::{Winsize, openpty};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// `gogobee play` on a pseudo-terminal: what it wrote (escape sequences removed), and its keyboard.
+struct Terminal {
+    child: Child,
+    keyboard: std::fs::File,
+    screen: Arc<Mutex<Vec<u8>>>,
+}
+
+/// `text` without terminal escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`, two-byte
+/// `ESC x`) and carriage returns.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                Some(']') => {
+                    for c in chars.by_ref() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Terminal {
+    fn open(db: &str) -> Self {
+        let size = Winsize {
+            ws_row: 40,
+            ws_col: 120,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        let pty = openpty(&size, None).expect("a pseudo-terminal");
+        let bin = std::env::var_os("GOGOBEE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_gogobee").into());
+        let tty = std::fs::File::from(pty.slave);
+        let child = Command::new(bin)
+            .args(["play", "--db", db])
+            .env("TERM", "xterm")
+            .env_remove("RUST_LOG")
+            .env_remove("DATABASE_URL")
+            .stdin(Stdio::from(tty.try_clone().unwrap()))
+            .stdout(Stdio::from(tty.try_clone().unwrap()))
+            .stderr(Stdio::from(tty))
+            .spawn()
+            .expect("gogobee starts");
+        let keyboard = std::fs::File::from(pty.master);
+        let mut display = keyboard.try_clone().unwrap();
+        let screen = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            // Ends with EIO once the program has exited and closed the terminal.
+            while let Ok(n @ 1..) = display.read(&mut buffer) {
+                seen.lock().unwrap().extend_from_slice(&buffer[..n]);
+            }
+        });
+        Self {
+            child,
+            keyboard,
+            screen,
+        }
+    }
+
+    fn screen(&self) -> String {
+        plain(&String::from_utf8_lossy(&self.screen.lock().unwrap()))
+    }
+
+    fn type_keys(&mut self, keys: &str) {
+        self.keyboard.write_all(keys.as_bytes()).unwrap();
+        self.keyboard.flush().unwrap();
+    }
+
+    /// Waits until the screen shows `text` at least `times` times.
+    fn wait_for(&self, text: &str, times: usize) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if screen.matches(text).count() >= times {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} not shown {times} time(s) in {WAIT:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_line_editor_completes_recalls_and_leaves_on_ctrl_d() {
+    let dir = std::env::temp_dir().join(format!("gogobee-pty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}?mode=rwc", dir.join("table.db").display());
+    let mut table = Terminal::open(&db);
+
+    // The greeting, then the session's seed, then the prompt; nothing logged before it (a
+    // fresh database runs every migration).
+    let screen = table.wait_for("› ", 1);
+    assert!(screen.starts_with("GogoBee at the table."), "{screen}");
+    assert!(!screen.contains("INFO"), "{screen}");
+    assert!(screen.contains("replays these dice"), "{screen}");
+
+    // Tab completes the command, then its subcommand; the options are typed.
+    table.type_keys("/charac\t");
+    table.wait_for("/character ", 1);
+    table.type_keys("cr\t");
+    table.wait_for("/character create ", 1);
+    table.type_keys("name:Aria race:human class:fighter\r");
+    let screen = table.wait_for("Human Fighter", 1);
+    let created = screen.matches("Human Fighter").count();
+
+    // A second command, then Up recalls it from the history and Enter runs it again.
+    table.type_keys("/character sheet\r");
+    table.wait_for("Human Fighter", created + 1);
+    table.type_keys("\u{1b}[A");
+    table.wait_for("/character sheet", 2);
+    table.type_keys("\r");
+    table.wait_for("Human Fighter", created + 2);
+
+    // Ctrl-D on an empty line leaves, cleanly.
+    table.type_keys("\u{4}");
+    let deadline = Instant::now() + WAIT;
+    let status = loop {
+        if let Some(status) = table.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "Ctrl-D did not end the session:\n{}",
+            table.screen()
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    assert!(status.success(), "{status}:\n{}", table.screen());
+    drop(table);
+    std::fs::remove_dir_all(&dir).ok();
+}
