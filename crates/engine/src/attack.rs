@@ -29,6 +29,11 @@ struct StrikeProfile {
     finesse_or_ranged: bool,
 }
 
+/// The attack bonus `attacker` rolls with when it strikes with `strike`.
+pub fn to_hit(attacker: &Combatant, strike: Strike) -> i32 {
+    profile(attacker, strike).to_hit
+}
+
 fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
     let weapon_profile = |weapon: crate::content::Weapon, off_hand: bool| {
         let stats = weapon.stats();
@@ -146,10 +151,18 @@ pub fn swing(ctx: &mut Ctx, mut s: Swing) {
         }
     }
     if !s.declared {
-        let offers = ctx.readied_offers(&Observed::Attacks {
+        // The interrupt check (seed 001 "Action anatomy"): Interrupts answering the declared
+        // attack (TDGS's Parry), then readied "attacks" triggers.
+        let declared = ReactionTrigger::AttackDeclared {
             attacker: s.attacker,
             target: s.target,
-        });
+            melee: !multiattack::ranged(attacker, s.strike),
+        };
+        let mut offers = ctx.offers_to_all(&declared);
+        offers.extend(ctx.readied_offers(&Observed::Attacks {
+            attacker: s.attacker,
+            target: s.target,
+        }));
         if !offers.is_empty() {
             let mut steps = offers;
             steps.push(Step::Swing(Swing { declared: true, ..s }));

@@ -251,7 +251,13 @@ impl Combat {
 
     /// Ids in initiative order, starting after the current turn (for reaction ordering).
     /// Under TDGS, simultaneous events resolve by REF → LUK → d2 instead: the fixed natural order.
+    /// On the tick timeline the reactions one tick sets off (the opportunity attacks of one move
+    /// among them) resolve in initiative order (seed 004 "Reaction pass"): the fixed order, from
+    /// its start, whoever is acting.
     pub fn initiative_from_current(&self) -> Vec<CombatantId> {
+        if self.ruleset == Ruleset::Ticks && !self.order.is_empty() {
+            return self.order.clone();
+        }
         if self.ruleset == Ruleset::Tdgs && !self.model.natural_order.is_empty() {
             let mut ids = self.model.natural_order.clone();
             let rest: Vec<CombatantId> = self

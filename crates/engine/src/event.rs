@@ -221,6 +221,15 @@ pub enum Event {
         roll: i32,
         dc: i32,
     },
+    /// TDGS Parry (seed 001 "Interrupt timing"): `by` rolled `roll` against `dc` at the interrupt
+    /// check of `attacker`'s melee attack; on success the attack is deflected (never rolled).
+    ParryRolled {
+        by: CombatantId,
+        attacker: CombatantId,
+        roll: i32,
+        dc: i32,
+        deflected: bool,
+    },
     SavingThrow {
         id: CombatantId,
         ability: Ability,

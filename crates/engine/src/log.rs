@@ -158,6 +158,16 @@ pub fn line(c: &Combat, event: &Event) -> String {
         Event::CounterspellFailed { by, roll, dc, .. } => {
             format!("{}'s counterspell fails ({roll} vs DC {dc})", n(*by))
         }
+        Event::ParryRolled {
+            by,
+            attacker,
+            roll,
+            dc,
+            deflected,
+        } => {
+            let result = if *deflected { "deflected" } else { "the attack goes on" };
+            format!("{} parries {}'s attack ({roll} vs DC {dc}): {result}", n(*by), n(*attacker))
+        }
         Event::SavingThrow {
             id,
             ability,

@@ -206,13 +206,14 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
     if let Command::Join { combatant } = command {
         return crate::join::join(ctx, actor, combatant);
     }
+    // TDGS: an Instant may be declared before the scene starts, for round 1's Instant phase.
+    if let (Command::DeclareInstant(instant), Actor::Combatant(id)) = (command, actor) {
+        return timing::tdgs::declare_instant(ctx, id, *instant);
+    }
     if !ctx.combat.started {
         return Err(RuleViolation::NotStarted);
     }
     match (command, actor) {
-        (Command::DeclareInstant(instant), Actor::Combatant(id)) => {
-            return timing::tdgs::declare_instant(ctx, id, *instant);
-        }
         (Command::React(_) | Command::Pass, _) => {
             return reactions::answer(ctx, actor, command);
         }

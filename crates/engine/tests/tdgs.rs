@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::{Fight, any, monster, now, offered_to, pc, puppet};
+use common::{Fight, any, monster, now, offered_to, pc, position, puppet};
 use engine::content::{Behaviour, Class, Monster, Race, Spell};
+use engine::dice::RollMode;
 use engine::event::StatInitiative;
 use engine::resolve::Step;
 use engine::timing::tdgs::{self, Instant, Limit};
@@ -328,21 +329,10 @@ fn free_actions_are_unlimited_each_once_a_turn() {
     assert!(!f.get(aria).resources.action_used, "no GogoBee slot is faked");
 }
 
-/// A goblin puppet swings at `target` until a hit opens a reaction window (or the swing is
-/// offered nothing); returns the events.
-fn goblin_hits(f: &mut Fight, goblin: CombatantId, target: CombatantId) -> Vec<Event> {
-    f.act_with(goblin, Command::Attack { target: Some(target) }, |e, _| {
-        any(e, |e| {
-            matches!(
-                e,
-                Event::AttackRolled {
-                    hit: true,
-                    critical: false,
-                    ..
-                }
-            )
-        })
-    })
+/// A goblin puppet declares a melee attack on `target`: the interrupt check comes before the
+/// roll (a Parry window, or nothing offered and the attack rolled); returns the events.
+fn goblin_attacks(f: &mut Fight, goblin: CombatantId, target: CombatantId) -> Vec<Event> {
+    f.act(goblin, Command::Attack { target: Some(target) })
 }
 
 #[test]
@@ -362,19 +352,18 @@ fn parry_is_an_interrupt_one_per_round_at_level_one_and_two_at_level_five() {
         for g in ["Goblin 1", "Goblin 2", "Goblin 3"] {
             let goblin = f.id(g);
             f.melee(goblin, aria);
-            let events = goblin_hits(&mut f, goblin, aria);
+            let events = goblin_attacks(&mut f, goblin, aria);
             if offered_to(&events, aria) == Some(vec![ReactionKind::Parry]) {
+                assert!(
+                    !any(&events, |e| matches!(e, Event::AttackRolled { .. })),
+                    "declared at the interrupt check, before the attack is rolled"
+                );
                 let events = f.act(aria, Command::React(ReactionKind::Parry));
                 // The Interrupt resolves before the triggering attack completes.
-                let reduced = events
-                    .iter()
-                    .position(|e| matches!(e, Event::DamageReduced { .. }))
-                    .unwrap();
-                let dealt = events
-                    .iter()
-                    .position(|e| matches!(e, Event::DamageDealt { .. }))
-                    .unwrap_or(usize::MAX);
-                assert!(reduced < dealt);
+                let parry = position(&events, |e| matches!(e, Event::ParryRolled { .. })).unwrap();
+                let rolled = position(&events, |e| matches!(e, Event::AttackRolled { .. })).unwrap_or(usize::MAX);
+                let dealt = position(&events, |e| matches!(e, Event::DamageDealt { .. })).unwrap_or(usize::MAX);
+                assert!(parry < rolled && parry < dealt);
                 parried += 1;
             } else {
                 assert_eq!(offered_to(&events, aria), None);
@@ -389,9 +378,63 @@ fn parry_is_an_interrupt_one_per_round_at_level_one_and_two_at_level_five() {
         // A new round: Parry is back.
         f.act(aria, Command::EndTurn);
         let goblin = f.id("Goblin 1");
-        let events = goblin_hits(&mut f, goblin, aria);
+        let events = goblin_attacks(&mut f, goblin, aria);
         assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Parry]));
     }
+}
+
+#[test]
+fn parry_rolls_d20_plus_dex_and_proficiency_against_10_plus_the_attack_bonus_and_deflects_on_success() {
+    // Aria: a level-1 Fighter, DEX 13 (+1), proficiency +2: d20 + 3. The goblin's scimitar is
+    // +4 to hit: DC 14. A natural 11 or more deflects.
+    let fight = || {
+        let mut f = tdgs_fight(vec![
+            stats(puppet("Goblin", Monster::Goblin), 18, 10),
+            stats(pc("Aria", Race::Human, Class::Fighter, 1), 13, 10),
+        ]);
+        let (goblin, aria) = (f.id("Goblin"), f.id("Aria"));
+        f.melee(goblin, aria);
+        f.direct(Command::Begin);
+        let events = goblin_attacks(&mut f, goblin, aria);
+        assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Parry]));
+        (f, goblin, aria)
+    };
+    let parry = |events: &[Event]| {
+        events.iter().find_map(|e| match e {
+            Event::ParryRolled {
+                by,
+                attacker,
+                roll,
+                dc,
+                deflected,
+            } => Some((*by, *attacker, *roll, *dc, *deflected)),
+            _ => None,
+        })
+    };
+    // Success: the attack is deflected — never rolled, no damage.
+    let (mut f, goblin, aria) = fight();
+    let events = f.act_with(aria, Command::React(ReactionKind::Parry), |e, _| {
+        parry(e).is_some_and(|(.., deflected)| deflected)
+    });
+    let (by, attacker, roll, dc, _) = parry(&events).unwrap();
+    assert_eq!((by, attacker, dc), (aria, goblin, 14));
+    assert!(roll >= 14 && (4..=23).contains(&roll), "d20 + 3 ≥ 14: {roll}");
+    assert!(!any(&events, |e| matches!(e, Event::AttackRolled { .. })), "deflected: no roll");
+    assert_eq!(common::damage_to(&f.log, aria), Vec::<i32>::new());
+    assert_eq!(f.get(aria).hp, f.get(aria).max_hp);
+    // Failure: the attack goes on as declared.
+    let (mut f, _, aria) = fight();
+    let events = f.act_with(aria, Command::React(ReactionKind::Parry), |e, _| {
+        parry(e).is_some_and(|(.., deflected)| !deflected)
+    });
+    let (.., roll, dc, _) = parry(&events).unwrap();
+    assert!(roll < dc && (4..=13).contains(&roll), "d20 + 3 < 14: {roll}");
+    assert_eq!(common::rolls(&events).len(), 1, "the attack continues and is rolled");
+    // Exactly the next d20 + 3.
+    let (mut f, _, aria) = fight();
+    let natural = f.upcoming().d20(RollMode::Normal).natural as i32;
+    let (.., roll, _, deflected) = parry(&f.act(aria, Command::React(ReactionKind::Parry))).unwrap();
+    assert_eq!((roll, deflected), (natural + 3, natural + 3 >= 14));
 }
 
 #[test]
@@ -786,4 +829,56 @@ fn the_coming_instant_phase_lists_declared_instants_by_instant_ref_then_luk() {
             (wizard, Instant::Premonition, 5),
         ]
     );
+}
+
+#[test]
+fn an_instant_declared_before_the_scene_starts_resolves_in_round_one_s_instant_phase() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Rook", Race::Human, Class::Rogue, 1), 10, 10),
+        stats(puppet("Goblin", Monster::Goblin), 14, 8),
+    ]);
+    let rook = f.id("Rook");
+    assert!(f.act(rook, Command::DeclareInstant(Instant::QuickDraw)).is_empty());
+    // Still only its own class's Instant, before the start as after it.
+    assert!(matches!(
+        f.refused_for(rook, Command::DeclareInstant(Instant::BattleCry)),
+        RuleViolation::NotEligible { .. }
+    ));
+    let events = f.direct(Command::Begin);
+    assert_eq!(instants(&events), vec![(rook, Instant::QuickDraw, 12)]);
+    let instant = position(&events, |e| matches!(e, Event::InstantResolved { .. })).unwrap();
+    let first_turn = position(&events, |e| matches!(e, Event::TurnStarted { round: 1, .. })).unwrap();
+    assert!(instant < first_turn, "round 1's Instant phase comes before its Action phase");
+    assert!(f.get(rook).conditions.helped, "Quick Draw: advantage on the next attack");
+    assert_eq!(f.get(rook).tdgs.declared, None, "spent in round 1");
+}
+
+#[test]
+fn premonition_puts_attacks_on_the_mage_at_disadvantage_until_the_mage_s_turn() {
+    let mut f = tdgs_fight(vec![
+        stats(pc("Wren", Race::Human, Class::Mage, 1), 10, 10),
+        stats(puppet("Goblin", Monster::Goblin), 16, 8),
+    ]);
+    let (wren, goblin) = (f.id("Wren"), f.id("Goblin"));
+    f.melee(wren, goblin);
+    f.act(wren, Command::DeclareInstant(Instant::Premonition));
+    f.direct(Command::Begin);
+    assert_eq!(f.current(), goblin, "REF 16 before REF 10: the goblin swings before Wren's turn");
+    let swing = common::rolls(&f.act(goblin, Command::Attack { target: Some(wren) }));
+    assert_eq!(swing.len(), 1);
+    assert!(common::disadvantage(&swing[0].d20), "foreseen: the goblin's swing at disadvantage");
+    let (kept, other) = (swing[0].d20.natural, swing[0].d20.other.unwrap());
+    assert!(kept <= other, "the lower of the two d20s is kept");
+    assert_eq!(swing[0].total, kept as i32 + 4, "the lower d20 + the goblin's +4");
+    if f.combat.window.is_some() {
+        f.act(wren, Command::Pass); // no Shield
+    }
+    f.act(goblin, Command::EndTurn);
+    assert_eq!(f.current(), wren);
+    assert!(!f.get(wren).conditions.dodging, "the premonition ends when the mage's turn comes");
+    f.act(wren, Command::EndTurn);
+    // Round 2: nothing declared, nothing foreseen.
+    assert_eq!(f.current(), goblin);
+    let swing = common::rolls(&f.act(goblin, Command::Attack { target: Some(wren) }));
+    assert!(!common::disadvantage(&swing[0].d20) && !common::advantage(&swing[0].d20));
 }

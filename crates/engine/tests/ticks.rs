@@ -720,3 +720,87 @@ fn a_player_with_one_queued_reaction_gets_a_plain_window() {
     assert_eq!((window.reactor, window.options), (aria, vec![ReactionKind::Exploit]));
     assert!(window.choices.is_empty());
 }
+
+#[test]
+fn opportunity_attacks_provoked_by_one_move_resolve_in_initiative_order() {
+    let mut f = ticks_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Goblin 1", Monster::Goblin),
+        puppet("Goblin 2", Monster::Goblin),
+    ]);
+    let (aria, g1, g2) = (f.id("Aria"), f.id("Goblin 1"), f.id("Goblin 2"));
+    f.melee(aria, g1);
+    f.melee(aria, g2);
+    f.direct(Command::Begin);
+    // Initiative: Goblin 2 first, then Aria, then Goblin 1. Counting on from the mover (Aria)
+    // would put Goblin 1 first; the reaction pass goes in initiative order.
+    f.combat.order = vec![g2, aria, g1];
+    let mut offered = Vec::new();
+    for _ in 0..60 {
+        if let Some(w) = f.combat.window.clone() {
+            if w.options.contains(&ReactionKind::OpportunityAttack) {
+                offered.push(w.reactor);
+                assert_eq!(f.band(aria, w.reactor), Band::Melee, "offered before she is gone");
+            }
+            f.act(w.reactor, Command::Pass);
+            if offered.len() == 2 {
+                break;
+            }
+            continue;
+        }
+        let who = awaiting(&f.log).unwrap_or_else(|| f.current());
+        if who == aria && offered.is_empty() && f.band(aria, g1) == Band::Melee {
+            f.act(aria, Command::Move(MoveIntent::Away));
+        } else {
+            f.act(who, Command::EndTurn);
+        }
+    }
+    assert_eq!(offered, vec![g2, g1], "{}", f.transcript());
+}
+
+#[test]
+fn a_target_in_a_one_tick_recover_can_be_exploited() {
+    let mut f = ticks_fight(vec![
+        pc("Aria", Race::Human, Class::Fighter, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
+    f.melee(aria, goblin);
+    f.direct(Command::Begin);
+    let mut committed = false;
+    for _ in 0..60 {
+        if let Some(w) = f.combat.window.clone() {
+            if w.options.contains(&ReactionKind::Exploit) {
+                assert_eq!(w.reactor, aria);
+                assert_eq!(
+                    w.trigger_for(ReactionKind::Exploit),
+                    &engine::ReactionTrigger::Phase {
+                        actor: goblin,
+                        phase: Phase::Recover
+                    }
+                );
+                // The goblin's recover lasted one tick, and that tick is this one.
+                let recovers = phases(&f.log, goblin);
+                assert_eq!(recovers.last(), Some(&(Phase::Recover, 1)));
+                let events = f.act(aria, Command::React(ReactionKind::Exploit));
+                let strike = common::rolls(&events);
+                assert_eq!(strike.len(), 1, "{}", f.transcript());
+                assert_eq!((strike[0].attacker, strike[0].target), (aria, goblin));
+                assert!(common::advantage(&strike[0].d20), "Exploit strikes with advantage");
+                return;
+            }
+            f.act(w.reactor, Command::Pass);
+            continue;
+        }
+        let who = awaiting(&f.log).unwrap_or_else(|| f.current());
+        if who == goblin && !committed {
+            f.act(goblin, Command::Attack { target: Some(aria) });
+            // A quick goblin: its swing winds down in a single tick.
+            f.get_mut(goblin).ticks.current.as_mut().unwrap().recover = 1;
+            committed = true;
+        } else {
+            f.act(who, Command::EndTurn);
+        }
+    }
+    panic!("no Exploit offered against the one-tick recover\n{}", f.transcript());
+}

@@ -377,6 +377,19 @@ impl Renderer {
                 "{} `{roll} vs DC {dc}`",
                 say(Key::CounterspellFailed, &[("name", &n(*by)), ("caster", &n(*caster))])
             )],
+            Event::ParryRolled {
+                by,
+                attacker,
+                roll,
+                dc,
+                deflected,
+            } => vec![format!(
+                "{} `{roll} vs DC {dc}`",
+                say(
+                    if *deflected { Key::Deflected } else { Key::ParryFailed },
+                    &[("name", &n(*by)), ("attacker", &n(*attacker))]
+                )
+            )],
             Event::SavingThrow {
                 id,
                 ability,
@@ -907,6 +920,12 @@ impl Renderer {
                     ("damage", &damage.to_string()),
                 ],
             ),
+            ReactionTrigger::AttackDeclared { attacker, .. } => self.flavor.pick(
+                Key::ReactionPromptAttackDeclared,
+                seed,
+                salt,
+                &[("name", &name), ("attacker", &n(*attacker))],
+            ),
             ReactionTrigger::DroppedToZero { ally } => self.flavor.pick(
                 Key::ReactionPromptAllyDown,
                 seed,
@@ -953,7 +972,8 @@ impl Renderer {
                             .get(actor.0 as usize)
                             .and_then(|a| a.ticks.current.as_ref())
                             .map(|cycle| escape_markdown(&cycle.activity.describe()))
-                            .unwrap_or_default();
+                            // A one-tick recover already over: still its winding down.
+                            .unwrap_or_else(|| "action".into());
                         format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
                     }
                     other => format!("• **{}** — {}", kind.label(), n(other.source())),

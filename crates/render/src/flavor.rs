@@ -175,6 +175,8 @@ keys! {
         /// The reaction prompt (§4): an enemy is leaving the reactor's reach.
         ReactionPromptLeavesMelee => ["name", "mover"],
         ReactionPromptHit => ["name", "attacker", "damage"],
+        /// TDGS's interrupt check: an attack on the reactor is declared, not yet rolled.
+        ReactionPromptAttackDeclared => ["name", "attacker"],
         ReactionPromptAllyHit => ["name", "attacker", "target", "damage"],
         ReactionPromptAllyDown => ["name", "ally"],
         ReactionPromptSpell => ["name", "caster", "spell"],
@@ -184,6 +186,10 @@ keys! {
         DamageReduced => ["name", "target", "reaction", "amount", "damage"],
         SpellCountered => ["name", "caster", "spell"],
         CounterspellFailed => ["name", "caster"],
+        /// TDGS Parry: the declared attack is turned aside before it is rolled.
+        Deflected => ["name", "attacker"],
+        /// TDGS Parry: the roll falls short and the attack goes on.
+        ParryFailed => ["name", "attacker"],
         ReadiedActionSet => ["name", "action", "trigger"],
         /// §5: "The goblin moves. Your readied attack fires."
         ReadiedActionTriggered => ["name", "mover", "action"],

@@ -227,6 +227,12 @@ pub enum ReactionTrigger {
         #[serde(default)]
         critical: bool,
     },
+    /// TDGS's interrupt check: `attacker` declared an attack on `target` (not yet rolled).
+    AttackDeclared {
+        attacker: CombatantId,
+        target: CombatantId,
+        melee: bool,
+    },
     /// `ally` just dropped to 0 HP.
     DroppedToZero { ally: CombatantId },
     /// `caster` is casting `spell`.
@@ -251,7 +257,7 @@ impl ReactionTrigger {
     pub fn source(&self) -> CombatantId {
         match self {
             ReactionTrigger::LeavesMelee { mover } => *mover,
-            ReactionTrigger::Hit { attacker, .. } => *attacker,
+            ReactionTrigger::Hit { attacker, .. } | ReactionTrigger::AttackDeclared { attacker, .. } => *attacker,
             ReactionTrigger::DroppedToZero { ally } => *ally,
             ReactionTrigger::CastsSpell { caster, .. } => *caster,
             ReactionTrigger::FailedDexSave { target, .. } => *target,

@@ -1,14 +1,33 @@
-//! Parry (seed 000 §2.3; seed 001 "Parry (Lv1): 1/round"): hit by a melee attack — reduce the
-//! damage by 1d8 + DEX. A Fighter's from level 5 (TDGS: from level 1), or a parrying monster's.
+//! Parry (seed 000 §2.3; seed 001 "Interrupts", "Interrupt timing"). A Fighter's from level 5
+//! (TDGS: from level 1), or a parrying monster's.
+//!
+//! - *GogoBee, CTB, ticks* (§2.3): hit by a melee attack — reduce the damage by 1d8 + DEX.
+//! - *TDGS* (seed 001: "Enemy declares Melee Attack → You declare Parry → Parry resolves (you
+//!   roll) → Success: attack deflected → Failure: attack continues"): declared at the interrupt
+//!   check of a melee attack on you, before it is rolled. The roll is TDGS's resolution, "d20 +
+//!   modifiers vs threshold": d20 + DEX modifier + proficiency bonus against 10 + the attack's
+//!   own bonus to hit ([`dc`]). Success deflects the attack — it is never rolled and deals
+//!   nothing; failure lets it go on as declared. 1/round (2/round from level 5).
 
 use super::{Limit, Reaction, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::{Ability, Class};
-use crate::dice::DiceExpr;
-use crate::resolve::{Ctx, Step};
+use crate::dice::{DiceExpr, RollMode};
+use crate::event::Event;
+use crate::resolve::{Ctx, Step, Swing};
 
 pub struct Parry;
+
+/// The threshold a TDGS Parry rolls against: 10 + the declared attack's bonus to hit.
+pub fn dc(combat: &Combat, swing: &Swing) -> i32 {
+    10 + crate::attack::to_hit(combat.get(swing.attacker), swing.strike)
+}
+
+/// The TDGS Parry roll's modifiers: DEX modifier + proficiency bonus.
+pub fn bonus(parrier: &Combatant) -> i32 {
+    parrier.modifier(Ability::Dex) + parrier.proficiency()
+}
 
 impl Reaction for Parry {
     fn label(&self) -> &'static str {
@@ -21,17 +40,24 @@ impl Reaction for Parry {
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
-        matches!(trigger, ReactionTrigger::Hit { target, melee: true, .. } if *target == r.id)
-            && self.grants(r, combat.ruleset)
+        let answered = if combat.ruleset == Ruleset::Tdgs {
+            matches!(trigger, ReactionTrigger::AttackDeclared { target, melee: true, .. } if *target == r.id)
+        } else {
+            matches!(trigger, ReactionTrigger::Hit { target, melee: true, .. } if *target == r.id)
+        };
+        answered && self.grants(r, combat.ruleset)
     }
 
     fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
-        let ReactionTrigger::Hit { target, .. } = trigger else {
-            return vec![];
-        };
-        let dex = ctx.combat.get(reactor).modifier(Ability::Dex);
-        let roll = DiceExpr::new(1, 8, dex).roll(ctx.dice, false);
-        reduce_pending(ctx, *target, reactor, super::ReactionKind::Parry, |d| d - roll);
+        match trigger {
+            ReactionTrigger::Hit { target, .. } => {
+                let dex = ctx.combat.get(reactor).modifier(Ability::Dex);
+                let roll = DiceExpr::new(1, 8, dex).roll(ctx.dice, false);
+                reduce_pending(ctx, *target, reactor, super::ReactionKind::Parry, |d| d - roll);
+            }
+            ReactionTrigger::AttackDeclared { attacker, target, .. } => deflect(ctx, reactor, *attacker, *target),
+            _ => {}
+        }
         vec![]
     }
 
@@ -46,5 +72,31 @@ impl Reaction for Parry {
             _ if c.monster_kind().is_some_and(|m| m.stats().parry) => Some(Limit::PerRound(1)),
             _ => None,
         }
+    }
+}
+
+/// TDGS: the Parry roll against the declared swing waiting in the queue; success removes it.
+fn deflect(ctx: &mut Ctx, reactor: CombatantId, attacker: CombatantId, target: CombatantId) {
+    let declared = |step: &Step| {
+        matches!(step, Step::Swing(s) if s.declared && s.attacker == attacker && s.target == target)
+    };
+    let Some(at) = ctx.combat.queue.iter().position(declared) else {
+        return;
+    };
+    let Step::Swing(swing) = ctx.combat.queue[at] else {
+        return;
+    };
+    let dc = dc(ctx.combat, &swing);
+    let roll = ctx.dice.d20(RollMode::Normal).natural as i32 + bonus(ctx.combat.get(reactor));
+    let deflected = roll >= dc;
+    ctx.emit(Event::ParryRolled {
+        by: reactor,
+        attacker,
+        roll,
+        dc,
+        deflected,
+    });
+    if deflected {
+        ctx.combat.queue.remove(at);
     }
 }

@@ -26,7 +26,8 @@
 //! - *Instants* ([`Instant`]): Rogues have Quick Draw (Instant REF 12), Fighters and Berserkers
 //!   Battle Cry (8), Mages Premonition (5), Rangers Steady Aim (no REF of its own: the ranger's).
 //!   The AI declares its Instant every round; a player declares with `DeclareInstant` during a
-//!   round, for the next round's Instant phase.
+//!   round, for the next round's Instant phase, or before the scene starts (`/instant` before
+//!   `/combat start`), for round 1's.
 //! - *Armor durability*: the shared content has none, so scene end only resets abilities.
 
 use serde::{Deserialize, Serialize};
@@ -669,7 +670,8 @@ pub fn delay(ctx: &mut Ctx, id: CombatantId, after: Option<CombatantId>) -> Resu
     Ok(vec![Step::StartTurn(ctx.combat.order[next])])
 }
 
-/// `DeclareInstant`: holds `instant` for the next Instant phase.
+/// `DeclareInstant`: holds `instant` for the next Instant phase (round 1's, before the scene
+/// starts).
 pub fn declare_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Result<(), RuleViolation> {
     if ctx.combat.ruleset != Ruleset::Tdgs {
         return Err(RuleViolation::NotInThisRuleset {

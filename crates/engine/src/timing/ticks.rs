@@ -162,6 +162,10 @@ pub struct TicksSheet {
     pub paused: Vec<Cycle>,
     /// A Dash doubles the feet of the next move.
     pub dashed: bool,
+    /// The tick in which the last cycle ended in its recover: for the rest of that tick the
+    /// actor is still winding down (a one-tick recover is an exploit window too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovered_at: Option<u64>,
 }
 
 /// A reaction the tick set off: `observer` saw `actor` enter `phase`.
@@ -528,7 +532,10 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
     }
     if done {
         let sheet = &mut ctx.combat.get_mut(id).ticks;
-        if sheet.current.as_ref().is_some_and(|c| c.processed_at == Some(tick)) {
+        if let Some(ended) = sheet.current.take_if(|c| c.processed_at == Some(tick)) {
+            if ended.recover > 0 {
+                sheet.recovered_at = Some(tick);
+            }
             sheet.current = sheet.paused.pop();
         }
     }
@@ -644,17 +651,10 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
     };
     let (mine, rest): (Vec<Observation>, Vec<Observation>) = observed.iter().partition(|o| o.observer == reactor);
     ctx.combat.model.timeline.observed = rest;
+    let tick = ctx.combat.model.tick;
     let mut queued: Vec<Observation> = mine
         .into_iter()
-        .filter(|o| {
-            ctx.combat
-                .get(o.actor)
-                .ticks
-                .current
-                .as_ref()
-                .is_some_and(|c| c.phase() == o.phase)
-                && reaction_for(ctx.combat, reactor, o.actor, o.phase).is_some()
-        })
+        .filter(|o| still_in(ctx.combat.get(o.actor), o.phase, tick) && reaction_for(ctx.combat, reactor, o.actor, o.phase).is_some())
         .collect();
     queued.sort_by_key(|o| {
         (
@@ -701,6 +701,20 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
         }
     }
     true
+}
+
+/// Whether `actor` is still in `phase`, which it entered this `tick`: its cycle is in it, or
+/// (for recover) its cycle ended this tick in recover and nothing has started since — a
+/// one-tick recover lasts the whole tick, so the reaction pass can still exploit it.
+fn still_in(actor: &Combatant, phase: Phase, tick: u64) -> bool {
+    let sheet = &actor.ticks;
+    match &sheet.current {
+        Some(c) if c.processed_at == Some(tick) => c.phase() == phase,
+        current => {
+            current.as_ref().is_some_and(|c| c.phase() == phase)
+                || (phase == Phase::Recover && sheet.recovered_at == Some(tick))
+        }
+    }
 }
 
 /// Taking any reaction on the timeline: the reactor's own action pauses or is cancelled (per its
