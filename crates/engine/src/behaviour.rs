@@ -191,3 +191,51 @@ pub fn choose_reaction(
 ) -> Option<ReactionKind> {
     crate::reactions::ai_choice(c, reactor, trigger, options)
 }
+
+/// A reaction queued for an AI reactor on the tick timeline: the reaction, the trigger it
+/// answers, and whether the trigger's actor is winding up a spell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Queued {
+    pub kind: ReactionKind,
+    pub trigger: ReactionTrigger,
+    pub casting: bool,
+}
+
+/// Which of the reactions queued for an AI reactor in one tick it uses (seed 004 "Reaction
+/// pass": "Monsters rank by profile"; the rest are discarded). `queued` lists each legal one,
+/// the earlier actor in initiative order first. By profile:
+/// - *Aggressive*, *Breather*, *Ranged*: break a windup (Cancel) before exploiting a recover,
+///   the earlier actor first.
+/// - *Skirmisher*: the opening first (Exploit, at advantage), then a windup — it hits and runs
+///   rather than trading blows.
+/// - *Brute*: the weakest enemy (lowest HP) first, whichever reaction reaches it; ties as
+///   Aggressive.
+/// - *Caster*: a spellcaster's windup first (Cancel against a spell in prep), then as Aggressive.
+///
+/// A reaction the AI does not want (its module's `ai_wants`) is never chosen.
+pub fn choose_queued(c: &Combat, reactor: CombatantId, queued: &[Queued]) -> Option<(ReactionKind, ReactionTrigger)> {
+    let me = c.get(reactor);
+    let profile = me.behaviour().unwrap_or(Behaviour::Aggressive);
+    let kind_order = |kind: ReactionKind| -> u8 {
+        match (profile, kind) {
+            (Behaviour::Skirmisher, ReactionKind::Exploit) => 0,
+            (Behaviour::Skirmisher, ReactionKind::Cancel) => 1,
+            (_, ReactionKind::Cancel) => 0,
+            (_, ReactionKind::Exploit) => 1,
+            (_, other) => 2 + other.reaction().ai_rank() / 100,
+        }
+    };
+    queued
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| q.kind.reaction().ai_wants(c, me, &q.trigger))
+        .min_by_key(|(i, q)| {
+            let first = match profile {
+                Behaviour::Brute => c.get(q.trigger.source()).hp,
+                Behaviour::Caster => i32::from(!(q.kind == ReactionKind::Cancel && q.casting)),
+                _ => 0,
+            };
+            (first, kind_order(q.kind), *i)
+        })
+        .map(|(_, q)| (q.kind, q.trigger.clone()))
+}

@@ -221,6 +221,15 @@ pub enum Event {
         roll: i32,
         dc: i32,
     },
+    /// TDGS mutual destruction (seed 001 "Simultaneous events"): `first`'s action and `second`'s
+    /// would each prevent the other; `first` (higher REF, then LUK, then the d2s `flips`)
+    /// completes first.
+    MutualDestruction {
+        first: CombatantId,
+        second: CombatantId,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        flips: Vec<u32>,
+    },
     /// TDGS Parry (seed 001 "Interrupt timing"): `by` rolled `roll` against `dc` at the interrupt
     /// check of `attacker`'s melee attack; on success the attack is deflected (never rolled).
     ParryRolled {

@@ -158,6 +158,19 @@ pub fn line(c: &Combat, event: &Event) -> String {
         Event::CounterspellFailed { by, roll, dc, .. } => {
             format!("{}'s counterspell fails ({roll} vs DC {dc})", n(*by))
         }
+        Event::MutualDestruction { first, second, flips } => {
+            let how = if flips.is_empty() {
+                "by REF and LUK".to_owned()
+            } else {
+                format!("by d2 {flips:?}")
+            };
+            format!(
+                "{} and {} would stop each other: {} acts first ({how})",
+                n(*first),
+                n(*second),
+                n(*first)
+            )
+        }
         Event::ParryRolled {
             by,
             attacker,
@@ -166,7 +179,11 @@ pub fn line(c: &Combat, event: &Event) -> String {
             deflected,
         } => {
             let result = if *deflected { "deflected" } else { "the attack goes on" };
-            format!("{} parries {}'s attack ({roll} vs DC {dc}): {result}", n(*by), n(*attacker))
+            format!(
+                "{} parries {}'s attack ({roll} vs DC {dc}): {result}",
+                n(*by),
+                n(*attacker)
+            )
         }
         Event::SavingThrow {
             id,

@@ -70,6 +70,12 @@ fn tdgs_instants_and_interrupt_limits_follow_the_class_table() {
                 interrupt_limit(&c, ReactionKind::OpportunityAttack).is_some(),
                 "{at}"
             );
+            assert_eq!(
+                def.has_feature(Feature::DivineIntervention, level, true),
+                interrupt_limit(&c, ReactionKind::DivineIntervention).is_some()
+                    && reactions::grants(&c, ReactionKind::DivineIntervention, Ruleset::Tdgs),
+                "{at}"
+            );
             let parries = def
                 .has_feature(Feature::Parry, level, true)
                 .then(|| Limit::PerRound(u32::from(def.at(level).tdgs_parries)));

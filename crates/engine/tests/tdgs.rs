@@ -419,7 +419,10 @@ fn parry_rolls_d20_plus_dex_and_proficiency_against_10_plus_the_attack_bonus_and
     let (by, attacker, roll, dc, _) = parry(&events).unwrap();
     assert_eq!((by, attacker, dc), (aria, goblin, 14));
     assert!(roll >= 14 && (4..=23).contains(&roll), "d20 + 3 ≥ 14: {roll}");
-    assert!(!any(&events, |e| matches!(e, Event::AttackRolled { .. })), "deflected: no roll");
+    assert!(
+        !any(&events, |e| matches!(e, Event::AttackRolled { .. })),
+        "deflected: no roll"
+    );
     assert_eq!(common::damage_to(&f.log, aria), Vec::<i32>::new());
     assert_eq!(f.get(aria).hp, f.get(aria).max_hp);
     // Failure: the attack goes on as declared.
@@ -848,8 +851,14 @@ fn an_instant_declared_before_the_scene_starts_resolves_in_round_one_s_instant_p
     assert_eq!(instants(&events), vec![(rook, Instant::QuickDraw, 12)]);
     let instant = position(&events, |e| matches!(e, Event::InstantResolved { .. })).unwrap();
     let first_turn = position(&events, |e| matches!(e, Event::TurnStarted { round: 1, .. })).unwrap();
-    assert!(instant < first_turn, "round 1's Instant phase comes before its Action phase");
-    assert!(f.get(rook).conditions.helped, "Quick Draw: advantage on the next attack");
+    assert!(
+        instant < first_turn,
+        "round 1's Instant phase comes before its Action phase"
+    );
+    assert!(
+        f.get(rook).conditions.helped,
+        "Quick Draw: advantage on the next attack"
+    );
     assert_eq!(f.get(rook).tdgs.declared, None, "spent in round 1");
 }
 
@@ -863,10 +872,17 @@ fn premonition_puts_attacks_on_the_mage_at_disadvantage_until_the_mage_s_turn() 
     f.melee(wren, goblin);
     f.act(wren, Command::DeclareInstant(Instant::Premonition));
     f.direct(Command::Begin);
-    assert_eq!(f.current(), goblin, "REF 16 before REF 10: the goblin swings before Wren's turn");
+    assert_eq!(
+        f.current(),
+        goblin,
+        "REF 16 before REF 10: the goblin swings before Wren's turn"
+    );
     let swing = common::rolls(&f.act(goblin, Command::Attack { target: Some(wren) }));
     assert_eq!(swing.len(), 1);
-    assert!(common::disadvantage(&swing[0].d20), "foreseen: the goblin's swing at disadvantage");
+    assert!(
+        common::disadvantage(&swing[0].d20),
+        "foreseen: the goblin's swing at disadvantage"
+    );
     let (kept, other) = (swing[0].d20.natural, swing[0].d20.other.unwrap());
     assert!(kept <= other, "the lower of the two d20s is kept");
     assert_eq!(swing[0].total, kept as i32 + 4, "the lower d20 + the goblin's +4");
@@ -875,10 +891,180 @@ fn premonition_puts_attacks_on_the_mage_at_disadvantage_until_the_mage_s_turn() 
     }
     f.act(goblin, Command::EndTurn);
     assert_eq!(f.current(), wren);
-    assert!(!f.get(wren).conditions.dodging, "the premonition ends when the mage's turn comes");
+    assert!(
+        !f.get(wren).conditions.dodging,
+        "the premonition ends when the mage's turn comes"
+    );
     f.act(wren, Command::EndTurn);
     // Round 2: nothing declared, nothing foreseen.
     assert_eq!(f.current(), goblin);
     let swing = common::rolls(&f.act(goblin, Command::Attack { target: Some(wren) }));
     assert!(!common::disadvantage(&swing[0].d20) && !common::advantage(&swing[0].d20));
+}
+
+fn intervention_offered(events: &[Event], ced: CombatantId) -> bool {
+    any(events, |e| {
+        matches!(e, Event::ReactionOffered { reactor, options, .. }
+            if *reactor == ced && options.contains(&ReactionKind::DivineIntervention))
+    })
+}
+
+/// A TDGS fight: the cleric Ced, the rogue Rook at 1 HP, a goblin (first) in melee with Rook.
+fn intervention_fight(ced: Combatant) -> (Fight, CombatantId, CombatantId, CombatantId) {
+    let mut f = tdgs_fight(vec![
+        stats(puppet("Goblin", Monster::Goblin), 18, 10),
+        stats(ced, 10, 12),
+        stats(pc("Rook", Race::Human, Class::Rogue, 1), 9, 10),
+    ]);
+    let (goblin, ced, rook) = (f.id("Goblin"), f.id("Ced"), f.id("Rook"));
+    f.get_mut(rook).hp = 1;
+    f.melee(goblin, rook);
+    f.direct(Command::Begin);
+    (f, goblin, ced, rook)
+}
+
+#[test]
+fn divine_intervention_is_a_per_day_interrupt_that_survives_the_scene_and_returns_with_a_long_rest() {
+    let (mut f, goblin, ced, rook) = intervention_fight(pc("Ced", Race::Human, Class::Cleric, 1));
+    assert_eq!(
+        tdgs::interrupt_limit(f.get(ced), ReactionKind::DivineIntervention),
+        Some(Limit::PerDay(1))
+    );
+    // A hit that would drop Rook: Ced may intervene, and the blow deals nothing.
+    let events = f.act_with(goblin, Command::Attack { target: Some(rook) }, |e, _| {
+        offered_to(e, ced).is_some()
+    });
+    assert_eq!(offered_to(&events, ced), Some(vec![ReactionKind::DivineIntervention]));
+    let events = f.act(ced, Command::React(ReactionKind::DivineIntervention));
+    let (amount, remaining) = events
+        .iter()
+        .find_map(|e| match e {
+            Event::DamageReduced {
+                by,
+                reaction: ReactionKind::DivineIntervention,
+                amount,
+                remaining,
+                ..
+            } if *by == ced => Some((*amount, *remaining)),
+            _ => None,
+        })
+        .unwrap();
+    assert!(amount >= 1, "the whole blow ({amount}) turned aside");
+    assert_eq!(remaining, 0);
+    assert_eq!(f.get(rook).hp, 1, "Rook still stands");
+    let uses = f
+        .get(ced)
+        .tdgs
+        .uses
+        .iter()
+        .find(|u| u.kind == ReactionKind::DivineIntervention)
+        .copied()
+        .unwrap();
+    assert_eq!((uses.round, uses.scene, uses.day), (1, 1, 1));
+    // Next round: once a day means not again today.
+    f.act(goblin, Command::EndTurn);
+    f.act(ced, Command::EndTurn);
+    f.act(rook, Command::EndTurn);
+    assert_eq!(f.current(), goblin);
+    let events = f.act_with(goblin, Command::Attack { target: Some(rook) }, |e, _| {
+        any(e, |e| matches!(e, Event::AttackRolled { hit: true, .. }))
+    });
+    assert!(
+        !intervention_offered(&events, ced),
+        "Divine Intervention is spent for the day"
+    );
+    // The scene ends: per-scene uses reset, the day's stays — and the cleric carries it into the
+    // day's next fight.
+    f.direct(Command::EndCombat);
+    let uses = f
+        .get(ced)
+        .tdgs
+        .uses
+        .iter()
+        .find(|u| u.kind == ReactionKind::DivineIntervention)
+        .copied()
+        .unwrap();
+    assert_eq!((uses.round, uses.scene, uses.day), (0, 0, 1));
+    // What the day's next fight is given: a fresh Ced (as from the character's row) with the
+    // uses kept from today.
+    let today = tdgs::day_uses(f.get(ced));
+    assert_eq!(today.len(), 1);
+    let mut carried = pc("Ced", Race::Human, Class::Cleric, 1);
+    tdgs::carry_day_uses(&mut carried, &today);
+    let (mut g, goblin, ced, rook) = intervention_fight(carried.clone());
+    let events = g.act_with(goblin, Command::Attack { target: Some(rook) }, |e, _| {
+        any(e, |e| matches!(e, Event::AttackRolled { hit: true, .. }))
+    });
+    assert!(
+        !intervention_offered(&events, ced),
+        "still spent in the second fight of the day"
+    );
+    // A long rest brings it back.
+    let mut rested = carried;
+    tdgs::long_rest(&mut rested);
+    let (mut h, goblin, ced, rook) = intervention_fight(rested);
+    let events = h.act_with(goblin, Command::Attack { target: Some(rook) }, |e, _| {
+        offered_to(e, ced).is_some()
+    });
+    assert_eq!(offered_to(&events, ced), Some(vec![ReactionKind::DivineIntervention]));
+    // Outside TDGS there is no Divine Intervention.
+    assert!(!engine::reactions::grants(
+        h.get(ced),
+        ReactionKind::DivineIntervention,
+        Ruleset::Gogobee
+    ));
+}
+
+#[test]
+fn mutual_destruction_in_play_the_faster_entity_s_action_completes_and_the_loser_s_may_not() {
+    // Rook readies "attack when the goblin attacks me"; the goblin attacks Rook. Each blow
+    // would stop the other (both at 1 HP): the higher REF completes first.
+    for (rook_ref, goblin_ref) in [(16, 10), (10, 16)] {
+        let mut f = tdgs_fight(vec![
+            stats(pc("Rook", Race::Human, Class::Rogue, 1), rook_ref, 10),
+            stats(puppet("Goblin", Monster::Goblin), goblin_ref, 8),
+        ]);
+        let (rook, goblin) = (f.id("Rook"), f.id("Goblin"));
+        f.melee(rook, goblin);
+        f.get_mut(rook).hp = 1;
+        f.get_mut(goblin).hp = 1;
+        f.direct(Command::Begin);
+        if f.current() == goblin {
+            f.act(goblin, Command::EndTurn);
+        }
+        f.act(
+            rook,
+            Command::Ready {
+                text: "attack when the goblin attacks me".into(),
+            },
+        );
+        f.act(rook, Command::EndTurn);
+        assert_eq!(f.current(), goblin);
+        let events = f.act(goblin, Command::Attack { target: Some(rook) });
+        assert_eq!(offered_to(&events, rook), Some(vec![ReactionKind::Readied]));
+        let faster = if rook_ref > goblin_ref { rook } else { goblin };
+        let slower = if faster == rook { goblin } else { rook };
+        let events = f.act_with(rook, Command::React(ReactionKind::Readied), |e, _| {
+            common::rolls(e).first().is_some_and(|r| r.hit)
+        });
+        let decided = events.iter().find_map(|e| match e {
+            Event::MutualDestruction { first, second, flips } => Some((*first, *second, flips.clone())),
+            _ => None,
+        });
+        assert_eq!(
+            decided,
+            Some((faster, slower, vec![])),
+            "REF {rook_ref} vs {goblin_ref}"
+        );
+        let swings = common::rolls(&events);
+        assert_eq!(
+            swings.len(),
+            1,
+            "the loser never completes its attack\n{}",
+            f.transcript()
+        );
+        assert_eq!((swings[0].attacker, swings[0].target), (faster, slower));
+        assert!(!f.get(slower).is_standing());
+        assert!(f.get(faster).is_standing());
+    }
 }

@@ -804,3 +804,94 @@ fn a_target_in_a_one_tick_recover_can_be_exploited() {
     }
     panic!("no Exploit offered against the one-tick recover\n{}", f.transcript());
 }
+
+/// `observer` (a monster) in melee with Aria and Bren, who entered `phases` this tick with
+/// `activities`; returns the reaction it takes and its target.
+fn queued_choice(
+    observer: Monster,
+    aria: (Phase, &Activity, i32),
+    bren: (Phase, &Activity, i32),
+) -> (ReactionKind, CombatantId) {
+    let mut c = Combat::new(
+        vec![
+            pc("Aria", Race::Human, Class::Fighter, 1),
+            pc("Bren", Race::Human, Class::Mage, 1),
+            monster("Watcher", observer),
+        ],
+        Terrain::default(),
+    )
+    .with_ruleset(Ruleset::Ticks);
+    let (a, b, watcher) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    c.set_band(a, watcher, Band::Melee);
+    c.set_band(b, watcher, Band::Melee);
+    c.started = true;
+    c.order = vec![a, b, watcher];
+    c.combatants[0].ticks.current = Some(cycle_in(aria.1, aria.0));
+    c.combatants[0].hp = aria.2;
+    c.combatants[1].ticks.current = Some(cycle_in(bren.1, bren.0));
+    c.combatants[1].hp = bren.2;
+    c.model.timeline.reacting = true;
+    c.model.timeline.observed = vec![
+        ticks::Observation {
+            observer: watcher,
+            actor: a,
+            phase: aria.0,
+        },
+        ticks::Observation {
+            observer: watcher,
+            actor: b,
+            phase: bren.0,
+        },
+    ];
+    let mut dice = Dice::seeded(3);
+    let mut ctx = ctx_over(&mut c, &mut dice);
+    assert!(ticks::pump(&mut ctx));
+    let taken: Vec<ReactionKind> = ctx
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ReactionTaken { reaction, .. } => Some(*reaction),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(taken.len(), 1, "one reaction, the rest discarded");
+    let target = match ctx.combat.queue.front() {
+        Some(engine::resolve::Step::Swing(s)) => s.target,
+        other => panic!("no strike queued: {other:?}"),
+    };
+    (taken[0], target)
+}
+
+#[test]
+fn monsters_choose_among_queued_reactions_by_their_behaviour_profile() {
+    let (aria, bren) = (CombatantId(0), CombatantId(1));
+    let attack = Activity::Command(Command::Attack {
+        target: Some(CombatantId(2)),
+    });
+    let cast = Activity::Command(Command::Cast {
+        spell: engine::content::Spell::FireBolt,
+        target: Some(CombatantId(2)),
+    });
+    for m in [Monster::Wolf, Monster::Quickling, Monster::DrowMage] {
+        assert!(ticks::reads_prep(&monster("Watcher", m)), "{m:?} reads a windup");
+    }
+    // Aria (earlier) winds down, Bren winds up. An aggressive wolf breaks the windup; a
+    // skirmishing quickling takes the opening instead.
+    let recover_and_prep = || ((Phase::Recover, &attack, 12), (Phase::Prep, &attack, 12));
+    let (a, b) = recover_and_prep();
+    assert_eq!(queued_choice(Monster::Wolf, a, b), (ReactionKind::Cancel, bren));
+    let (a, b) = recover_and_prep();
+    assert_eq!(queued_choice(Monster::Quickling, a, b), (ReactionKind::Exploit, aria));
+    // Both wind down; Bren is the weaker. A wolf strikes the earlier, a brute ogre the weaker.
+    let both_recover = || ((Phase::Recover, &attack, 12), (Phase::Recover, &attack, 3));
+    let (a, b) = both_recover();
+    assert_eq!(queued_choice(Monster::Wolf, a, b), (ReactionKind::Exploit, aria));
+    let (a, b) = both_recover();
+    assert_eq!(queued_choice(Monster::Ogre, a, b), (ReactionKind::Exploit, bren));
+    // Both wind up, Bren a spell. A wolf breaks the earlier; a caster the spell.
+    let both_prep = || ((Phase::Prep, &attack, 12), (Phase::Prep, &cast, 12));
+    let (a, b) = both_prep();
+    assert_eq!(queued_choice(Monster::Wolf, a, b), (ReactionKind::Cancel, aria));
+    let (a, b) = both_prep();
+    assert_eq!(queued_choice(Monster::DrowMage, a, b), (ReactionKind::Cancel, bren));
+}

@@ -377,6 +377,18 @@ impl Renderer {
                 "{} `{roll} vs DC {dc}`",
                 say(Key::CounterspellFailed, &[("name", &n(*by)), ("caster", &n(*caster))])
             )],
+            Event::MutualDestruction { first, second, flips } => {
+                let line = say(
+                    Key::MutualDestruction,
+                    &[("first", &n(*first)), ("second", &n(*second))],
+                );
+                if flips.is_empty() {
+                    vec![line]
+                } else {
+                    let flips: Vec<String> = flips.iter().map(u32::to_string).collect();
+                    vec![format!("{line} `d2 {}`", flips.join(", "))]
+                }
+            }
             Event::ParryRolled {
                 by,
                 attacker,
@@ -971,9 +983,8 @@ impl Renderer {
                             .combatants
                             .get(actor.0 as usize)
                             .and_then(|a| a.ticks.current.as_ref())
-                            .map(|cycle| escape_markdown(&cycle.activity.describe()))
                             // A one-tick recover already over: still its winding down.
-                            .unwrap_or_else(|| "action".into());
+                            .map_or_else(|| "action".into(), |cycle| escape_markdown(&cycle.activity.describe()));
                         format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
                     }
                     other => format!("• **{}** — {}", kind.label(), n(other.source())),

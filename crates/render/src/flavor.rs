@@ -186,6 +186,8 @@ keys! {
         DamageReduced => ["name", "target", "reaction", "amount", "damage"],
         SpellCountered => ["name", "caster", "spell"],
         CounterspellFailed => ["name", "caster"],
+        /// TDGS mutual destruction: both would stop the other; the faster goes first.
+        MutualDestruction => ["first", "second"],
         /// TDGS Parry: the declared attack is turned aside before it is rolled.
         Deflected => ["name", "attacker"],
         /// TDGS Parry: the roll falls short and the attack goes on.

@@ -128,6 +128,8 @@ registry! {
     Exploit => exploit,
     /// Mage: hit by an attack — a 1st-level slot for +5 AC against it and until your next turn.
     Shield => shield,
+    /// TDGS Cleric, 1/day: a hit would drop the cleric or an ally to 0 HP — its damage is 0.
+    DivineIntervention => divine_intervention,
 }
 
 pub(crate) use counterspell::resolve as resolve_counterspell;

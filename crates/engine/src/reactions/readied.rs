@@ -1,13 +1,15 @@
 //! A readied action firing (seed 000 §5; seed 001 "Readied actions"): the trigger occurred —
 //! the held attack, spell or Dodge goes off as a reaction ("The goblin moves. Your readied attack
-//! fires."). Parsing triggers and holding the action is `crate::readied`.
+//! fires."). Parsing triggers and holding the action is `crate::readied`. Under TDGS a readied
+//! attack on an attacker who attacks the reactor is mutual destruction: the faster (REF → LUK →
+//! d2) completes first, and the loser's swing may never come.
 
 use super::{Limit, Reaction, ReactionTrigger, readied_feasible};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::event::{AttackKind, Event};
 use crate::multiattack;
-use crate::readied::HeldAction;
+use crate::readied::{HeldAction, Observed};
 use crate::resolve::{Ctx, Step, Swing};
 
 pub struct Readied;
@@ -37,7 +39,7 @@ impl Reaction for Readied {
 
     fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
         match trigger {
-            ReactionTrigger::Readied { observed } => fire_readied(ctx, reactor, observed.actor()),
+            ReactionTrigger::Readied { observed } => fire_readied(ctx, reactor, observed),
             _ => vec![],
         }
     }
@@ -58,7 +60,8 @@ impl Reaction for Readied {
 }
 
 /// A readied action fires (§5): "The goblin moves. Your readied attack fires."
-fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, trigger_by: CombatantId) -> Vec<Step> {
+fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, observed: &Observed) -> Vec<Step> {
+    let trigger_by = observed.actor();
     let Some(readied) = ctx.combat.get_mut(reactor).readied.as_mut() else {
         return vec![];
     };
@@ -73,17 +76,45 @@ fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, trigger_by: CombatantId) ->
         HeldAction::Attack { target } => {
             let target = target.unwrap_or(trigger_by);
             let r = ctx.combat.get(reactor);
-            match multiattack::strike_for(ctx.combat, r, target, 1) {
-                Some(strike) => vec![Step::Swing(Swing {
-                    attacker: reactor,
-                    target,
-                    strike,
-                    kind: AttackKind::Readied,
-                    swing: 1,
-                    of: 1,
-                    declared: true,
-                })],
-                None => vec![],
+            let Some(strike) = multiattack::strike_for(ctx.combat, r, target, 1) else {
+                return vec![];
+            };
+            let swing = Step::Swing(Swing {
+                attacker: reactor,
+                target,
+                strike,
+                kind: AttackKind::Readied,
+                swing: 1,
+                of: 1,
+                declared: true,
+            });
+            // An attack on the reactor answered by an attack on the attacker: each would prevent
+            // the other (seed 001 "Mutual destruction").
+            let mutual = target == trigger_by
+                && matches!(observed, Observed::Attacks { target: victim, .. } if *victim == reactor);
+            match mutual.then(|| crate::timing::first_of_mutual(ctx, trigger_by, reactor)).flatten() {
+                Some((first, flips)) => {
+                    let second = if first == reactor { trigger_by } else { reactor };
+                    ctx.emit(Event::MutualDestruction { first, second, flips });
+                    if first == reactor {
+                        return vec![swing];
+                    }
+                    // The attacker's action completes first: the readied swing waits behind its
+                    // swings (and does not come if the reactor falls to them).
+                    let queue = &ctx.combat.queue;
+                    let start = queue
+                        .iter()
+                        .position(|s| matches!(s, Step::Swing(s) if s.attacker == trigger_by))
+                        .unwrap_or(0);
+                    let end = queue
+                        .iter()
+                        .skip(start)
+                        .position(|s| !matches!(s, Step::Swing(s) if s.attacker == trigger_by))
+                        .map_or(queue.len(), |n| start + n);
+                    ctx.combat.queue.insert(end, swing);
+                    vec![]
+                }
+                None => vec![swing],
             }
         }
         HeldAction::Cast { spell, target } => {

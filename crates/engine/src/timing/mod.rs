@@ -86,6 +86,18 @@ pub trait TimingModel: Sync {
 
     /// The scene ends (the fight is over): per-scene effects reset.
     fn scene_end(&self, _combat: &mut Combat) {}
+
+    /// Mutual destruction: `responder` answers `actor`'s action with one that would prevent it,
+    /// and `actor`'s would prevent the answer. Which completes first (and the d2s flipped to
+    /// decide it), or `None` when the model lets the reaction resolve first as any other.
+    fn first_of_mutual(
+        &self,
+        _ctx: &mut Ctx,
+        _actor: CombatantId,
+        _responder: CombatantId,
+    ) -> Option<(CombatantId, Vec<u32>)> {
+        None
+    }
 }
 
 /// The model a fight runs under. The match is the registry: a new [`Ruleset`] does not compile
@@ -154,6 +166,11 @@ pub fn spend_slot(combat: &mut Combat, id: CombatantId, slot: Resource) {
 pub fn may_react(combat: &Combat, reactor: CombatantId, kind: ReactionKind) -> bool {
     let r = combat.get(reactor);
     r.is_standing() && model(combat.ruleset).may_react(combat, r, kind)
+}
+
+/// Mutual destruction under the fight's model (see [`TimingModel::first_of_mutual`]).
+pub fn first_of_mutual(ctx: &mut Ctx, actor: CombatantId, responder: CombatantId) -> Option<(CombatantId, Vec<u32>)> {
+    model(ctx.combat.ruleset).first_of_mutual(ctx, actor, responder)
 }
 
 /// Spends what taking a reaction of `kind` to `trigger` costs under the model.

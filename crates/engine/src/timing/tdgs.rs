@@ -20,9 +20,9 @@
 //!   (Fighter, Berserker, Ranger) and monsters with a melee attack (1/round); Uncanny Dodge,
 //!   Interception, Evasion and Shield of Faith keep their GogoBee gates (1/round); Counterspell is
 //!   1/scene. Casters, clerics and rogues below their gates have no Interrupt — "no free
-//!   interrupts". Per-day limits (the seed's Divine Intervention) are supported by [`Limit`] but
-//!   no shared ability has one yet; per-day counts survive scene end and reset on a long rest
-//!   ([`long_rest`]).
+//!   interrupts". Per-day limits: Divine Intervention, a Cleric's, 1/day (seed 001's example);
+//!   per-day counts survive scene end, are carried into the day's next fight ([`day_uses`],
+//!   [`carry_day_uses`]) and reset on a long rest ([`long_rest`]).
 //! - *Instants* ([`Instant`]): Rogues have Quick Draw (Instant REF 12), Fighters and Berserkers
 //!   Battle Cry (8), Mages Premonition (5), Rangers Steady Aim (no REF of its own: the ranger's).
 //!   The AI declares its Instant every round; a player declares with `DeclareInstant` during a
@@ -162,6 +162,35 @@ pub fn spend_interrupt(c: &mut Combatant, kind: ReactionKind) {
 /// A long rest: per-day Interrupts come back.
 pub fn long_rest(c: &mut Combatant) {
     c.tdgs.uses.clear();
+}
+
+/// The Interrupt uses `c` has spent today (per-day limits): what the service keeps with the
+/// character between the day's fights (round and scene counts are not carried).
+pub fn day_uses(c: &Combatant) -> Vec<InterruptUses> {
+    c.tdgs
+        .uses
+        .iter()
+        .filter(|u| u.day > 0)
+        .map(|u| InterruptUses {
+            round: 0,
+            scene: 0,
+            ..*u
+        })
+        .collect()
+}
+
+/// Gives a combatant entering the day's next fight the uses it spent earlier today.
+pub fn carry_day_uses(c: &mut Combatant, today: &[InterruptUses]) {
+    for carried in today.iter().filter(|u| u.day > 0) {
+        match c.tdgs.uses.iter_mut().find(|u| u.kind == carried.kind) {
+            Some(u) => u.day = u.day.max(carried.day),
+            None => c.tdgs.uses.push(InterruptUses {
+                round: 0,
+                scene: 0,
+                ..*carried
+            }),
+        }
+    }
 }
 
 /// An Instant: a pre-emptive ability declared for the round's Instant phase.
@@ -452,6 +481,24 @@ impl super::TimingModel for Tdgs {
 
     fn scene_end(&self, combat: &mut Combat) {
         scene_end(combat);
+    }
+
+    /// "MUTUAL DESTRUCTION: If both events would prevent the other, resolve in REF order.
+    /// Faster entity's action completes first. If REF and LUK identical: flip d2."
+    fn first_of_mutual(
+        &self,
+        ctx: &mut Ctx,
+        actor: CombatantId,
+        responder: CombatantId,
+    ) -> Option<(CombatantId, Vec<u32>)> {
+        let entry = |id: CombatantId| {
+            let c = ctx.combat.get(id);
+            (id, reflex(c), luck(c))
+        };
+        let entries = [entry(actor), entry(responder)];
+        let order = order_by_ref_luk_d2(&entries, ctx.dice);
+        let flips = order.iter().flat_map(|(_, f)| f.iter().copied()).collect();
+        Some((order[0].0, flips))
     }
 }
 

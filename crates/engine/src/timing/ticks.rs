@@ -27,8 +27,9 @@
 //!   *Mitigation* in exec is GogoBee's reactions (Parry, Uncanny Dodge, Interception, Evasion,
 //!   Counterspell, Shield of Faith, and Opportunity Attacks on "leaving"), offered while the
 //!   action executes. Every reaction runs its own PER; its recover is the throttle.
-//! - *Best queued reaction*: a monster ranks by profile (Cancel before Exploit, the earlier actor
-//!   first); a player with several queued is offered the choice — one option per kind, each
+//! - *Best queued reaction*: a monster ranks by profile (`behaviour::choose_queued`: most
+//!   break a windup before exploiting a recover, a skirmisher takes the opening first, a brute
+//!   the weakest enemy, a caster a spellcaster's windup; the earlier actor first); a player with several queued is offered the choice — one option per kind, each
 //!   answering the best of its kind ([`ReactionWindow::choices`]) — and the rest are discarded.
 //! - *Players*: `EndTurn` means "wait a tick". Ready, Delay and Instants belong to other models.
 //! - *Rounds*: `Combat.round` counts blocks of 10 ticks; the fight is halted after 100.
@@ -639,7 +640,7 @@ fn observe(ctx: &mut Ctx, actor: CombatantId, phase: Phase) {
 /// One reactor of the reaction pass: the first in initiative order with something queued uses
 /// its best reaction; the rest are discarded. False when no one is left.
 ///
-/// A monster ranks by profile: Cancel before Exploit, the earlier actor first. A player is offered
+/// A monster ranks by profile ([`behaviour::choose_queued`]). A player is offered
 /// the choice (seed 004: "the player is offered the choice"): one button per kind of reaction
 /// they have queued, each answering the best observation of its kind (the earlier actor in
 /// initiative order), plus Pass.
@@ -654,7 +655,10 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
     let tick = ctx.combat.model.tick;
     let mut queued: Vec<Observation> = mine
         .into_iter()
-        .filter(|o| still_in(ctx.combat.get(o.actor), o.phase, tick) && reaction_for(ctx.combat, reactor, o.actor, o.phase).is_some())
+        .filter(|o| {
+            still_in(ctx.combat.get(o.actor), o.phase, tick)
+                && reaction_for(ctx.combat, reactor, o.actor, o.phase).is_some()
+        })
         .collect();
     queued.sort_by_key(|o| {
         (
@@ -693,9 +697,30 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
             ctx.combat.window = Some(window);
         }
         Controller::Ai(_) => {
-            let options = reactions::options(ctx.combat, reactor, &best);
-            if let Some(choice) = behaviour::choose_reaction(ctx.combat, reactor, &best, &options) {
-                let steps = crate::reactions::take(ctx, reactor, choice, &best);
+            // Every legal (reaction, trigger) queued, the earlier actor first: the profile ranks.
+            let mut queued_reactions = Vec::new();
+            for o in &queued {
+                let trigger = ReactionTrigger::Phase {
+                    actor: o.actor,
+                    phase: o.phase,
+                };
+                let casting = ctx
+                    .combat
+                    .get(o.actor)
+                    .ticks
+                    .current
+                    .as_ref()
+                    .is_some_and(|cy| matches!(cy.activity, Activity::Command(Command::Cast { .. })));
+                for kind in reactions::options(ctx.combat, reactor, &trigger) {
+                    queued_reactions.push(behaviour::Queued {
+                        kind,
+                        trigger: trigger.clone(),
+                        casting,
+                    });
+                }
+            }
+            if let Some((choice, trigger)) = behaviour::choose_queued(ctx.combat, reactor, &queued_reactions) {
+                let steps = crate::reactions::take(ctx, reactor, choice, &trigger);
                 ctx.push_front(steps);
             }
         }

@@ -259,10 +259,12 @@ pub enum Feature {
     SteadyAim,
     /// TDGS: opportunity attacks as an Interrupt.
     Opportunist,
+    /// TDGS: a Cleric's per-day Interrupt (1/day).
+    DivineIntervention,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 15] = [
+    pub const ALL: [Feature; 16] = [
         Feature::SecondWind,
         Feature::CunningAction,
         Feature::CunningStrike,
@@ -278,6 +280,7 @@ impl Feature {
         Feature::Premonition,
         Feature::SteadyAim,
         Feature::Opportunist,
+        Feature::DivineIntervention,
     ];
 
     /// The feature as a content file names it.
@@ -298,6 +301,7 @@ impl Feature {
             Feature::Premonition => "Premonition",
             Feature::SteadyAim => "Steady Aim",
             Feature::Opportunist => "Opportunist",
+            Feature::DivineIntervention => "Divine Intervention",
         }
     }
 }
