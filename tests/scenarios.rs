@@ -126,6 +126,11 @@ fn ticks_a_dash_doubles_the_move_it_precedes_and_a_late_joiner_is_waited_for() {
 }
 
 #[test]
+fn tdgs_an_instant_before_the_start_a_parry_at_the_interrupt_check_and_a_once_a_day_intervention() {
+    check("tests/scenarios/tdgs_interrupts.txt");
+}
+
+#[test]
 fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
     check("tests/scenarios/turn_timer.txt");
 }
