@@ -155,6 +155,14 @@ pub async fn referee_log(db: &Db, campaign_id: i64, combat_id: i64) -> Result<Op
         .one(db.conn())
         .await?;
     let mut live = start.and_then(|s| Live::from_state(&s.state).ok());
+    // Without a start (fought before it was kept), each line reads the fight as it stands.
+    let stands = match live {
+        Some(_) => None,
+        None => crate::store::rebuild(db.conn(), combat_id)
+            .await
+            .ok()
+            .map(|(_, l)| l.combat),
+    };
     for entry in combats::events(db.conn(), combat_id).await? {
         let events: Vec<engine::Event> = serde_json::from_str(&entry.events).unwrap_or_default();
         // Each line reads the fight as it stood after the command (names, sides).
@@ -165,10 +173,9 @@ pub async fn referee_log(db: &Db, campaign_id: i64, combat_id: i64) -> Result<Op
         }
         let state = match &live {
             Some(live) => live.combat.clone(),
-            None => Live::from_state(&row.state).map_or_else(
-                |_| engine::Combat::new(Vec::new(), engine::Terrain::default()),
-                |l| l.combat,
-            ),
+            None => stands
+                .clone()
+                .unwrap_or_else(|| engine::Combat::new(Vec::new(), engine::Terrain::default())),
         };
         for event in &events {
             out.push_str(&engine::log::line(&state, event));

@@ -121,6 +121,22 @@ impl Service {
         &self.store.group_counts
     }
 
+    /// This service writes a fight's whole state every `commands` commands (and when it ends)
+    /// instead of every [`crate::store::SNAPSHOT_EVERY`]; the commands between are only logged.
+    pub fn with_snapshot_every(self, commands: u32) -> Self {
+        self.store
+            .snapshot_every
+            .store(i64::from(commands.max(1)), std::sync::atomic::Ordering::Relaxed);
+        self
+    }
+
+    /// A fight as the database holds it, read past the cache: its latest snapshot and the
+    /// commands logged after it, re-applied. Its version is the stored one.
+    pub async fn stored_combat(&self, combat_id: i64) -> Result<(i64, engine::Combat), ServiceError> {
+        let (_, live) = crate::store::rebuild(self.db().conn(), combat_id).await?;
+        Ok((live.version, live.combat))
+    }
+
     /// The database this service writes to.
     pub fn db(&self) -> &Db {
         &self.store.db

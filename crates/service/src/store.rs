@@ -2,15 +2,19 @@
 //!
 //! A command on a combat locks that combat's slot (a `tokio::sync::Mutex`, so commands on
 //! one combat queue while other combats run), applies itself to a copy of the cached state,
-//! and writes the result in ONE transaction: the combat row (state JSON + version, guarded by
-//! the version it read), its `combat_events` row, the denormalised `turn_resources`,
-//! `readied_actions` and `death_save_states` rows that changed, new `combatants` rows, and
-//! the timers (reaction window, turn). Those statements go to the database as one batch (one round
-//! trip) inside `BEGIN`/`COMMIT`, which is what lets SQLite keep up. Another process that
-//! wrote first makes the save fail as [`ServiceError::StaleCombat`]: the slot is reloaded
-//! from the database and the command retried on the fresh state.
+//! and writes what happened in ONE transaction: the combat row's version (guarded by the
+//! version it read), status and pending timers' ids, its `combat_events` row (the command and
+//! its events), the denormalised `turn_resources`, `readied_actions` and `death_save_states`
+//! rows that changed, new `combatants` rows, and the timers (reaction window, turn). The
+//! fight's whole state is written only every [`SNAPSHOT_EVERY`] commands and when it ends, as
+//! its snapshot (`combat_snapshots`, in the same transaction); [`load`] rebuilds a fight from
+//! its latest snapshot and re-applies the commands logged after it through the engine
+//! ([`Live::replay`], deterministic: same state + same commands ⇒ same state). Another
+//! process that wrote first makes the save fail as [`ServiceError::StaleCombat`]: the slot is
+//! reloaded from the database and the command retried on the fresh state.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chrono::Duration;
@@ -27,7 +31,9 @@ use sea_orm::{
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
-use crate::entity::{combat, combat_event, combatant, death_save_state, readied_action, timer, turn_resources};
+use crate::entity::{
+    combat, combat_event, combat_snapshot, combatant, death_save_state, readied_action, timer, turn_resources,
+};
 use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, Statements, Writer};
 use crate::{DateTimeUtc, Db, ServiceError};
 
@@ -40,7 +46,12 @@ pub const REACTION_TIMEOUT: &str = "reaction_timeout";
 /// The `timers.kind` of the turn timer: the fight waits on a player, who has until it fires.
 pub const TURN_TIMEOUT: &str = "turn_timeout";
 
-/// What the `combats.state` column holds.
+/// A fight's state is written whole (its snapshot) every this many commands, and when it ends;
+/// the commands between are only logged. Loading a fight re-applies at most this many minus one.
+pub const SNAPSHOT_EVERY: i64 = 16;
+
+/// What a snapshot (`combat_snapshots.state`, `combat_starts.state`) holds. The timers' ids in
+/// it are those of the snapshot's version; the combat row holds the current ones.
 #[derive(Serialize, Deserialize)]
 pub(crate) struct StoredState {
     pub combat: Combat,
@@ -73,8 +84,11 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    /// Applies an engine command, keeping `self` untouched on refusal.
+    /// Applies an engine command, keeping `self` untouched on refusal. `now` counts to the
+    /// microsecond, as the log's `created_at` keeps it ([`to_micros`]), so a fight rebuilt from
+    /// its log comes out exactly as it was applied.
     pub fn apply(&mut self, actor: Actor, command: Command, now: DateTimeUtc) -> Result<Vec<Event>, ServiceError> {
+        let now = to_micros(now);
         Ok(engine::apply(&mut self.combat, actor, command, &mut self.dice, now)?)
     }
 
@@ -325,37 +339,85 @@ impl Cache {
     }
 }
 
-/// Loads a combat from the database.
+/// Tries at reading a fight's row, snapshot and log consistently while other processes write it.
+const LOAD_ATTEMPTS: usize = 8;
+
+/// A fight's state as of its row's version: its latest snapshot at or before that version, and
+/// the commands logged after it re-applied ([`Live::replay`]). Returns the row (read first:
+/// its version and timers' ids are those of the state) and the state, its `characters` empty.
+///
+/// No transaction: log rows never change once written, and a snapshot newer than the row
+/// (another process wrote in between) makes it read again.
+pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<(combat::Model, Live), ServiceError> {
+    let unreadable = |what: String| ServiceError::InvalidInput(format!("combat {combat_id} has {what}"));
+    for _ in 0..LOAD_ATTEMPTS {
+        let row = crate::repo::combats::get(db, combat_id).await?;
+        let Some(snapshot) = combat_snapshot::Entity::find_by_id(combat_id).one(db).await? else {
+            return Err(unreadable("no stored state (compacted, or never written)".into()));
+        };
+        if snapshot.version > row.version {
+            continue;
+        }
+        let mut live =
+            Live::from_state(&snapshot.state).map_err(|err| unreadable(format!("an unreadable state: {err}")))?;
+        let log = combat_event::Entity::find()
+            .filter(combat_event::Column::CombatId.eq(combat_id))
+            .filter(combat_event::Column::Seq.gt(snapshot.version))
+            .filter(combat_event::Column::Seq.lte(row.version))
+            .order_by_asc(combat_event::Column::Seq)
+            .all(db)
+            .await?;
+        if log.len() as i64 != row.version - snapshot.version
+            || log
+                .iter()
+                .zip(snapshot.version + 1..)
+                .any(|(entry, seq)| entry.seq != seq)
+        {
+            return Err(unreadable(format!(
+                "a gap in its log between its snapshot (version {}) and version {}",
+                snapshot.version, row.version
+            )));
+        }
+        for entry in log {
+            let logged: Logged = serde_json::from_str(&entry.command)
+                .map_err(|err| unreadable(format!("an unreadable command {}: {err}", entry.seq)))?;
+            live.replay(logged, entry.created_at)
+                .map_err(|err| unreadable(format!("a command {} that no longer applies: {err}", entry.seq)))?;
+        }
+        live.id = row.id;
+        live.campaign_id = row.campaign_id;
+        live.channel_id.clone_from(&row.channel_id);
+        live.expedition_id = row.expedition_id;
+        live.version = row.version;
+        live.reaction_timer = row.reaction_timer_id;
+        live.turn_timer = row.turn_timer_id;
+        live.characters.clear();
+        return Ok((row, live));
+    }
+    Err(ServiceError::InvalidInput(format!(
+        "combat {combat_id} kept changing while it was read; try again"
+    )))
+}
+
+/// Loads a combat from the database (see [`rebuild`]).
 pub(crate) async fn load<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<Live, ServiceError> {
-    let row = crate::repo::combats::get(db, combat_id).await?;
-    let stored: StoredState = serde_json::from_str(&row.state)
-        .map_err(|err| ServiceError::InvalidInput(format!("combat {combat_id} has an unreadable state: {err}")))?;
+    let (row, mut live) = rebuild(db, combat_id).await?;
     let campaign = crate::repo::campaigns::get(db, row.campaign_id).await?;
     let members = combatant::Entity::find()
         .filter(combatant::Column::CombatId.eq(combat_id))
         .order_by_asc(combatant::Column::CombatantIndex)
         .all(db)
         .await?;
-    let mut characters = vec![None; stored.combat.combatants.len()];
+    let mut characters = vec![None; live.combat.combatants.len()];
     for m in members {
         if let Some(slot) = characters.get_mut(m.combatant_index as usize) {
             *slot = m.character_id;
         }
     }
-    Ok(Live {
-        id: row.id,
-        campaign_id: row.campaign_id,
-        channel_id: row.channel_id,
-        expedition_id: row.expedition_id,
-        reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
-        turn_timeout_secs: crate::repo::campaigns::turn_timeout_secs(&campaign),
-        version: row.version,
-        combat: stored.combat,
-        dice: Dice::at(stored.dice),
-        reaction_timer: stored.reaction_timer,
-        turn_timer: stored.turn_timer,
-        characters,
-    })
+    live.characters = characters;
+    live.reaction_timeout_secs = i64::from(campaign.reaction_timeout_secs);
+    live.turn_timeout_secs = crate::repo::campaigns::turn_timeout_secs(&campaign);
+    Ok(live)
 }
 
 /// A new combat row (version 0) with its combatants and their turn-resource rows; the
@@ -373,8 +435,8 @@ pub(crate) async fn create(
         expedition_id: Set(live.expedition_id),
         status: Set(crate::repo::combats::ACTIVE.to_owned()),
         seed: Set(seed),
-        initial_state: Set(Some(state.clone())),
-        state: Set(state),
+        initial_state: Set(None),
+        state: Set(String::new()),
         version: Set(0),
         created_at: Set(now),
         updated_at: Set(now),
@@ -390,7 +452,15 @@ pub(crate) async fn create(
     // The fight as it begins, for replay (`crate::replay`): the log holds what follows.
     crate::entity::combat_start::ActiveModel {
         combat_id: Set(inserted.id),
-        state: Set(inserted.state.clone()),
+        state: Set(state.clone()),
+    }
+    .insert(txn)
+    .await?;
+    // Its first snapshot: version 0, what the first command applies to.
+    combat_snapshot::ActiveModel {
+        combat_id: Set(inserted.id),
+        version: Set(0),
+        state: Set(state),
     }
     .insert(txn)
     .await?;
@@ -424,8 +494,16 @@ struct Batch {
     expected: u64,
 }
 
+/// A time as the log stores it: to the microsecond ([`to_micros`]), so PostgreSQL keeps it exactly.
 fn ts(now: DateTimeUtc) -> String {
-    now.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    to_micros(now).to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+/// `now` to the microsecond (truncated), as PostgreSQL's `timestamptz` keeps it (it would round
+/// a finer time), and as [`Live::apply`] hands it to the engine.
+fn to_micros(now: DateTimeUtc) -> DateTimeUtc {
+    use chrono::SubsecRound;
+    now.trunc_subsecs(6)
 }
 
 impl Batch {
@@ -693,8 +771,35 @@ fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> 
     })
 }
 
+/// The combat row's update of a command: version (guarded by the one it read), status, and its
+/// pending timers' ids (`timers`: SQL giving a new timer's id, instead of `after`'s).
+fn combat_update(
+    before: &Live,
+    after: &Live,
+    now: DateTimeUtc,
+    timers: [Option<&str>; 2],
+) -> sea_orm::sea_query::UpdateStatement {
+    let id = |sql: Option<&str>, id: Option<i64>| match sql {
+        Some(sql) => sea_orm::sea_query::Expr::cust(sql.to_owned()),
+        None => sea_orm::sea_query::Expr::val(id),
+    };
+    let mut update = Query::update();
+    update
+        .table(combat::Entity)
+        .value(combat::Column::Version, after.version)
+        .value(combat::Column::Status, after.status())
+        .value(combat::Column::UpdatedAt, ts(now))
+        .value(combat::Column::ReactionTimerId, id(timers[0], after.reaction_timer))
+        .value(combat::Column::TurnTimerId, id(timers[1], after.turn_timer))
+        .and_where(combat::Column::Id.eq(after.id))
+        .and_where(combat::Column::Version.eq(before.version));
+    update
+}
+
 /// A command's statements: the combat row (guarded by the version it read), its log entry,
-/// the denormalised rows that changed, and the retired timers' deletion.
+/// the fight's snapshot when one is due, the denormalised rows that changed, and the retired
+/// timers' deletion.
+#[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
 fn statements(
     backend: DbBackend,
     before: &Live,
@@ -702,44 +807,70 @@ fn statements(
     command: &str,
     events: &str,
     old_timers: &[i64],
+    snapshot: bool,
     now: DateTimeUtc,
 ) -> Batch {
-    let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
-    let mut update = Query::update();
-    update
-        .table(combat::Entity)
-        .value(combat::Column::State, state)
-        .value(combat::Column::Version, after.version)
-        .value(combat::Column::Status, after.status())
-        .value(combat::Column::UpdatedAt, ts(now))
-        .and_where(combat::Column::Id.eq(after.id))
-        .and_where(combat::Column::Version.eq(before.version));
-    let mut log = Query::insert();
-    log.into_table(combat_event::Entity)
-        .columns([
-            combat_event::Column::CombatId,
-            combat_event::Column::Seq,
-            combat_event::Column::Command,
-            combat_event::Column::Events,
-            combat_event::Column::CreatedAt,
-        ])
-        .values_panic([
-            after.id.into(),
-            after.version.into(),
-            command.into(),
-            events.into(),
-            ts(now).into(),
-        ]);
     let mut batch = Batch::new(backend);
-    batch.push(&update, 1);
-    batch.push(&log, 1);
-    let mut batch = batch.rows(before, after, now);
-    for &old in old_timers {
-        let mut delete = Query::delete();
-        delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
-        batch.push(&delete, 1);
+    batch.push(&combat_update(before, after, now, [None, None]), 1);
+    batch.record(before, after, command, events, old_timers, snapshot, now)
+}
+
+impl Batch {
+    /// What a command adds besides the combat row: see [`statements`].
+    #[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
+    fn record(
+        mut self,
+        before: &Live,
+        after: &Live,
+        command: &str,
+        events: &str,
+        old_timers: &[i64],
+        snapshot: bool,
+        now: DateTimeUtc,
+    ) -> Self {
+        let mut log = Query::insert();
+        log.into_table(combat_event::Entity)
+            .columns([
+                combat_event::Column::CombatId,
+                combat_event::Column::Seq,
+                combat_event::Column::Command,
+                combat_event::Column::Events,
+                combat_event::Column::CreatedAt,
+            ])
+            .values_panic([
+                after.id.into(),
+                after.version.into(),
+                command.into(),
+                events.into(),
+                ts(now).into(),
+            ]);
+        self.push(&log, 1);
+        if snapshot {
+            let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
+            let mut upsert = Query::insert();
+            upsert
+                .into_table(combat_snapshot::Entity)
+                .columns([
+                    combat_snapshot::Column::CombatId,
+                    combat_snapshot::Column::Version,
+                    combat_snapshot::Column::State,
+                ])
+                .values_panic([after.id.into(), after.version.into(), state.into()])
+                .on_conflict(
+                    OnConflict::column(combat_snapshot::Column::CombatId)
+                        .update_columns([combat_snapshot::Column::Version, combat_snapshot::Column::State])
+                        .to_owned(),
+                );
+            self.push(&upsert, 1);
+        }
+        let mut batch = self.rows(before, after, now);
+        for &old in old_timers {
+            let mut delete = Query::delete();
+            delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
+            batch.push(&delete, 1);
+        }
+        batch
     }
-    batch
 }
 
 /// Runs commands against cached combats.
@@ -751,6 +882,9 @@ pub(crate) struct Store {
     pub wake: tokio::sync::Notify,
     /// What the group commit has written (nothing but on a SQLite file).
     pub group_counts: Arc<GroupCommitCounts>,
+    /// A command whose version is a multiple of this writes the fight's snapshot
+    /// ([`SNAPSHOT_EVERY`] unless set otherwise).
+    pub snapshot_every: AtomicI64,
 }
 
 /// A command's effect once written: the combat after it and what the caller needs.
@@ -775,7 +909,14 @@ impl Store {
             cache: Cache::default(),
             wake: tokio::sync::Notify::new(),
             group_counts,
+            snapshot_every: AtomicI64::new(SNAPSHOT_EVERY),
         }
+    }
+
+    /// Whether the command that brought the fight to `after` writes its snapshot: every
+    /// [`Store::snapshot_every`] versions, and when it ends (what replay and retention read).
+    fn snapshot_due(&self, after: &Live) -> bool {
+        after.combat.outcome.is_some() || after.version % self.snapshot_every.load(Ordering::Relaxed).max(1) == 0
     }
 
     /// Runs `command` on a combat: from the cache (or the database), one writer at a time,
@@ -859,6 +1000,12 @@ impl Store {
                 Err(err) => Err(self.explain(before, err).await?),
             };
         }
+        if backend(&self.db) == DbBackend::Postgres && !needs_transaction(after, &applied.events) {
+            return match self.postgres_write(before, after, applied, now).await {
+                Ok(()) => Ok(Vec::new()),
+                Err(err) => Err(self.explain(before, err).await?),
+            };
+        }
         let txn = self.db.begin_write().await?;
         match self.write_in(&txn, before, after, applied, now).await {
             Ok(settled) => {
@@ -887,6 +1034,62 @@ impl Store {
         })
     }
 
+    /// A command's write on PostgreSQL in one round trip: every statement in one text, which
+    /// PostgreSQL runs as one transaction (a simple query's statements commit together or not at
+    /// all) — no `BEGIN`, no `COMMIT`, no waiting between statements. The first statement inserts
+    /// the new timers and updates the combat row under its version guard, naming the timers'
+    /// ids, and divides by the rows it updated: a combat that moved on fails the whole text
+    /// (division by zero), so nothing of it stays, and [`Store::explain`] finds why.
+    async fn postgres_write<T>(
+        &self,
+        before: &Live,
+        after: &mut Live,
+        applied: &Applied<T>,
+        now: DateTimeUtc,
+    ) -> Result<(), ServiceError> {
+        use sea_orm::sqlx::{self, Row as _};
+        let (old_timers, new_timers) = timer_change(before, after, now);
+        let mut ctes = Vec::new();
+        let mut from = [None, None];
+        for ((name, row), from) in ["r", "t"].into_iter().zip(new_timers).zip(&mut from) {
+            if let Some(row) = row {
+                let mut insert = timer::Entity::insert(row).into_query();
+                insert.returning_col(timer::Column::Id);
+                ctes.push(format!("\"{name}\" AS ({})", insert.to_string(PostgresQueryBuilder)));
+                *from = Some(format!("(SELECT \"id\" FROM \"{name}\")"));
+            }
+        }
+        let mut update = combat_update(before, after, now, [from[0].as_deref(), from[1].as_deref()]);
+        update.returning_col(combat::Column::Id);
+        ctes.push(format!("\"u\" AS ({})", update.to_string(PostgresQueryBuilder)));
+        let id = |from: &Option<String>| from.clone().unwrap_or_else(|| "NULL::bigint".into());
+        let head = format!(
+            "WITH {} SELECT 1 / (SELECT count(*) FROM \"u\")::int AS \"ok\", {} AS \"r\", {} AS \"t\"",
+            ctes.join(", "),
+            id(&from[0]),
+            id(&from[1]),
+        );
+        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
+        let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let snapshot = self.snapshot_due(after);
+        let rest = Batch::new(DbBackend::Postgres).record(before, after, &command, &events, &old_timers, snapshot, now);
+        let text = format!("{head};\n{}", rest.inline());
+        let pool = self.db.conn().get_postgres_connection_pool();
+        let rows = sqlx::raw_sql(sqlx::AssertSqlSafe(text))
+            .fetch_all(pool)
+            .await
+            .map_err(|err| ServiceError::Database(sea_orm::DbErr::Exec(sea_orm::RuntimeErr::SqlxError(err.into()))))?;
+        let head = rows
+            .first()
+            .ok_or_else(|| ServiceError::InvalidInput("the combat write returned nothing".into()))?;
+        let get = |column: &str| {
+            head.try_get::<Option<i64>, _>(column)
+                .map_err(|err| ServiceError::Database(sea_orm::DbErr::Exec(sea_orm::RuntimeErr::SqlxError(err.into()))))
+        };
+        set_timer_ids(after, [get("r")?, get("t")?]);
+        Ok(())
+    }
+
     /// Hands a command's statements to the group commit and waits until they are durable.
     async fn group_write<T>(
         &self,
@@ -899,19 +1102,40 @@ impl Store {
         let (old_timers, new_timers) = timer_change(before, after, now);
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let snapshot = self.snapshot_due(after);
         let new_timers =
             new_timers.map(|row| row.map(|row| timer::Entity::insert(row).into_query().build(SqliteQueryBuilder)));
         // Rendered here (state JSON, SQL, values), so the one writer only executes — unless
         // the state must name timers the writer has yet to insert.
         let statements = if new_timers.iter().all(Option::is_none) {
             Render::Ready(
-                statements(DbBackend::Sqlite, before, after, &command, &events, &old_timers, now).into_statements(),
+                statements(
+                    DbBackend::Sqlite,
+                    before,
+                    after,
+                    &command,
+                    &events,
+                    &old_timers,
+                    snapshot,
+                    now,
+                )
+                .into_statements(),
             )
         } else {
             let (before, mut after) = (before.clone(), after.clone());
             Render::WithTimers(Box::new(move |timers| {
                 set_timer_ids(&mut after, timers);
-                statements(DbBackend::Sqlite, &before, &after, &command, &events, &old_timers, now).into_statements()
+                statements(
+                    DbBackend::Sqlite,
+                    &before,
+                    &after,
+                    &command,
+                    &events,
+                    &old_timers,
+                    snapshot,
+                    now,
+                )
+                .into_statements()
             }))
         };
         let (done, answer) = oneshot::channel();
@@ -959,7 +1183,17 @@ impl Store {
         }
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let batch = statements(backend(&self.db), before, after, &command, &events, &old_timers, now);
+        let snapshot = self.snapshot_due(after);
+        let batch = statements(
+            backend(&self.db),
+            before,
+            after,
+            &command,
+            &events,
+            &old_timers,
+            snapshot,
+            now,
+        );
         let done = txn.execute_unprepared(&batch.inline()).await?;
         if done.rows_affected() != batch.expected {
             return Err(ServiceError::StaleCombat {

@@ -613,9 +613,10 @@ async fn reaction_window_times_out_into_a_pass(db: Db) -> Result<(), ServiceErro
 /// The denormalised rows agree with the combat's state.
 async fn check_denormalised_rows(db: &Db, combat_id: i64) -> Result<(), ServiceError> {
     let svc = Service::new(db.clone());
-    let row = combats::get(db.conn(), combat_id).await?;
-    let state: serde_json::Value = serde_json::from_str(&row.state).expect("state is JSON");
-    let combatants = state["combat"]["combatants"].as_array().expect("combatants").clone();
+    // The state as stored: its latest snapshot and the commands logged after it.
+    let (_, combat) = svc.stored_combat(combat_id).await?;
+    let state = serde_json::to_value(&combat).expect("state is JSON");
+    let combatants = state["combatants"].as_array().expect("combatants").clone();
     let resources = turn_resources::Entity::find()
         .filter(turn_resources::Column::CombatId.eq(combat_id))
         .all(db.conn())

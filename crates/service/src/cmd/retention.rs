@@ -7,12 +7,12 @@
 //! command gives the events it gave and the fight ends in the state stored.
 
 use chrono::Duration;
-use engine::{Combat, Dice, Event, Outcome};
+use engine::Combat;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::entity::{combat, combat_event, readied_action, timer, turn_resources};
-use crate::store::{Live, Logged, StoredState};
+use crate::entity::{combat, combat_event, combat_snapshot, combat_start, readied_action, timer, turn_resources};
+use crate::store::{Live, Logged};
 use crate::{DateTimeUtc, Service, ServiceError};
 
 /// Days a finished fight's log (and a fired timer) is kept when nothing else is configured.
@@ -97,8 +97,8 @@ impl Service {
             .await?;
         let mut done = Compacted::default();
         for row in &finished {
-            let summary = match serde_json::from_str::<StoredState>(&row.state) {
-                Ok(stored) => summary(&stored.combat),
+            let summary = match crate::store::rebuild(&*txn, row.id).await {
+                Ok((_, live)) => summary(&live.combat),
                 Err(_) => serde_json::json!({ "summary": { "outcome": row.status } }),
             };
             combat::Entity::update_many()
@@ -125,6 +125,15 @@ impl Service {
                 .filter(readied_action::Column::CombatId.is_in(ids.iter().copied()))
                 .exec(&*txn)
                 .await?;
+            // The whole states go with the log: the summary and the seed remain.
+            combat_snapshot::Entity::delete_many()
+                .filter(combat_snapshot::Column::CombatId.is_in(ids.iter().copied()))
+                .exec(&*txn)
+                .await?;
+            combat_start::Entity::delete_many()
+                .filter(combat_start::Column::CombatId.is_in(ids.iter().copied()))
+                .exec(&*txn)
+                .await?;
         }
         done.timers = timer::Entity::delete_many()
             .filter(timer::Column::FiredAt.lt(cutoff))
@@ -149,28 +158,23 @@ impl Service {
                 at.format("%Y-%m-%d")
             )));
         }
-        let Some(initial) = row.initial_state.as_deref() else {
+        let start = combat_start::Entity::find_by_id(combat_id).one(conn).await?;
+        let Some(initial) = start
+            .as_ref()
+            .map(|s| s.state.as_str())
+            .or(row.initial_state.as_deref())
+        else {
             return Err(ServiceError::InvalidInput(format!(
                 "Fight {combat_id} was created before fights kept their starting state, so it cannot be replayed."
             )));
         };
-        let start: StoredState =
-            serde_json::from_str(initial).map_err(|e| unreadable(combat_id, "initial state", &e))?;
-        let end: StoredState = serde_json::from_str(&row.state).map_err(|e| unreadable(combat_id, "state", &e))?;
-        let mut live = Live {
-            id: row.id,
-            campaign_id: row.campaign_id,
-            channel_id: row.channel_id.clone(),
-            expedition_id: row.expedition_id,
-            reaction_timeout_secs: 0,
-            turn_timeout_secs: 0,
-            version: 0,
-            characters: vec![None; start.combat.combatants.len()],
-            combat: start.combat,
-            dice: Dice::at(start.dice),
-            reaction_timer: None,
-            turn_timer: None,
-        };
+        let mut live = Live::from_state(initial).map_err(|e| {
+            ServiceError::InvalidInput(format!("fight {combat_id} has an unreadable initial state: {e}"))
+        })?;
+        // What the store holds: its latest snapshot and the commands after it (the whole log
+        // when the fight is at most one snapshot interval old: then the comparison is of the
+        // same path, still proving the log reproduces its events).
+        let (_, end) = crate::store::rebuild(conn, combat_id).await?;
         let log = combat_event::Entity::find()
             .filter(combat_event::Column::CombatId.eq(combat_id))
             .order_by_asc(combat_event::Column::Seq)
@@ -180,37 +184,19 @@ impl Service {
         for entry in &log {
             let logged: Logged =
                 serde_json::from_str(&entry.command).map_err(|e| unreadable(combat_id, "logged command", &e))?;
-            let events = match logged {
-                Logged::Engine { actor, command } => live.apply(actor, command, entry.created_at)?,
-                Logged::Sequence { commands } => {
-                    let mut events = Vec::new();
-                    for (actor, command) in commands {
-                        events.extend(live.apply(actor, command, entry.created_at)?);
-                    }
-                    events
-                }
-                Logged::Join { combatant, .. } => {
-                    live.legacy_add_combatant(*combatant, None);
-                    Vec::new()
-                }
-                Logged::Spawn { combatants, .. } => {
-                    for c in combatants {
-                        live.legacy_add_combatant(c, None);
-                    }
-                    Vec::new()
-                }
-                Logged::Close => {
-                    live.combat.outcome = Some(Outcome::Halted);
-                    vec![Event::CombatEnded {
-                        outcome: Outcome::Halted,
-                        xp: 0,
-                    }]
-                }
-            };
             let stored: serde_json::Value =
                 serde_json::from_str(&entry.events).map_err(|e| unreadable(combat_id, "event log", &e))?;
-            if diverged_at.is_none() && serde_json::to_value(&events).ok().as_ref() != Some(&stored) {
-                diverged_at = Some(entry.seq);
+            match live.replay(logged, entry.created_at) {
+                Ok(events) => {
+                    if diverged_at.is_none() && serde_json::to_value(&events).ok().as_ref() != Some(&stored) {
+                        diverged_at = Some(entry.seq);
+                    }
+                }
+                // Refused on replay: it diverged here, and nothing after it can be compared.
+                Err(_) => {
+                    diverged_at = diverged_at.or(Some(entry.seq));
+                    break;
+                }
             }
         }
         let same_state = serde_json::to_value(&live.combat).ok() == serde_json::to_value(&end.combat).ok();

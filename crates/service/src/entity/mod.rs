@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod character;
 pub mod combat;
 pub mod combat_event;
+pub mod combat_snapshot;
 pub mod combat_start;
 pub mod combatant;
 pub mod death_save_state;

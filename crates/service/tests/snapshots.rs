@@ -1,0 +1,291 @@
+//! Write what happened, not the whole fight (issue 13), on every backend: a command logs itself
+//! and the fight's whole state is written only every few commands (its snapshot) and when it
+//! ends. A fight read back from the database — its latest snapshot and the commands logged after
+//! it, re-applied — is the fight as it was applied, after every command, for every snapshot
+//! interval, past a snapshot and between two; a process gone between snapshots (its cache gone
+//! with it) loses nothing: another continues the fight from the database; and a fight stored
+//! whole, before snapshots, loads and continues once the schema is upgraded.
+
+#[macro_use]
+mod common;
+
+use chrono::{TimeZone, Utc};
+use migration::{Migrator, MigratorTrait};
+use sea_orm::{ConnectionTrait, EntityTrait};
+use service::entity::{combat, combat_snapshot};
+use service::repo::combats;
+use service::{CombatUpdate, DateTimeUtc, Db, PlayerCommand, Service, ServiceError};
+
+on_every_backend! {
+    a_fight_read_back_after_every_command_is_the_fight_applied => crate::a_fight_read_back_after_every_command_is_the_fight_applied;
+    a_process_gone_between_snapshots_loses_nothing => crate::a_process_gone_between_snapshots_loses_nothing;
+    a_fight_stored_whole_before_snapshots_loads_and_continues => crate::a_fight_stored_whole_before_snapshots_loads_and_continues;
+}
+
+fn now() -> DateTimeUtc {
+    // Sub-microsecond on purpose: PostgreSQL keeps the log's times to the microsecond.
+    Utc.with_ymd_and_hms(2026, 12, 2, 12, 0, 0).unwrap() + chrono::Duration::nanoseconds(123_456_789)
+}
+
+const GUILD: &str = "snapshots";
+
+/// A fighter of `level` for `player` in a fight against two goblins in `channel`, begun.
+async fn fight(svc: &Service, channel: &str, player: &str, level: u32) -> Result<(i64, CombatUpdate), ServiceError> {
+    let camp = svc.campaign_for(GUILD, channel, now()).await?.id;
+    svc.create_character(camp, player, &format!("Hero {player}"), "human", "fighter", now())
+        .await?;
+    svc.gm_set_level(camp, player, level).await?;
+    svc.gm_spawn(camp, channel, "goblin", 2, now()).await?;
+    svc.join_combat(camp, channel, player, now()).await?;
+    let begun = svc.start_combat(camp, channel, player, now()).await?;
+    Ok((camp, begun))
+}
+
+/// The player's next command on `update`: pass a reaction prompt, attack (or dodge) while the
+/// action is unused, else end the turn. `None` once the fight is over.
+async fn next(
+    svc: &Service,
+    camp: i64,
+    channel: &str,
+    player: &str,
+    update: &CombatUpdate,
+    attack: bool,
+) -> Result<Option<CombatUpdate>, ServiceError> {
+    if update.combat.outcome.is_some() {
+        return Ok(None);
+    }
+    let result = if update.combat.window.is_some() {
+        svc.react(camp, channel, player, "pass", update.window_token, now())
+            .await
+    } else {
+        let Some(current) = update.combat.current() else {
+            return Ok(None);
+        };
+        let command = if update.combat.get(current).resources.action_used {
+            PlayerCommand::EndTurn
+        } else if attack {
+            PlayerCommand::Attack { target: None }
+        } else {
+            PlayerCommand::Dodge
+        };
+        svc.act(camp, channel, player, &command, now()).await
+    };
+    match result {
+        Ok(update) => Ok(Some(update)),
+        // An attack with nobody in reach: end the turn instead.
+        Err(ServiceError::Rules(_)) => svc
+            .act(camp, channel, player, &PlayerCommand::EndTurn, now())
+            .await
+            .map(Some),
+        Err(err) => Err(err),
+    }
+}
+
+/// The fight as the database holds it equals `update`'s, version and all.
+async fn assert_stored_as_applied(svc: &Service, update: &CombatUpdate) -> Result<(), ServiceError> {
+    let (version, stored) = svc.stored_combat(update.combat_id).await?;
+    assert_eq!(version, update.version);
+    assert_eq!(
+        serde_json::to_value(&stored).unwrap(),
+        serde_json::to_value(&update.combat).unwrap(),
+        "the fight read back at version {version} differs from the one applied"
+    );
+    Ok(())
+}
+
+/// The version of a fight's latest snapshot.
+async fn snapshot_version(db: &Db, combat_id: i64) -> Result<i64, ServiceError> {
+    Ok(combat_snapshot::Entity::find_by_id(combat_id)
+        .one(db.conn())
+        .await?
+        .expect("every fight has a snapshot")
+        .version)
+}
+
+async fn a_fight_read_back_after_every_command_is_the_fight_applied(db: Db) -> Result<(), ServiceError> {
+    for every in [1_i64, 2, 3, 7, 16] {
+        let svc = Service::with_seed(db.clone(), 5).with_snapshot_every(every as u32);
+        let (channel, player) = (format!("channel-{every}"), format!("player-{every}"));
+        let (camp, mut update) = fight(&svc, &channel, &player, 3).await?;
+        let combat_id = update.combat_id;
+        assert_stored_as_applied(&svc, &update).await?;
+        let (mut on_snapshot, mut between) = (0, 0);
+        for command in 0..60 {
+            if command == 6 {
+                // A reinforcement mid-fight: a sequence of joins in one logged command.
+                update = svc.gm_spawn(camp, &channel, "goblin", 1, now()).await?;
+                assert_stored_as_applied(&svc, &update).await?;
+            }
+            let Some(after) = next(&svc, camp, &channel, &player, &update, true).await? else {
+                break;
+            };
+            update = after;
+            assert_stored_as_applied(&svc, &update).await?;
+            let snapshot = snapshot_version(&db, combat_id).await?;
+            if update.combat.outcome.is_some() {
+                assert_eq!(snapshot, update.version, "an ended fight's last state is its snapshot");
+            } else {
+                assert_eq!(
+                    snapshot,
+                    update.version - update.version % every,
+                    "snapshot every {every}"
+                );
+            }
+            if snapshot == update.version {
+                on_snapshot += 1;
+            } else {
+                between += 1;
+            }
+        }
+        assert!(on_snapshot > 0, "every {every}: no command wrote a snapshot");
+        assert!(
+            every == 1 || between > 0,
+            "every {every}: no command fell between snapshots"
+        );
+        // The log holds every command once, in order.
+        let log = combats::events(db.conn(), combat_id).await?;
+        assert_eq!(
+            log.iter().map(|r| r.seq).collect::<Vec<_>>(),
+            (1..=update.version).collect::<Vec<_>>()
+        );
+        // Replay from the start agrees with the snapshots and the log.
+        let replayed = svc.replay(combat_id).await?;
+        assert_eq!(
+            (replayed.diverged_at, replayed.same_state),
+            (None, true),
+            "{replayed:?}"
+        );
+    }
+    Ok(())
+}
+
+async fn a_process_gone_between_snapshots_loses_nothing(db: Db) -> Result<(), ServiceError> {
+    let (channel, player) = ("channel-gone", "gone");
+    let first = Service::with_seed(db.clone(), 9).with_snapshot_every(16);
+    let (camp, mut update) = fight(&first, channel, player, 12).await?;
+    // Past the first snapshot (version 16) and part of the way to the next.
+    while update.version < 20 {
+        update = next(&first, camp, channel, player, &update, false)
+            .await?
+            .expect("the fight lasts twenty commands");
+    }
+    assert_eq!(snapshot_version(&db, update.combat_id).await?, 16);
+    // The first process is gone, and its cache with it: a second reads the fight from the
+    // database and finds every answered command there.
+    drop(first);
+    let second = Service::with_seed(db.clone(), 9).with_snapshot_every(16);
+    let status = second.combat_status(camp, channel).await?;
+    assert_eq!(status.version, update.version);
+    assert_eq!(
+        serde_json::to_value(&status.combat).unwrap(),
+        serde_json::to_value(&update.combat).unwrap()
+    );
+    assert_eq!(
+        status.window_token, update.window_token,
+        "the open window's timer is the same"
+    );
+    // It continues the fight where the first left it, and nothing is doubled.
+    let after = next(&second, camp, channel, player, &status, false)
+        .await?
+        .expect("the fight goes on");
+    assert_eq!(after.version, update.version + 1);
+    assert_stored_as_applied(&second, &after).await?;
+    let log = combats::events(db.conn(), after.combat_id).await?;
+    assert_eq!(
+        log.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=after.version).collect::<Vec<_>>()
+    );
+    Ok(())
+}
+
+/// Migrations from the snapshot one on: rolled back, the schema is as it was before it.
+fn migrations_since_snapshots() -> u32 {
+    let all = Migrator::migrations();
+    let at = all
+        .iter()
+        .position(|m| m.name().contains("combat_snapshots"))
+        .expect("the snapshot migration");
+    (all.len() - at) as u32
+}
+
+async fn a_fight_stored_whole_before_snapshots_loads_and_continues(db: Db) -> Result<(), ServiceError> {
+    let (channel, player) = ("channel-old", "old");
+    // With a snapshot after every command, the snapshot is exactly what `combats.state` held
+    // before: the whole state at the row's version, its timers' ids in it.
+    let first = Service::with_seed(db.clone(), 13).with_snapshot_every(1);
+    let (camp, mut update) = fight(&first, channel, player, 12).await?;
+    for _ in 0..5 {
+        update = next(&first, camp, channel, player, &update, false)
+            .await?
+            .expect("the fight lasts five commands");
+    }
+    let combat_id = update.combat_id;
+    let mut whole: serde_json::Value = serde_json::from_str(
+        &combat_snapshot::Entity::find_by_id(combat_id)
+            .one(db.conn())
+            .await?
+            .expect("a snapshot")
+            .state,
+    )
+    .unwrap();
+    // The timers' ids as of the row's version, as the whole state held them.
+    let timers = combat::Entity::find_by_id(combat_id)
+        .one(db.conn())
+        .await?
+        .expect("the fight");
+    whole["reaction_timer"] = serde_json::json!(timers.reaction_timer_id);
+    whole["turn_timer"] = serde_json::json!(timers.turn_timer_id);
+    assert_eq!(timers.reaction_timer_id, update.window_token);
+    let whole = whole.to_string();
+    let start = service::entity::combat_start::Entity::find_by_id(combat_id)
+        .one(db.conn())
+        .await?
+        .expect("a start")
+        .state;
+    drop(first);
+
+    // The schema before snapshots, and the fight as it stored it: whole in `combats.state`.
+    Migrator::down(db.conn(), Some(migrations_since_snapshots())).await?;
+    let backend = db.conn().get_database_backend();
+    db.conn()
+        .execute_raw(sea_orm::Statement::from_sql_and_values(
+            backend,
+            match backend {
+                sea_orm::DbBackend::Postgres => "UPDATE combats SET state = $1, initial_state = $2 WHERE id = $3",
+                _ => "UPDATE combats SET state = ?, initial_state = ? WHERE id = ?",
+            },
+            [whole.into(), start.into(), combat_id.into()],
+        ))
+        .await?;
+    Migrator::up(db.conn(), None).await?;
+
+    let row = combat::Entity::find_by_id(combat_id)
+        .one(db.conn())
+        .await?
+        .expect("the fight");
+    assert_eq!((row.state.as_str(), row.initial_state.as_deref()), ("", None));
+    assert_eq!(
+        (row.reaction_timer_id, row.turn_timer_id),
+        (timers.reaction_timer_id, timers.turn_timer_id)
+    );
+    let second = Service::with_seed(db.clone(), 13);
+    let status = second.combat_status(camp, channel).await?;
+    assert_eq!(status.version, update.version);
+    assert_eq!(
+        serde_json::to_value(&status.combat).unwrap(),
+        serde_json::to_value(&update.combat).unwrap()
+    );
+    assert_eq!(status.window_token, update.window_token);
+    let after = next(&second, camp, channel, player, &status, false)
+        .await?
+        .expect("the fight goes on");
+    assert_eq!(after.version, update.version + 1);
+    assert_stored_as_applied(&second, &after).await?;
+    let replayed = second.replay(combat_id).await?;
+    assert_eq!(
+        (replayed.diverged_at, replayed.same_state),
+        (None, true),
+        "{replayed:?}"
+    );
+    Ok(())
+}
