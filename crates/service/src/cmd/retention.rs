@@ -186,17 +186,13 @@ impl Service {
                 serde_json::from_str(&entry.command).map_err(|e| unreadable(combat_id, "logged command", &e))?;
             let stored: serde_json::Value =
                 serde_json::from_str(&entry.events).map_err(|e| unreadable(combat_id, "event log", &e))?;
-            match live.replay(logged, entry.created_at) {
-                Ok(events) => {
-                    if diverged_at.is_none() && serde_json::to_value(&events).ok().as_ref() != Some(&stored) {
-                        diverged_at = Some(entry.seq);
-                    }
-                }
-                // Refused on replay: it diverged here, and nothing after it can be compared.
-                Err(_) => {
-                    diverged_at = diverged_at.or(Some(entry.seq));
-                    break;
-                }
+            // Refused on replay: it diverged here, and nothing after it can be compared.
+            let Ok(events) = live.replay(logged, entry.created_at) else {
+                diverged_at = diverged_at.or(Some(entry.seq));
+                break;
+            };
+            if diverged_at.is_none() && serde_json::to_value(&events).ok().as_ref() != Some(&stored) {
+                diverged_at = Some(entry.seq);
             }
         }
         let same_state = serde_json::to_value(&live.combat).ok() == serde_json::to_value(&end.combat).ok();
