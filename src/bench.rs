@@ -1,6 +1,9 @@
 //! `gogobee bench`: persisted combat commands per second through the service — many concurrent
 //! combats, each driven by its own task (a player dashing and ending turns against a monster),
-//! every command one write transaction. Prints commands/s and p50/p99 latency per database.
+//! every command one write transaction. Prints commands/s and p50/p99 latency per database,
+//! the bytes each command wrote, and the same for the database's own baseline measured in the
+//! same run just before (`service::baseline`: raw small SQLite transactions; pgbench's UPDATE +
+//! INSERT), with the service's figures as ratios to it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,6 +33,13 @@ pub struct BenchArgs {
     /// answered.
     #[arg(long)]
     rate: Option<f64>,
+    /// Write each fight's whole state every this many commands (the service's default unless
+    /// given; 1 writes it every command).
+    #[arg(long)]
+    snapshot_every: Option<u32>,
+    /// Skip the database's own baseline.
+    #[arg(long)]
+    no_baseline: bool,
 }
 
 /// What one run measured.
@@ -45,6 +55,9 @@ struct Figures {
     /// own: the Hospital admission, the settlement), and the p99 of all the others.
     ending: usize,
     rest_p99: Duration,
+    /// Bytes written per command: by this process (SQLite: the WAL and its checkpoints), or WAL
+    /// the server generated (PostgreSQL).
+    bytes_per_command: f64,
 }
 
 /// Opens a fight for `player` in `channel` against a giant rat: one fight is one write per
@@ -80,9 +93,18 @@ struct Driven {
     until: Instant,
 }
 
-async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Result<Figures> {
+async fn drive(
+    url: &str,
+    combats: usize,
+    seconds: u64,
+    rate: Option<f64>,
+    snapshot_every: Option<u32>,
+) -> Result<Figures> {
     let db = Db::connect(url).await.with_context(|| format!("connecting to {url}"))?;
-    let svc = Service::with_seed(db, 1);
+    let mut svc = Service::with_seed(db.clone(), 1);
+    if let Some(every) = snapshot_every {
+        svc = svc.with_snapshot_every(every);
+    }
     let now = Utc
         .with_ymd_and_hms(2026, 11, 29, 12, 0, 0)
         .single()
@@ -90,7 +112,7 @@ async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Re
     let run = format!("bench-{}-{}", std::process::id(), Utc::now().timestamp_millis());
     let camp = svc.campaign_for(&run, "setup", now).await?.id;
     // Every combat is set up (character, first fight) before any is timed.
-    let ready = Arc::new(Barrier::new(combats));
+    let ready = Arc::new(Barrier::new(combats + 1));
     let mut tasks = Vec::new();
     for i in 0..combats {
         let (svc, ready) = (svc.clone(), Arc::clone(&ready));
@@ -178,6 +200,13 @@ async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Re
             })
         }));
     }
+    // Every combat is set up once this barrier opens (this task waits at it too): what they write
+    // from here on is the commands'.
+    ready.wait().await;
+    let written = (
+        service::baseline::process_bytes_written(),
+        service::baseline::postgres_wal_position(&db).await?,
+    );
     let mut all = Vec::new();
     let (mut from, mut until) = (None::<Instant>, None::<Instant>);
     for task in tasks {
@@ -187,6 +216,11 @@ async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Re
         until = Some(until.map_or(driven.until, |u| u.max(driven.until)));
     }
     anyhow::ensure!(!all.is_empty(), "no command completed");
+    let bytes = match written {
+        (_, Some(wal)) => service::baseline::postgres_wal_position(&db).await?.unwrap_or(wal) - wal,
+        (Some(from), None) => service::baseline::process_bytes_written().map_or(0, |to| to - from) as i64,
+        (None, None) => 0,
+    };
     let seconds = (until.expect("a combat ran") - from.expect("a combat ran")).as_secs_f64();
     let mut rest: Vec<Duration> = all.iter().filter(|(_, ending)| !ending).map(|(t, _)| *t).collect();
     let mut all: Vec<Duration> = all.into_iter().map(|(t, _)| t).collect();
@@ -200,6 +234,7 @@ async fn drive(url: &str, combats: usize, seconds: u64, rate: Option<f64>) -> Re
         seconds,
         p50,
         p99,
+        bytes_per_command: bytes as f64 / all.len() as f64,
     })
 }
 
@@ -236,20 +271,57 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     for url in &urls {
-        let f = runtime.block_on(drive(url, args.combats, args.seconds, args.rate))?;
         let backend = url.split(':').next().unwrap_or("?");
+        let baseline = if args.no_baseline {
+            None
+        } else if backend == "sqlite" {
+            let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
+            Some(service::baseline::sqlite(&path, args.seconds as f64)?)
+        } else {
+            Some(runtime.block_on(service::baseline::postgres(url, args.combats, args.seconds as f64))?)
+        };
+        if let Some(b) = &baseline {
+            let shape = if backend == "sqlite" {
+                "raw SQLite (WAL, synchronous NORMAL), BEGIN IMMEDIATE + UPDATE + INSERT + COMMIT, one connection"
+                    .to_owned()
+            } else {
+                format!(
+                    "pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {} clients",
+                    args.combats
+                )
+            };
+            println!(
+                "{backend} baseline: {shape} — {:.0} tx/s, {:.0} bytes written per tx",
+                b.per_second(),
+                b.bytes_per_transaction
+            );
+        }
+        let f = runtime.block_on(drive(url, args.combats, args.seconds, args.rate, args.snapshot_every))?;
+        let per_second = f.commands as f64 / f.seconds;
         println!(
-            "{backend}: {} persisted commands in {:.1} s over {} combats{} — {:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms",
+            "{backend}: {} persisted commands in {:.1} s over {} combats{} — {per_second:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms",
             f.commands,
             f.seconds,
             args.combats,
             args.rate
                 .map(|rate| format!(" offered {rate:.0}/s"))
                 .unwrap_or_default(),
-            f.commands as f64 / f.seconds,
             f.p50.as_secs_f64() * 1e3,
             f.p99.as_secs_f64() * 1e3
         );
+        let written = if backend == "sqlite" {
+            "bytes written by the process (WAL, checkpoints)"
+        } else {
+            "bytes of server WAL"
+        };
+        println!("  {:.0} {written} per command", f.bytes_per_command);
+        if let Some(b) = &baseline {
+            println!(
+                "  ratio to the baseline: {:.2}x its tx/s, {:.2}x its bytes per tx",
+                per_second / b.per_second(),
+                f.bytes_per_command / b.bytes_per_transaction.max(1.0)
+            );
+        }
         println!(
             "  {} of them killed or ended a fight (a transaction of their own); the other {}: p99 {:.2} ms",
             f.ending,

@@ -364,8 +364,9 @@ pub fn fight_seed(session: u64, campaign_id: i64, channel_id: &str, number: u64,
     ])
 }
 
-/// Most combatants one fight may hold. Every command rewrites the fight's whole state, which
-/// grows with each combatant (issue 18 measured 1,200 goblins at 1.45 MB, ≈ 1.2 kB each).
+/// Most combatants one fight may hold. Each snapshot writes the fight's whole state, and each
+/// load parses it, which grows with each combatant (issue 18 measured 1,200 goblins at 1.45 MB,
+/// ≈ 1.2 kB each).
 pub const MAX_COMBATANTS: usize = engine::join::MAX_COMBATANTS;
 
 /// Refuses `joining` more combatants past [`MAX_COMBATANTS`] ([`ServiceError::FightFull`]).
