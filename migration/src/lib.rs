@@ -16,6 +16,7 @@ mod m20261204_000018_integrity;
 mod m20261204_000019_retention;
 mod m20261205_000019_combat_starts;
 mod m20261206_000013_combat_snapshots;
+mod m20261207_000012_interrupts_today;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 
@@ -35,6 +36,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261204_000019_retention::Migration),
             Box::new(m20261205_000019_combat_starts::Migration),
             Box::new(m20261206_000013_combat_snapshots::Migration),
+            Box::new(m20261207_000012_interrupts_today::Migration),
         ]
     }
 }

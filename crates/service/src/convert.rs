@@ -77,6 +77,40 @@ pub fn pack_json(pack: &Pack) -> Json {
     serde_json::to_value(pack).unwrap_or_default()
 }
 
+/// The `interrupts_today` column (seed 001 "Per day: Resets after long rest"): the TDGS
+/// Interrupt uses a character spent on one UTC day (Divine Intervention, 1/day).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterruptsToday {
+    pub day: chrono::NaiveDate,
+    pub uses: Vec<engine::timing::tdgs::InterruptUses>,
+}
+
+/// Gives a character joining a fight the per-day Interrupt uses it spent earlier the same day;
+/// a stored day that is over carries nothing (a new day, as a long rest, brings them back).
+pub fn carry_interrupts(c: &mut Combatant, row: &character::Model, now: crate::DateTimeUtc) {
+    let Some(stored) = row.interrupts_today.as_deref() else {
+        return;
+    };
+    if let Ok(today) = serde_json::from_str::<InterruptsToday>(stored)
+        && today.day == now.date_naive()
+    {
+        engine::timing::tdgs::carry_day_uses(c, &today.uses);
+    }
+}
+
+/// The `interrupts_today` value once `c`'s fight is over: the uses it has spent today, or `None`.
+pub fn interrupts_today(c: &Combatant, now: crate::DateTimeUtc) -> Option<String> {
+    let uses = engine::timing::tdgs::day_uses(c);
+    if uses.is_empty() {
+        return None;
+    }
+    serde_json::to_string(&InterruptsToday {
+        day: now.date_naive(),
+        uses,
+    })
+    .ok()
+}
+
 /// The character as the engine sees it: level, gear, current HP and consumables from the row.
 pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
     let level = u32::try_from(row.level).unwrap_or(1);

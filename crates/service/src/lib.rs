@@ -33,7 +33,7 @@ pub use cmd::hospital::RECOVERY_REST;
 pub use cmd::hospital::{Admission, HospitalView, Paid, Payment};
 pub use cmd::roll::Rolled;
 pub use cmd::turn_timer::TurnTimedOut;
-pub use convert::Pack;
+pub use convert::{InterruptsToday, Pack};
 pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK, WriteTxn};
 pub use error::ServiceError;
 pub use scheduler::{Fired, worker_id};

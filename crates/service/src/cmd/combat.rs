@@ -287,8 +287,10 @@ pub(crate) async fn settle(
         let hp = if died { 0 } else { c.hp.max(1) };
         // A change to what is stored, whatever else changed it meanwhile (a GM's grant): the
         // XP and coins are added to the row as it is when written.
+        let interrupts_today = crate::convert::interrupts_today(c, now);
         let row = characters::modify(txn, row, |row| {
             row.hp = hp;
+            row.interrupts_today.clone_from(&interrupts_today);
             row.xp = row.xp.saturating_add(i32::try_from(xp).unwrap_or(i32::MAX));
             row.coins = row.coins.saturating_add(coins);
             row.inventory = crate::convert::inventory_json(&items);
@@ -522,7 +524,8 @@ impl Service {
                 return Err(ServiceError::CannotFight { name: row.name });
             }
             let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
-            let joiner = crate::convert::combatant(&row)?;
+            let mut joiner = crate::convert::combatant(&row)?;
+            crate::convert::carry_interrupts(&mut joiner, &row, now);
             let written = self
                 .store
                 .run(combat_id, now, |live| {

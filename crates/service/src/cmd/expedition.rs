@@ -294,7 +294,9 @@ impl Service {
         };
         let mut created = None;
         if fight {
-            let mut members = vec![(convert::combatant(&row)?, Some(row.id))];
+            let mut member = convert::combatant(&row)?;
+            convert::carry_interrupts(&mut member, &row, now);
+            let mut members = vec![(member, Some(row.id))];
             members.extend(room_monsters(zone, &mut dice).into_iter().map(|m| (m, None)));
             let terrain = Terrain {
                 zone: Some(zone),

@@ -31,6 +31,9 @@ pub struct Model {
     pub pet: Option<String>,
     pub housing: Option<String>,
     pub created_at: DateTimeUtc,
+    /// TDGS Interrupt uses spent today (per-day limits), as [`crate::convert::InterruptsToday`]
+    /// JSON; `None` when none.
+    pub interrupts_today: Option<String>,
     /// Bumped by every write; a write names the version it read (see
     /// `repo::characters::update`), so no change is lost to a concurrent one.
     pub version: i64,
