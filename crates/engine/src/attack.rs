@@ -152,13 +152,16 @@ pub fn swing(ctx: &mut Ctx, mut s: Swing) {
     }
     if !s.declared {
         // The interrupt check (seed 001 "Action anatomy"): Interrupts answering the declared
-        // attack (TDGS's Parry), then readied "attacks" triggers.
-        let declared = ReactionTrigger::AttackDeclared {
-            attacker: s.attacker,
-            target: s.target,
-            melee: !multiattack::ranged(attacker, s.strike),
+        // attack (TDGS's Parry — only TDGS has one), then readied "attacks" triggers.
+        let mut offers = if ctx.combat.ruleset == crate::combat::Ruleset::Tdgs {
+            ctx.offers_to_all(&ReactionTrigger::AttackDeclared {
+                attacker: s.attacker,
+                target: s.target,
+                melee: !multiattack::ranged(attacker, s.strike),
+            })
+        } else {
+            Vec::new()
         };
-        let mut offers = ctx.offers_to_all(&declared);
         offers.extend(ctx.readied_offers(&Observed::Attacks {
             attacker: s.attacker,
             target: s.target,

@@ -414,6 +414,13 @@ pub enum Event {
     InitiativeFixed {
         order: Vec<StatInitiative>,
     },
+    /// TDGS: `id` declares `instant` for round `round`'s Instant phase (round 1's when declared
+    /// before the scene starts).
+    InstantDeclared {
+        id: CombatantId,
+        instant: crate::timing::tdgs::Instant,
+        round: u32,
+    },
     /// TDGS: an Instant resolves in the Instant phase.
     InstantResolved {
         id: CombatantId,

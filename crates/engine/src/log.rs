@@ -351,6 +351,9 @@ pub fn line(c: &Combat, event: &Event) -> String {
                 .collect();
             format!("Order: {}", list.join(", "))
         }
+        Event::InstantDeclared { id, instant, round } => {
+            format!("{} declares {} for round {round}", n(*id), instant.name())
+        }
         Event::InstantResolved {
             id,
             instant,

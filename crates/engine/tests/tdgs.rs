@@ -161,7 +161,11 @@ fn instants_resolve_by_instant_ref_quick_draw_12_battle_cry_8_premonition_5() {
         (rogue, Instant::QuickDraw),
         (wizard, Instant::Premonition),
     ] {
-        assert!(f.act(id, Command::DeclareInstant(instant)).is_empty());
+        // Declaring changes nothing but the declaration: for the next round's Instant phase.
+        assert_eq!(
+            f.act(id, Command::DeclareInstant(instant)),
+            vec![Event::InstantDeclared { id, instant, round: 2 }]
+        );
     }
     let before = f.log.len();
     for _ in 0..4 {
@@ -841,7 +845,14 @@ fn an_instant_declared_before_the_scene_starts_resolves_in_round_one_s_instant_p
         stats(puppet("Goblin", Monster::Goblin), 14, 8),
     ]);
     let rook = f.id("Rook");
-    assert!(f.act(rook, Command::DeclareInstant(Instant::QuickDraw)).is_empty());
+    assert_eq!(
+        f.act(rook, Command::DeclareInstant(Instant::QuickDraw)),
+        vec![Event::InstantDeclared {
+            id: rook,
+            instant: Instant::QuickDraw,
+            round: 1
+        }]
+    );
     // Still only its own class's Instant, before the start as after it.
     assert!(matches!(
         f.refused_for(rook, Command::DeclareInstant(Instant::BattleCry)),

@@ -638,6 +638,14 @@ impl Renderer {
                 };
                 one(key, &[("order", &list.join(", "))])
             }
+            Event::InstantDeclared { id, instant, round } => one(
+                Key::InstantDeclared,
+                &[
+                    ("name", &n(*id)),
+                    ("instant", instant.name()),
+                    ("round", &round.to_string()),
+                ],
+            ),
             Event::InstantResolved { id, instant, .. } => {
                 one(Key::InstantResolved, &[("name", &n(*id)), ("instant", instant.name())])
             }

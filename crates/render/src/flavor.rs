@@ -249,6 +249,8 @@ keys! {
         InitiativeFixed => ["order"],
         /// TDGS: the same, when d2 flips broke ties (each flip shown).
         InitiativeFixedFlipped => ["order"],
+        /// TDGS: an Instant held for a round's Instant phase.
+        InstantDeclared => ["name", "instant", "round"],
         InstantResolved => ["name", "instant"],
         /// Someone joins a fight not yet begun.
         Joined => ["name"],

@@ -743,6 +743,8 @@ pub fn declare_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Resu
         });
     }
     ctx.combat.get_mut(id).tdgs.declared = Some(instant);
+    let round = if ctx.combat.started { ctx.combat.round + 1 } else { 1 };
+    ctx.emit(Event::InstantDeclared { id, instant, round });
     Ok(())
 }
 
