@@ -4,8 +4,10 @@
 //! what Discord gets.
 
 pub mod cmd;
+pub mod guide;
 mod hospital;
 pub mod spec;
+mod world;
 
 use std::collections::BTreeMap;
 
@@ -255,6 +257,9 @@ impl App {
 
     /// Handles a button press (a reaction prompt's button).
     pub async fn press(&self, caller: &Caller, custom_id: &str, now: DateTime<Utc>) -> Vec<Reply> {
+        if let Some(replies) = self.life_press(caller, custom_id, now).await {
+            return replies;
+        }
         let Some(button) = ReactionButton::parse(custom_id) else {
             return refusal("That button is not one of mine.");
         };
@@ -354,6 +359,7 @@ impl App {
             Suggest::Race => owned(&mut Race::ALL.iter().map(|r| r.name())),
             Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
             Suggest::Monster => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+            Suggest::Stock | Suggest::Sellable | Suggest::Recipe => self.world_names(caller, list, now).await,
         };
         names
     }
@@ -386,10 +392,16 @@ pub enum Suggest {
     Race,
     Class,
     Monster,
+    /// Thom's stock.
+    Stock,
+    /// What the caller could sell: their materials, trophies and spare goods.
+    Sellable,
+    /// Crafting recipes.
+    Recipe,
 }
 
 impl Suggest {
-    pub const ALL: [Suggest; 8] = [
+    pub const ALL: [Suggest; 11] = [
         Suggest::Target,
         Suggest::Spell,
         Suggest::Item,
@@ -398,6 +410,9 @@ impl Suggest {
         Suggest::Race,
         Suggest::Class,
         Suggest::Monster,
+        Suggest::Stock,
+        Suggest::Sellable,
+        Suggest::Recipe,
     ];
 }
 

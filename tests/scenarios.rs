@@ -239,3 +239,18 @@ fn combat_replay_at_the_table_prints_the_attached_log() {
     assert!(file.contains("│ Aria joins the fight"), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn thoms_shop_sells_buys_and_refuses_what_you_cannot_afford() {
+    check("tests/scenarios/shop.txt");
+}
+
+#[test]
+fn the_inns_rests_and_workbench_and_their_refusals() {
+    check("tests/scenarios/inn.txt");
+}
+
+#[test]
+fn character_life_names_retiring_leaderboards_and_the_guide() {
+    check("tests/scenarios/character_life.txt");
+}

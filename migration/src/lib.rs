@@ -17,6 +17,7 @@ mod m20261204_000019_retention;
 mod m20261205_000019_combat_starts;
 mod m20261206_000013_combat_snapshots;
 mod m20261207_000012_interrupts_today;
+mod m20261208_000020_character_names;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 
@@ -37,6 +38,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261205_000019_combat_starts::Migration),
             Box::new(m20261206_000013_combat_snapshots::Migration),
             Box::new(m20261207_000012_interrupts_today::Migration),
+            Box::new(m20261208_000020_character_names::Migration),
         ]
     }
 }

@@ -52,6 +52,7 @@ pub async fn run(config: Config) -> Result<()> {
         .await
         .with_context(|| format!("opening the database {}", config::redact_url(&config.database_url)))?;
     let renderer = Renderer::load().context("loading the narration files")?;
+    service::goods::world().context("loading the shop and the recipes")?;
     // This process touches only the guilds of its shards (their interactions reach no one
     // else; the service fires only their timers).
     let owned = config.sharding.owned();

@@ -57,6 +57,7 @@ impl Table {
             .await
             .with_context(|| format!("opening the database {db_url}"))?;
         let renderer = Renderer::load().context("loading the narration files")?;
+        service::goods::world().context("loading the shop and the recipes")?;
         let app = App::new(Service::with_seed(db, seed), renderer, seed);
         let clock = scripted.then(|| DateTime::from_timestamp(SCRIPT_EPOCH, 0).expect("valid epoch"));
         Ok(Self {
@@ -248,12 +249,15 @@ pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Re
             break;
         }
         if matches!(trimmed, "help" | "?") {
-            let help = Reply {
-                payload: crate::app::cmd::help(),
-                to_user: None,
-                running: None,
-            };
-            table.show("you", &[help], &mut out)?;
+            let help: Vec<Reply> = crate::app::cmd::help_pages()
+                .into_iter()
+                .map(|payload| Reply {
+                    payload,
+                    to_user: None,
+                    running: None,
+                })
+                .collect();
+            table.show("you", &help, &mut out)?;
             continue;
         }
         if !(trimmed.is_empty() || trimmed.starts_with(['/', '[', '@', '~', '#'])) {

@@ -289,6 +289,7 @@ keys! {
         GmGrantItem => ["name", "item"],
         GmSetLevel => ["name", "level"],
         GmEndCombat => [],
+        CharacterRenamed => ["name", "old"],
     }
     TwinbeeExpedition {
         ExpeditionStart => ["name", "zone"],
@@ -323,6 +324,14 @@ keys! {
         RestRemaining => ["name", "remaining"],
         RestBlocksExpedition => ["name", "remaining"],
         RestOver => ["name"],
+        /// The shop (issue 20): `good` reads "2 × Potion of Healing"; `left` is the coins after.
+        ShopBought => ["name", "good", "coins", "left"],
+        ShopSold => ["name", "good", "coins", "left"],
+        /// The inn's rests, for coins.
+        RestShort => ["name", "coins", "healed", "hp"],
+        RestLong => ["name", "coins", "hp"],
+        Crafted => ["name", "good", "coins"],
+        CharacterRetired => ["name"],
     }
 }
 

@@ -102,4 +102,16 @@ pub enum ServiceError {
     /// A `/roll` expression that does not parse or cannot be rolled.
     #[error("I can't roll \"{expression}\": {reason}. Try e.g. 1d20+5, 2d20kh1 (advantage), 4d6kh3 or (2d6+3)*2.")]
     BadDiceExpression { expression: String, reason: String },
+    /// Something in the shop or at the inn costs more than the character holds; nothing changed.
+    #[error("{what} costs {price} coins; you have {coins}. Nothing changed.")]
+    CannotAfford { what: String, price: i64, coins: i64 },
+    /// The inn's shop, workbench and rooms are at home, not out on an expedition.
+    #[error("{name} is out exploring {zone} — the inn is at home: /expedition leave first.")]
+    AwayFromInn { name: String, zone: String },
+    /// The healers' recovery rest is under way (it ends at the Unix time `ends`, with full HP).
+    #[error("{name} is on the healers' recovery rest until <t:{ends}:t> (<t:{ends}:R>) — it ends with full HP; the inn's rest can wait.")]
+    OnRecoveryRest { name: String, ends: i64 },
+    /// Another character of the campaign has this name (case-insensitively).
+    #[error("There's already a character called {name} here — pick another name.")]
+    NameTaken { name: String },
 }

@@ -17,6 +17,7 @@ mod convert;
 mod db;
 pub mod entity;
 mod error;
+pub mod goods;
 pub mod replay;
 pub mod repo;
 pub mod scheduler;

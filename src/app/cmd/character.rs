@@ -1,4 +1,5 @@
-//! `/character create|sheet|equip|unequip|levelup|inventory`: a player's character.
+//! `/character create|sheet|equip|unequip|levelup|inventory|rename|retire`: a player's
+//! character (`sheet user:@x` shows another's).
 
 use render::CharacterSheet;
 use service::Sheet;
@@ -8,11 +9,15 @@ use super::{Ctx, Invocation, Refused, Reply};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Character {
     Create { name: String, race: String, class: String },
-    Sheet,
+    /// Yours, or another player's (`user`).
+    Sheet { user: Option<String> },
     Equip { item: String, off_hand: bool },
     Unequip { item: String },
     LevelUp,
     Inventory,
+    Rename { name: String },
+    /// Asks, with a confirmation button.
+    Retire,
 }
 
 /// A character's sheet as the renderer shows it.
@@ -61,7 +66,11 @@ impl Character {
                 race: need("race")?,
                 class: need("class")?,
             },
-            "sheet" => Self::Sheet,
+            "sheet" => Self::Sheet {
+                user: inv.opt("user").map(super::gm::user_id),
+            },
+            "rename" => Self::Rename { name: need("name")? },
+            "retire" => Self::Retire,
             "equip" => Self::Equip {
                 item: need("item")?,
                 off_hand: inv.opt("hand").is_some_and(|h| h.eq_ignore_ascii_case("off")),
@@ -78,7 +87,23 @@ impl Character {
             Self::Create { name, race, class } => {
                 s.create_character(campaign, me, &name, &race, &class, ctx.now).await?
             }
-            Self::Sheet => {
+            Self::Sheet { user: Some(user) } if user != me => {
+                let sheet = match s.sheet(campaign, &user).await {
+                    Err(service::ServiceError::NoCharacter) => {
+                        return Err(Refused::Input(format!("<@{user}> has no character in this campaign.")));
+                    }
+                    other => other?,
+                };
+                let mut view = sheet_view(&sheet);
+                view.notes.retain(|n| !n.starts_with("Enough XP"));
+                return Ok(vec![Reply::public(render::character_sheet(&view))]);
+            }
+            Self::Rename { name } => {
+                let (old, new) = s.rename(campaign, me, &name).await?;
+                return Ok(vec![ctx.app.story(render::Key::CharacterRenamed, &[("name", &new), ("old", &old)])]);
+            }
+            Self::Retire => return Ok(vec![super::life::retire_prompt(&s.retire_ask(campaign, me).await?)]),
+            Self::Sheet { .. } => {
                 let mut view = sheet_view(&s.sheet(campaign, me).await?);
                 // In a fight here: the turn's budget and what the timing model tracks for them.
                 if let Ok(update) = s.combat_status(campaign, ctx.channel()).await
@@ -100,6 +125,8 @@ impl Character {
                 if !inventory.materials.is_empty() {
                     lines.push(format!("Materials this run: {}", inventory.materials.join(", ")));
                 }
+                let spare = super::life::pack_lines(&inventory.pack);
+                lines.extend(spare);
                 return Ok(vec![Reply::public(
                     render::info("Inventory", &lines.join("\n")).ephemeral(),
                 )]);

@@ -26,7 +26,7 @@ pub enum Gm {
 }
 
 /// A user id from a mention (`<@123>`, `<@!123>`) or a bare id/name.
-fn user_id(text: &str) -> String {
+pub(super) fn user_id(text: &str) -> String {
     text.trim()
         .trim_start_matches("<@")
         .trim_start_matches('!')

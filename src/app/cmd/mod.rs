@@ -6,10 +6,14 @@ mod action;
 mod campaign;
 mod character;
 mod combat;
+mod craft;
 mod expedition;
 mod gm;
 mod hospital;
+mod life;
+mod rest;
 mod roll;
+mod shop;
 
 use chrono::{DateTime, Utc};
 
@@ -17,10 +21,14 @@ pub use action::Action;
 pub use campaign::Campaign;
 pub use character::Character;
 pub use combat::CombatCmd;
+pub use craft::Craft;
 pub use expedition::Expedition;
 pub use gm::Gm;
 pub use hospital::Hospital;
+pub use life::Leaderboard;
+pub use rest::Rest;
 pub use roll::Roll;
+pub use shop::Shop;
 
 use super::{App, Caller, Invocation, Refused, Reply};
 
@@ -36,6 +44,12 @@ pub enum AppCommand {
     Campaign(Campaign),
     Gm(Gm),
     Hospital(Hospital),
+    Shop(Shop),
+    Rest(Rest),
+    Craft(Craft),
+    Leaderboard(Leaderboard),
+    /// `/help` with no ally (and `help` at the table): the list of commands.
+    Guide,
     /// `/help` with no ally (and `help` at the table): the list of commands.
     Help,
 }
@@ -80,6 +94,11 @@ impl AppCommand {
             "campaign" => Self::Campaign(Campaign::parse(sub, &inv)?),
             "gm" => Self::Gm(Gm::parse(sub, &inv)?),
             "hospital" => Self::Hospital(Hospital::parse(sub)?),
+            "shop" => Self::Shop(Shop::parse(sub, &inv)?),
+            "rest" => Self::Rest(Rest::parse(sub)),
+            "craft" => Self::Craft(Craft::parse(sub, &inv)?),
+            "leaderboard" => Self::Leaderboard(Leaderboard::parse(&inv)),
+            "guide" => Self::Guide,
             "help" if inv.opt("ally").is_none() => Self::Help,
             _ => Self::Action(Action::parse(&inv)?),
         })
@@ -96,24 +115,20 @@ impl AppCommand {
             Self::Campaign(c) => c.run(ctx).await,
             Self::Gm(c) => c.run(ctx).await,
             Self::Hospital(c) => c.run(ctx).await,
-            Self::Help => Ok(vec![Reply::public(help())]),
+            Self::Shop(c) => c.run(ctx).await,
+            Self::Rest(c) => c.run(ctx).await,
+            Self::Craft(c) => c.run(ctx).await,
+            Self::Leaderboard(c) => c.run(ctx).await,
+            Self::Guide => Ok(help_pages().into_iter().map(Reply::public).collect()),
+            Self::Help => Ok(help_pages().into_iter().map(Reply::public).collect()),
         }
     }
 }
 
-/// Every command with one line each, grouped by its first word.
-pub fn help() -> render::MessagePayload {
-    let mut lines = Vec::new();
-    for name in super::spec::names() {
-        for spec in super::spec::COMMANDS.iter().filter(|s| s.path[0] == name) {
-            let gm = if spec.gm { " (Manage Server)" } else { "" };
-            lines.push(format!("`{}` — {}{gm}", spec.usage(), spec.about));
-        }
-    }
-    lines.push(
-        "At the table: `[Label]` presses a button, `@name /command` speaks as someone else, `quit` leaves.".into(),
-    );
-    render::info("Commands", &lines.join("\n"))
+/// Every command, grouped, one line and an example each ([`super::guide`]): the messages
+/// `/guide`, `/help` alone and the table's `help` send.
+pub fn help_pages() -> Vec<render::MessagePayload> {
+    super::guide::pages()
 }
 
 impl Ctx<'_> {

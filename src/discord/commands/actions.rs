@@ -49,14 +49,14 @@ pub async fn dodge(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["dodge"], options!()).await
 }
 
-/// Help an ally: their next attack has advantage.
+/// Help an ally (their next attack has advantage); with no ally, every command and an example.
 #[poise::command(slash_command)]
 pub async fn help(
     ctx: Context<'_>,
-    #[description = "The ally to help"]
+    #[description = "The ally to help (leave out for the list of commands)"]
     #[autocomplete = "complete::target"]
     #[max_length = 100]
-    ally: String,
+    ally: Option<String>,
 ) -> Result<(), Error> {
     play(ctx, &["help"], options!(ally)).await
 }

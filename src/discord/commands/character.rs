@@ -1,4 +1,4 @@
-//! `/character create|sheet|equip|unequip|levelup|inventory`.
+//! `/character create|sheet|equip|unequip|levelup|inventory|rename|retire`.
 
 use super::{complete, options};
 use crate::discord::{Context, Error, play};
@@ -7,7 +7,7 @@ use crate::discord::{Context, Error, play};
 #[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
 #[poise::command(
     slash_command,
-    subcommands("create", "sheet", "equip", "unequip", "levelup", "inventory"),
+    subcommands("create", "sheet", "equip", "unequip", "levelup", "inventory", "rename", "retire"),
     subcommand_required
 )]
 pub async fn character(_ctx: Context<'_>) -> Result<(), Error> {
@@ -34,10 +34,31 @@ async fn create(
     play(ctx, &["character", "create"], options!(name, race, class)).await
 }
 
-/// Show your character sheet.
+/// Show your character sheet, or another player's.
 #[poise::command(slash_command)]
-async fn sheet(ctx: Context<'_>) -> Result<(), Error> {
-    play(ctx, &["character", "sheet"], options!()).await
+async fn sheet(
+    ctx: Context<'_>,
+    #[description = "Whose sheet (default: yours)"] user: Option<poise::serenity_prelude::User>,
+) -> Result<(), Error> {
+    play(ctx, &["character", "sheet"], options!(user)).await
+}
+
+/// Give your character a new name (unique in this server).
+#[poise::command(slash_command)]
+async fn rename(
+    ctx: Context<'_>,
+    #[description = "The new name (2–32 characters)"]
+    #[min_length = 2]
+    #[max_length = 32]
+    name: String,
+) -> Result<(), Error> {
+    play(ctx, &["character", "rename"], options!(name)).await
+}
+
+/// Retire your character for good (asks you to confirm first).
+#[poise::command(slash_command)]
+async fn retire(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["character", "retire"], options!()).await
 }
 
 /// Which hand a weapon goes in.

@@ -9,6 +9,7 @@ mod combat;
 mod expedition;
 mod gm;
 mod hospital;
+mod inn;
 
 use std::collections::BTreeMap;
 
@@ -65,6 +66,11 @@ fn every_command() -> Vec<poise::Command<Data, Error>> {
         campaign::campaign(),
         gm::gm(),
         hospital::hospital(),
+        inn::shop(),
+        inn::rest(),
+        inn::craft(),
+        inn::leaderboard(),
+        inn::guide(),
     ]
 }
 
@@ -179,5 +185,14 @@ pub mod complete {
     }
     pub async fn monster(ctx: Context<'_>, partial: &str) -> Choices {
         suggest(ctx, Suggest::Monster, partial).await
+    }
+    pub async fn stock(ctx: Context<'_>, partial: &str) -> Choices {
+        suggest(ctx, Suggest::Stock, partial).await
+    }
+    pub async fn sellable(ctx: Context<'_>, partial: &str) -> Choices {
+        suggest(ctx, Suggest::Sellable, partial).await
+    }
+    pub async fn recipe(ctx: Context<'_>, partial: &str) -> Choices {
+        suggest(ctx, Suggest::Recipe, partial).await
     }
 }

@@ -167,12 +167,15 @@ impl Service {
         class: &str,
         now: DateTimeUtc,
     ) -> Result<Sheet, ServiceError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
-            return Err(ServiceError::InvalidInput(format!(
-                "A character name needs 1 to {MAX_NAME_CHARS} characters, on one line."
-            )));
+        if characters::for_player(self.db().conn(), campaign_id, player_id).await?.is_some() {
+            return Err(ServiceError::CharacterExists {
+                campaign_id,
+                player_id: player_id.to_owned(),
+            });
         }
+        // Unique in the campaign, 2–32 printable characters, no monster's (`cmd::roster`).
+        let name = crate::cmd::roster::name_for_new(self.db().conn(), campaign_id, name).await?;
+        let name = name.as_str();
         let race = parse_race(race)?;
         let class = parse_class(class)?;
         let kit = class.kit();
@@ -193,7 +196,9 @@ impl Service {
             inventory: convert::inventory_json(&items),
             gear: convert::pack_json(&Pack::default()),
         };
-        let row = characters::create(self.db().conn(), new, now).await?;
+        let row = characters::create(self.db().conn(), new, now)
+            .await
+            .map_err(|e| crate::cmd::roster::name_race(e, name))?;
         Sheet::of(&row)
     }
 

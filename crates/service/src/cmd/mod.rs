@@ -3,10 +3,14 @@
 pub mod campaign;
 pub mod character;
 pub mod combat;
+pub mod craft;
 pub mod expedition;
 pub mod gm;
 pub mod hospital;
+pub mod rest;
 pub mod retention;
 pub mod roll;
+pub mod roster;
+pub mod shop;
 pub mod stats;
 pub mod turn_timer;

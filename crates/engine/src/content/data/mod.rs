@@ -9,6 +9,7 @@
 
 pub mod defs;
 mod parse;
+pub mod world;
 
 #[cfg(test)]
 mod equivalence;
@@ -20,6 +21,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use defs::*;
+pub use world::{GoodKind, InnDef, MaterialDef, RecipeDef, StockDef, WORLD_BUILTIN, World, normalize_name};
 pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_NAME_LEN};
 
 use super::normalize;

@@ -1,0 +1,155 @@
+//! What a character carries, as the shop and the workbench change it (issue 20): the world's
+//! data ([`world`]: Thom's stock, prices, rests, recipes — `crates/engine/content/shop.toml` and
+//! `recipes.toml`, checked against the built-in content once), and adding or taking goods and
+//! materials on a character row (the `inventory` and `gear` columns).
+
+use std::sync::OnceLock;
+
+use engine::content::data::{Content, ContentError, GoodKind, World, normalize_name};
+use engine::content::{Armor, Item, Weapon};
+
+use crate::convert;
+use crate::entity::character;
+use crate::ServiceError;
+
+/// The built-in world data, loaded and validated on first use (the app loads it at start, so a
+/// bad file stops the process there with every problem's file and line).
+pub fn world() -> Result<&'static World, ContentError> {
+    static WORLD: OnceLock<Result<World, ContentError>> = OnceLock::new();
+    WORLD
+        .get_or_init(|| {
+            let content = Content::builtin()?;
+            World::builtin(&content)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// [`world`] for a command: a content problem is a refusal (it cannot happen once the app has
+/// started).
+pub(crate) fn the_world() -> Result<&'static World, ServiceError> {
+    world().map_err(|e| ServiceError::InvalidInput(e.to_string()))
+}
+
+fn stored<T>(what: &str, name: &str, parsed: Option<T>) -> Result<T, ServiceError> {
+    parsed.ok_or_else(|| ServiceError::InvalidInput(format!("{name} is not a {what} the game knows yet.")))
+}
+
+/// How many of a good the character carries (not worn or wielded).
+pub(crate) fn held(row: &character::Model, kind: GoodKind, name: &str) -> Result<u32, ServiceError> {
+    Ok(match kind {
+        GoodKind::Item => {
+            let item = stored("item", name, Item::parse(name))?;
+            convert::inventory(row)?.get(&item).copied().unwrap_or(0)
+        }
+        GoodKind::Weapon => {
+            let weapon = stored("weapon", name, Weapon::parse(name))?;
+            convert::pack(row)?.weapons.iter().filter(|w| **w == weapon).count() as u32
+        }
+        GoodKind::Armor => {
+            let armor = stored("armor", name, Armor::parse(name))?;
+            convert::pack(row)?.armor.iter().filter(|a| **a == armor).count() as u32
+        }
+        GoodKind::Shield => convert::pack(row)?.shields,
+    })
+}
+
+/// Adds `count` of a good to the character's pack (consumables to the inventory).
+pub(crate) fn add(row: &mut character::Model, kind: GoodKind, name: &str, count: u32) -> Result<(), ServiceError> {
+    change(row, kind, name, i64::from(count))
+}
+
+/// Takes `count` of a good from the pack; refuses (nothing changed) if fewer are carried.
+pub(crate) fn take(row: &mut character::Model, kind: GoodKind, name: &str, count: u32) -> Result<(), ServiceError> {
+    let have = held(row, kind, name)?;
+    if have < count {
+        return Err(not_enough(name, have, count));
+    }
+    change(row, kind, name, -i64::from(count))
+}
+
+fn not_enough(name: &str, have: u32, want: u32) -> ServiceError {
+    ServiceError::InvalidInput(if have == 0 {
+        format!("You have no {name} in your pack (worn or wielded gear is not for sale — unequip it first).")
+    } else {
+        format!("You have {have} {name} in your pack, not {want}.")
+    })
+}
+
+fn change(row: &mut character::Model, kind: GoodKind, name: &str, delta: i64) -> Result<(), ServiceError> {
+    let moved = |n: u32| u32::try_from((i64::from(n) + delta).max(0)).unwrap_or(u32::MAX);
+    match kind {
+        GoodKind::Item => {
+            let item = stored("item", name, Item::parse(name))?;
+            let mut items = convert::inventory(row)?;
+            let n = items.entry(item).or_default();
+            *n = moved(*n);
+            row.inventory = convert::inventory_json(&items);
+        }
+        GoodKind::Weapon | GoodKind::Armor | GoodKind::Shield => {
+            let mut pack = convert::pack(row)?;
+            match kind {
+                GoodKind::Weapon => {
+                    let weapon = stored("weapon", name, Weapon::parse(name))?;
+                    shift(&mut pack.weapons, weapon, delta);
+                }
+                GoodKind::Armor => {
+                    let armor = stored("armor", name, Armor::parse(name))?;
+                    shift(&mut pack.armor, armor, delta);
+                }
+                _ => pack.shields = moved(pack.shields),
+            }
+            row.gear = convert::pack_json(&pack);
+        }
+    }
+    Ok(())
+}
+
+fn shift<T: PartialEq + Copy>(list: &mut Vec<T>, one: T, delta: i64) {
+    if delta >= 0 {
+        list.extend(std::iter::repeat_n(one, delta as usize));
+    } else {
+        for _ in 0..delta.unsigned_abs() {
+            if let Some(at) = list.iter().rposition(|x| *x == one) {
+                list.remove(at);
+            }
+        }
+    }
+}
+
+/// The materials the character has brought home, with counts (the pack's `materials`).
+pub(crate) fn materials(row: &character::Model) -> Result<Vec<(String, u32)>, ServiceError> {
+    Ok(convert::pack(row)?
+        .materials
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .collect())
+}
+
+/// The stored name of a held material matching `name` (case and spacing ignored).
+pub(crate) fn held_material(row: &character::Model, name: &str) -> Result<Option<(String, u32)>, ServiceError> {
+    let wanted = normalize_name(name);
+    Ok(materials(row)?.into_iter().find(|(m, _)| normalize_name(m) == wanted))
+}
+
+/// Takes `count` of a material; refuses (nothing changed) if fewer are held.
+pub(crate) fn take_material(row: &mut character::Model, name: &str, count: u32) -> Result<(), ServiceError> {
+    let mut pack = convert::pack(row)?;
+    let wanted = normalize_name(name);
+    let key = pack.materials.keys().find(|m| normalize_name(m) == wanted).cloned();
+    let have = key.as_ref().and_then(|k| pack.materials.get(k)).copied().unwrap_or(0);
+    if have < count {
+        return Err(ServiceError::InvalidInput(format!(
+            "You have {have} {name}, not {count} (materials come home with /expedition leave)."
+        )));
+    }
+    if let Some(key) = key {
+        if have == count {
+            pack.materials.remove(&key);
+        } else {
+            pack.materials.insert(key, have - count);
+        }
+    }
+    row.gear = convert::pack_json(&pack);
+    Ok(())
+}
