@@ -58,6 +58,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "cast",
             "character",
             "combat",
+            "craft",
             "dash",
             "delay",
             "disengage",
@@ -66,17 +67,21 @@ async fn every_command_is_registered_with_a_valid_body() {
             "expedition",
             "gm",
             "grapple",
+            "guide",
             "help",
             "hide",
             "hospital",
             "instant",
+            "leaderboard",
             "move",
             "ready",
+            "rest",
             "roll",
             "search",
+            "shop",
             "shove",
             "stabilize",
-            "use"
+            "use",
         ]
     );
     assert!(
@@ -126,8 +131,20 @@ async fn every_command_is_registered_with_a_valid_body() {
     };
     assert_eq!(
         sub("character"),
-        ["create", "sheet", "equip", "unequip", "levelup", "inventory"]
+        [
+            "create",
+            "sheet",
+            "equip",
+            "unequip",
+            "levelup",
+            "inventory",
+            "rename",
+            "retire"
+        ]
     );
+    assert_eq!(sub("shop"), ["list", "buy", "sell"]);
+    assert_eq!(sub("rest"), ["short", "long"]);
+    assert_eq!(sub("craft"), ["list", "make"]);
     assert_eq!(sub("move"), ["melee", "ranged", "toward", "away", "shift"]);
     assert_eq!(sub("gm"), ["spawn", "hp", "grant", "level", "end"]);
 

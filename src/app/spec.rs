@@ -182,7 +182,11 @@ pub const COMMANDS: &[Spec] = &[
             ..text("name", true, "the new name (2–32 characters, unique here)")
         }],
     ),
-    cmd(&["character", "retire"], "retire your character for good (asks first)", &[]),
+    cmd(
+        &["character", "retire"],
+        "retire your character for good (asks first)",
+        &[],
+    ),
     cmd(
         &["expedition", "start"],
         "set out into a zone",
@@ -352,7 +356,11 @@ pub const COMMANDS: &[Spec] = &[
     cmd(&["hospital", "bill"], "Thom's bill: the fee, any debt, the rest", &[]),
     cmd(&["hospital", "pay"], "pay the fee (or owe it) and start the rest", &[]),
     cmd(&["hospital", "status"], "how long the rest has left", &[]),
-    cmd(&["shop", "list"], "Thom's shelves and prices, and what he pays you", &[]),
+    cmd(
+        &["shop", "list"],
+        "Thom's shelves and prices, and what he pays you",
+        &[],
+    ),
     cmd(
         &["shop", "buy"],
         "buy potions, scrolls, weapons or armor from Thom",
@@ -369,7 +377,11 @@ pub const COMMANDS: &[Spec] = &[
             integer("count", false, 1, 99, "how many (default 1)"),
         ],
     ),
-    cmd(&["rest", "short"], "a meal by Thom's fire: back half your HP, for coins", &[]),
+    cmd(
+        &["rest", "short"],
+        "a meal by Thom's fire: back half your HP, for coins",
+        &[],
+    ),
     cmd(&["rest", "long"], "a night in Thom's rooms: full HP, for coins", &[]),
     cmd(&["craft", "list"], "the recipes, and what you hold for each", &[]),
     cmd(
@@ -380,7 +392,12 @@ pub const COMMANDS: &[Spec] = &[
     cmd(
         &["leaderboard"],
         "the campaign's top characters",
-        &[choice("by", false, &["level", "coins", "streak"], "rank by (default: level)")],
+        &[choice(
+            "by",
+            false,
+            &["level", "coins", "streak"],
+            "rank by (default: level)",
+        )],
     ),
     cmd(&["guide"], "every command, grouped, with an example each", &[]),
 ];

@@ -109,7 +109,9 @@ pub enum ServiceError {
     #[error("{name} is out exploring {zone} — the inn is at home: /expedition leave first.")]
     AwayFromInn { name: String, zone: String },
     /// The healers' recovery rest is under way (it ends at the Unix time `ends`, with full HP).
-    #[error("{name} is on the healers' recovery rest until <t:{ends}:t> (<t:{ends}:R>) — it ends with full HP; the inn's rest can wait.")]
+    #[error(
+        "{name} is on the healers' recovery rest until <t:{ends}:t> (<t:{ends}:R>) — it ends with full HP; the inn's rest can wait."
+    )]
     OnRecoveryRest { name: String, ends: i64 },
     /// Another character of the campaign has this name (case-insensitively).
     #[error("There's already a character called {name} here — pick another name.")]

@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 use engine::content::data::{Content, ContentError, GoodKind, World, normalize_name};
 use engine::content::{Armor, Item, Weapon};
 
+use crate::ServiceError;
 use crate::convert;
 use crate::entity::character;
-use crate::ServiceError;
 
 /// The built-in world data, loaded and validated on first use (the app loads it at start, so a
 /// bad file stops the process there with every problem's file and line).

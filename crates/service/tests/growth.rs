@@ -96,7 +96,8 @@ async fn per_character_lookups_use_indexes() -> Result<(), ServiceError> {
     let plans = [
         (
             "SELECT * FROM characters WHERE campaign_id = 1 AND lower(name) = 'aria'",
-            "ix_characters_campaign_name",
+            // Unique since issue 20 (one name per campaign); it replaced the plain index.
+            "ux_characters_campaign_name",
         ),
         (
             "SELECT combat_id FROM combatants WHERE character_id = 1",

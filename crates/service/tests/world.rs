@@ -39,7 +39,8 @@ async fn campaign(svc: &Service) -> Result<i64, ServiceError> {
 /// A fighter named after `player` holding exactly `coins`.
 async fn hero(svc: &Service, camp: i64, player: &str, coins: i64) -> Result<(), ServiceError> {
     let name = format!("{}{}", player[..1].to_uppercase(), &player[1..]);
-    svc.create_character(camp, player, &name, "human", "fighter", now()).await?;
+    svc.create_character(camp, player, &name, "human", "fighter", now())
+        .await?;
     let held = svc.inventory(camp, player).await?.coins;
     if coins != held {
         svc.gm_grant_coins(camp, player, coins - held).await?;
@@ -56,8 +57,10 @@ async fn bring_home(svc: &Service, camp: i64, player: &str, found: &[(&str, u32)
         if !gear.is_object() {
             gear = serde_json::json!({});
         }
-        let materials: serde_json::Map<String, serde_json::Value> =
-            found.iter().map(|(m, n)| ((*m).to_owned(), serde_json::json!(n))).collect();
+        let materials: serde_json::Map<String, serde_json::Value> = found
+            .iter()
+            .map(|(m, n)| ((*m).to_owned(), serde_json::json!(n)))
+            .collect();
         gear["materials"] = serde_json::Value::Object(materials);
         row.gear = gear;
         Ok(())
@@ -88,7 +91,10 @@ async fn a_buy_you_cannot_afford_changes_nothing(db: Db) -> Result<(), ServiceEr
         "Potion of Healing costs 50 coins; you have 20. Nothing changed."
     );
     let two = svc.shop_buy(camp, "aria", "potion", 2).await.unwrap_err().to_string();
-    assert!(two.starts_with("2 × Potion of Healing (50 each) costs 100 coins; you have 20."), "{two}");
+    assert!(
+        two.starts_with("2 × Potion of Healing (50 each) costs 100 coins; you have 20."),
+        "{two}"
+    );
     let after = characters::for_player(svc.db().conn(), camp, "aria").await?.unwrap();
     assert_eq!(after, before, "nothing changed, the version included");
     let unknown = svc.shop_buy(camp, "aria", "vorpal sword", 1).await.unwrap_err();
@@ -98,7 +104,11 @@ async fn a_buy_you_cannot_afford_changes_nothing(db: Db) -> Result<(), ServiceEr
     svc.gm_grant_coins(camp, "aria", 110).await?;
     let bought = svc.shop_buy(camp, "aria", "Potion of Healing", 2).await?;
     assert_eq!((bought.total, bought.coins_left), (100, 30));
-    assert_eq!(potions(&svc.inventory(camp, "aria").await?), 3, "1 to start with, 2 bought");
+    assert_eq!(
+        potions(&svc.inventory(camp, "aria").await?),
+        3,
+        "1 to start with, 2 bought"
+    );
     let sword = svc.shop_buy(camp, "aria", "longsword", 1).await?;
     assert_eq!(sword.coins_left, 0);
     let pack = svc.inventory(camp, "aria").await?.pack;
@@ -113,7 +123,9 @@ async fn concurrent_buys_spend_the_coins_once(db: Db) -> Result<(), ServiceError
     let mut buys = Vec::new();
     for _ in 0..8 {
         let svc = svc.clone();
-        buys.push(tokio::spawn(async move { svc.shop_buy(camp, "aria", "potion", 1).await }));
+        buys.push(tokio::spawn(
+            async move { svc.shop_buy(camp, "aria", "potion", 1).await },
+        ));
     }
     let mut bought = 0;
     for buy in buys {
@@ -123,7 +135,10 @@ async fn concurrent_buys_spend_the_coins_once(db: Db) -> Result<(), ServiceError
             Err(other) => return Err(other),
         }
     }
-    assert_eq!(bought, 2, "100 coins buy two 50-coin potions, however many presses race");
+    assert_eq!(
+        bought, 2,
+        "100 coins buy two 50-coin potions, however many presses race"
+    );
     let inv = svc.inventory(camp, "aria").await?;
     assert_eq!(inv.coins, 0, "each buy spent its coins once");
     assert_eq!(potions(&inv), 3, "the one from creation and the two bought");
@@ -138,14 +153,26 @@ async fn materials_trophies_and_spare_gear_sell_at_their_prices(db: Db) -> Resul
     let sold = svc.shop_sell(camp, "aria", "shadow moss", 2).await?;
     assert_eq!((sold.each, sold.total, sold.coins_left), (3, 6, 6));
     let sold = svc.shop_sell(camp, "aria", "Goblin trophy", 1).await?;
-    assert_eq!((sold.each, sold.coins_left), (4, 10), "4 coins per tier, a goblin is tier 1");
+    assert_eq!(
+        (sold.each, sold.coins_left),
+        (4, 10),
+        "4 coins per tier, a goblin is tier 1"
+    );
     let before = characters::for_player(svc.db().conn(), camp, "aria").await?.unwrap();
-    let short = svc.shop_sell(camp, "aria", "Shadow moss", 2).await.unwrap_err().to_string();
+    let short = svc
+        .shop_sell(camp, "aria", "Shadow moss", 2)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(short.contains("You have 1 Shadow moss, not 2"), "{short}");
     let none = svc.shop_sell(camp, "aria", "Glowcap", 1).await.unwrap_err().to_string();
     assert!(none.starts_with("You have no Glowcap to sell"), "{none}");
     // The wielded longsword is not in the pack, so it is not for sale.
-    let wielded = svc.shop_sell(camp, "aria", "Longsword", 1).await.unwrap_err().to_string();
+    let wielded = svc
+        .shop_sell(camp, "aria", "Longsword", 1)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(wielded.starts_with("You have no Longsword in your pack"), "{wielded}");
     let after = characters::for_player(svc.db().conn(), camp, "aria").await?.unwrap();
     assert_eq!(after, before, "refused sales change nothing");
@@ -161,19 +188,39 @@ async fn rests_heal_for_coins_and_only_at_the_inn(db: Db) -> Result<(), ServiceE
     let svc = Service::new(db);
     let camp = campaign(&svc).await?;
     hero(&svc, camp, "aria", 30).await?;
-    let full = svc.rest(camp, "aria", RestKind::Short, now()).await.unwrap_err().to_string();
-    assert!(full.contains("at full HP") && full.contains("nothing charged"), "{full}");
+    let full = svc
+        .rest(camp, "aria", RestKind::Short, now())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        full.contains("at full HP") && full.contains("nothing charged"),
+        "{full}"
+    );
     let max = svc.sheet(camp, "aria").await?.max_hp;
     svc.gm_adjust_hp(camp, CHANNEL, "Aria", -(max - 1), now()).await?;
     let short = svc.rest(camp, "aria", RestKind::Short, now()).await?;
     let half = (max + 1) / 2;
-    assert_eq!((short.healed, short.hp, short.cost, short.coins_left), (half, 1 + half, 5, 25));
+    assert_eq!(
+        (short.healed, short.hp, short.cost, short.coins_left),
+        (half, 1 + half, 5, 25)
+    );
     let long = svc.rest(camp, "aria", RestKind::Long, now()).await?;
     assert_eq!((long.hp, long.cost, long.coins_left), (max, 20, 5));
     // Not enough coins for a long rest: refused with the price, HP untouched.
     svc.gm_adjust_hp(camp, CHANNEL, "Aria", -2, now()).await?;
     let poor = svc.rest(camp, "aria", RestKind::Long, now()).await.unwrap_err();
-    assert!(matches!(poor, ServiceError::CannotAfford { price: 20, coins: 5, .. }), "{poor:?}");
+    assert!(
+        matches!(
+            poor,
+            ServiceError::CannotAfford {
+                price: 20,
+                coins: 5,
+                ..
+            }
+        ),
+        "{poor:?}"
+    );
     assert_eq!(svc.sheet(camp, "aria").await?.hp, max - 2);
     // Out on an expedition the inn is far away.
     svc.start_expedition(camp, "aria", "forest", now()).await?;
@@ -200,9 +247,15 @@ async fn rests_heal_for_coins_and_only_at_the_inn(db: Db) -> Result<(), ServiceE
     }
     .insert(svc.db().conn())
     .await?;
-    let resting = svc.rest(camp, "aria", RestKind::Short, now()).await.unwrap_err().to_string();
+    let resting = svc
+        .rest(camp, "aria", RestKind::Short, now())
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(resting.contains(&format!("<t:{}:R>", ends.timestamp())), "{resting}");
-    let after = svc.rest(camp, "aria", RestKind::Short, ends + Duration::seconds(1)).await?;
+    let after = svc
+        .rest(camp, "aria", RestKind::Short, ends + Duration::seconds(1))
+        .await?;
     assert_eq!(after.cost, 5, "after the recovery rest the inn is open again");
     Ok(())
 }
@@ -221,7 +274,11 @@ async fn crafting_turns_materials_and_coins_into_goods(db: Db) -> Result<(), Ser
     assert_eq!(potions(&inv), 2);
     assert_eq!(inv.pack.materials.get("Shadow moss"), Some(&1));
     let before = characters::for_player(svc.db().conn(), camp, "aria").await?.unwrap();
-    let short = svc.craft(camp, "aria", "Forged longsword").await.unwrap_err().to_string();
+    let short = svc
+        .craft(camp, "aria", "Forged longsword")
+        .await
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         short,
         "Forged longsword needs 3 Slag iron (you have 2), 10 coins (you have 5) — nothing was used."
@@ -244,19 +301,28 @@ async fn names_are_unique_in_a_campaign_and_retiring_frees_the_player(db: Db) ->
         .await
         .unwrap_err();
     assert!(matches!(taken, ServiceError::NameTaken { .. }), "{taken:?}");
-    svc.create_character(camp, "bob", "Bram", "dwarf", "fighter", now()).await?;
+    svc.create_character(camp, "bob", "Bram", "dwarf", "fighter", now())
+        .await?;
     assert!(matches!(
         svc.rename(camp, "bob", "aria").await,
         Err(ServiceError::NameTaken { .. })
     ));
-    assert!(svc.rename(camp, "bob", "\u{200B}\u{200B}").await.is_err(), "zero-width only");
+    assert!(
+        svc.rename(camp, "bob", "\u{200B}\u{200B}").await.is_err(),
+        "zero-width only"
+    );
     assert!(svc.rename(camp, "bob", "Goblin 3").await.is_err(), "a monster's name");
     let (old, new) = svc.rename(camp, "bob", " Bram the Bold ").await?;
     assert_eq!((old.as_str(), new.as_str()), ("Bram", "Bram the Bold"));
-    assert_eq!(svc.rename(camp, "aria", "ARIA").await?.1, "ARIA", "her own name in another case");
+    assert_eq!(
+        svc.rename(camp, "aria", "ARIA").await?.1,
+        "ARIA",
+        "her own name in another case"
+    );
     // Another campaign may have its own Aria.
     let other = svc.campaign_for("guild-2", "c", now()).await?.id;
-    svc.create_character(other, "carol", "Aria", "human", "mage", now()).await?;
+    svc.create_character(other, "carol", "Aria", "human", "mage", now())
+        .await?;
     // Retiring: asked, then confirmed by the version asked about.
     let asked = svc.retire_ask(camp, "bob").await?;
     svc.gm_grant_coins(camp, "bob", 1).await?;
@@ -265,9 +331,14 @@ async fn names_are_unique_in_a_campaign_and_retiring_frees_the_player(db: Db) ->
         Err(ServiceError::StaleButton)
     ));
     let asked = svc.retire_ask(camp, "bob").await?;
-    assert_eq!(svc.retire_confirm(camp, "bob", asked.character_id, asked.version).await?, "Bram the Bold");
+    assert_eq!(
+        svc.retire_confirm(camp, "bob", asked.character_id, asked.version)
+            .await?,
+        "Bram the Bold"
+    );
     assert!(matches!(svc.sheet(camp, "bob").await, Err(ServiceError::NoCharacter)));
-    svc.create_character(camp, "bob", "Bryn", "human", "cleric", now()).await?;
+    svc.create_character(camp, "bob", "Bryn", "human", "cleric", now())
+        .await?;
     Ok(())
 }
 
@@ -279,10 +350,18 @@ async fn leaderboards_rank_the_campaigns_characters(db: Db) -> Result<(), Servic
     hero(&svc, camp, "carol", 50).await?;
     svc.gm_set_level(camp, "carol", 5).await?;
     let names = |r: Vec<service::cmd::roster::Ranked>| r.into_iter().map(|r| r.name).collect::<Vec<_>>();
-    assert_eq!(names(svc.leaderboard(camp, Standing::Coins).await?), ["Bob", "Carol", "Aria"]);
+    assert_eq!(
+        names(svc.leaderboard(camp, Standing::Coins).await?),
+        ["Bob", "Carol", "Aria"]
+    );
     assert_eq!(names(svc.leaderboard(camp, Standing::Level).await?)[0], "Carol");
     let asked = svc.retire_ask(camp, "bob").await?;
-    svc.retire_confirm(camp, "bob", asked.character_id, asked.version).await?;
-    assert_eq!(names(svc.leaderboard(camp, Standing::Coins).await?), ["Carol", "Aria"], "retired: left out");
+    svc.retire_confirm(camp, "bob", asked.character_id, asked.version)
+        .await?;
+    assert_eq!(
+        names(svc.leaderboard(camp, Standing::Coins).await?),
+        ["Carol", "Aria"],
+        "retired: left out"
+    );
     Ok(())
 }

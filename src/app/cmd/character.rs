@@ -8,14 +8,27 @@ use super::{Ctx, Invocation, Refused, Reply};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Character {
-    Create { name: String, race: String, class: String },
+    Create {
+        name: String,
+        race: String,
+        class: String,
+    },
     /// Yours, or another player's (`user`).
-    Sheet { user: Option<String> },
-    Equip { item: String, off_hand: bool },
-    Unequip { item: String },
+    Sheet {
+        user: Option<String>,
+    },
+    Equip {
+        item: String,
+        off_hand: bool,
+    },
+    Unequip {
+        item: String,
+    },
     LevelUp,
     Inventory,
-    Rename { name: String },
+    Rename {
+        name: String,
+    },
     /// Asks, with a confirmation button.
     Retire,
 }
@@ -100,7 +113,10 @@ impl Character {
             }
             Self::Rename { name } => {
                 let (old, new) = s.rename(campaign, me, &name).await?;
-                return Ok(vec![ctx.app.story(render::Key::CharacterRenamed, &[("name", &new), ("old", &old)])]);
+                return Ok(vec![
+                    ctx.app
+                        .story(render::Key::CharacterRenamed, &[("name", &new), ("old", &old)]),
+                ]);
             }
             Self::Retire => return Ok(vec![super::life::retire_prompt(&s.retire_ask(campaign, me).await?)]),
             Self::Sheet { .. } => {

@@ -48,7 +48,9 @@ impl Craft {
                         r.coins
                     ));
                 }
-                vec![Reply::public(render::info("Thom's workbench", &lines.join("\n")).ephemeral())]
+                vec![Reply::public(
+                    render::info("Thom's workbench", &lines.join("\n")).ephemeral(),
+                )]
             }
             Self::Make { recipe } => {
                 let made = s.craft(campaign, me, &recipe).await?;

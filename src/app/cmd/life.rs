@@ -70,10 +70,15 @@ impl App {
         let (what, id, version) = (parts.next(), parts.next(), parts.next());
         let id: Option<i64> = id.and_then(|i| i.parse().ok());
         let result: Result<Vec<Reply>, ServiceError> = async {
-            let campaign = self.service.campaign_id_for(&caller.guild, &caller.channel, now).await?;
+            let campaign = self
+                .service
+                .campaign_id_for(&caller.guild, &caller.channel, now)
+                .await?;
             let mine = self.service.sheet(campaign, &caller.user).await.ok();
             let Some(id) = id.filter(|id| mine.as_ref().is_some_and(|m| m.character_id == *id)) else {
-                return Ok(super::super::refusal("Those buttons are for another player's character."));
+                return Ok(super::super::refusal(
+                    "Those buttons are for another player's character.",
+                ));
             };
             match (what, version.and_then(|v| v.parse::<i64>().ok())) {
                 (Some("retire"), Some(version)) => {

@@ -83,7 +83,9 @@ impl Shop {
                 for (name, n, price) in &list.materials {
                     lines.push(format!("{name} × {n} — {price} coins each"));
                 }
-                vec![Reply::public(render::info("Thom Krooke's shop", &lines.join("\n")).ephemeral())]
+                vec![Reply::public(
+                    render::info("Thom Krooke's shop", &lines.join("\n")).ephemeral(),
+                )]
             }
             Self::Buy { item, count } => vec![trade(Key::ShopBought, &s.shop_buy(campaign, me, &item, count).await?)],
             Self::Sell { item, count } => vec![trade(Key::ShopSold, &s.shop_sell(campaign, me, &item, count).await?)],

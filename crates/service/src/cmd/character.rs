@@ -167,7 +167,10 @@ impl Service {
         class: &str,
         now: DateTimeUtc,
     ) -> Result<Sheet, ServiceError> {
-        if characters::for_player(self.db().conn(), campaign_id, player_id).await?.is_some() {
+        if characters::for_player(self.db().conn(), campaign_id, player_id)
+            .await?
+            .is_some()
+        {
             return Err(ServiceError::CharacterExists {
                 campaign_id,
                 player_id: player_id.to_owned(),

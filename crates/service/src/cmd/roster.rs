@@ -41,7 +41,7 @@ pub fn check_name(name: &str) -> Result<String, ServiceError> {
             "A character name is {MIN_NAME_CHARS} to {MAX_NAME_CHARS} printable characters on one line{why}."
         ))
     };
-    if name.chars().any(|c| c.is_control()) {
+    if name.chars().any(char::is_control) {
         return Err(bad(" (no line breaks or control characters)"));
     }
     if name.chars().any(invisible) {
@@ -61,7 +61,12 @@ pub fn check_name(name: &str) -> Result<String, ServiceError> {
 }
 
 /// Refuses a name another character of the campaign holds (not `except`).
-async fn free<C: sea_orm::ConnectionTrait>(db: &C, campaign_id: i64, name: &str, except: Option<i64>) -> Result<(), ServiceError> {
+async fn free<C: sea_orm::ConnectionTrait>(
+    db: &C,
+    campaign_id: i64,
+    name: &str,
+    except: Option<i64>,
+) -> Result<(), ServiceError> {
     match characters::by_name(db, campaign_id, name).await? {
         Some(other) if Some(other.id) != except => Err(ServiceError::NameTaken { name: other.name }),
         _ => Ok(()),
@@ -69,7 +74,11 @@ async fn free<C: sea_orm::ConnectionTrait>(db: &C, campaign_id: i64, name: &str,
 }
 
 /// Before a new character's insert: the name checked and free.
-pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait>(db: &C, campaign_id: i64, name: &str) -> Result<String, ServiceError> {
+pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait>(
+    db: &C,
+    campaign_id: i64,
+    name: &str,
+) -> Result<String, ServiceError> {
     let name = check_name(name)?;
     free(db, campaign_id, &name, None).await?;
     Ok(name)
@@ -78,7 +87,9 @@ pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait>(db: &C, campaign_i
 /// A unique violation on the name index, read as the refusal a check would have given.
 pub(crate) fn name_race(err: ServiceError, name: &str) -> ServiceError {
     match err {
-        ServiceError::Database(e) if crate::store::is_unique_violation(&e) => ServiceError::NameTaken { name: name.to_owned() },
+        ServiceError::Database(e) if crate::store::is_unique_violation(&e) => {
+            ServiceError::NameTaken { name: name.to_owned() }
+        }
         other => other,
     }
 }
@@ -114,7 +125,12 @@ pub struct Ranked {
 
 impl Service {
     /// `/character rename name`: not during a fight (the fight knows them by name).
-    pub async fn rename(&self, campaign_id: i64, player_id: &str, name: &str) -> Result<(String, String), ServiceError> {
+    pub async fn rename(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        name: &str,
+    ) -> Result<(String, String), ServiceError> {
         let name = check_name(name)?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
@@ -165,7 +181,13 @@ impl Service {
 
     /// The confirmation button: retires the character if it is still the caller's and
     /// unchanged since the question ([`ServiceError::StaleButton`] otherwise). Returns its name.
-    pub async fn retire_confirm(&self, campaign_id: i64, player_id: &str, character_id: i64, version: i64) -> Result<String, ServiceError> {
+    pub async fn retire_confirm(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        character_id: i64,
+        version: i64,
+    ) -> Result<String, ServiceError> {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         if row.id != character_id || row.version != version {
@@ -173,7 +195,10 @@ impl Service {
         }
         Self::may_retire(conn, &row).await?;
         let done = Character::update_many()
-            .col_expr(Column::PlayerId, Expr::value(format!("{RETIRED}{}:{player_id}", row.id)))
+            .col_expr(
+                Column::PlayerId,
+                Expr::value(format!("{RETIRED}{}:{player_id}", row.id)),
+            )
             .col_expr(Column::Version, Expr::value(row.version + 1))
             .filter(Column::Id.eq(row.id))
             .filter(Column::Version.eq(row.version))
@@ -196,7 +221,11 @@ impl Service {
             Standing::Coins => q.order_by_desc(Column::Coins),
             Standing::Streak => q.order_by_desc(Column::ArenaStreak),
         };
-        let rows = q.order_by_asc(Column::Id).limit(LEADERBOARD_SIZE).all(self.db().conn()).await?;
+        let rows = q
+            .order_by_asc(Column::Id)
+            .limit(LEADERBOARD_SIZE)
+            .all(self.db().conn())
+            .await?;
         Ok(rows
             .into_iter()
             .map(|r| Ranked {
@@ -220,7 +249,15 @@ mod tests {
         assert_eq!(check_name("  Aria  ").unwrap(), "Aria");
         assert_eq!(check_name("Bo").unwrap(), "Bo");
         assert_eq!(check_name(&"x".repeat(32)).unwrap().len(), 32);
-        for bad in ["A", " ", "", "\u{200B}\u{200B}\u{200B}", "Ar\u{200D}ia", "Ar\nia", &"x".repeat(33)] {
+        for bad in [
+            "A",
+            " ",
+            "",
+            "\u{200B}\u{200B}\u{200B}",
+            "Ar\u{200D}ia",
+            "Ar\nia",
+            &"x".repeat(33),
+        ] {
             assert!(check_name(bad).is_err(), "{bad:?} refused");
         }
         let e = check_name("Goblin 2").unwrap_err().to_string();

@@ -107,7 +107,13 @@ impl Service {
     }
 
     /// `/shop buy good count`: refused with the price and the coins when they fall short.
-    pub async fn shop_buy(&self, campaign_id: i64, player_id: &str, good: &str, count: u32) -> Result<Trade, ServiceError> {
+    pub async fn shop_buy(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        good: &str,
+        count: u32,
+    ) -> Result<Trade, ServiceError> {
         check_count(count)?;
         let world = the_world()?;
         let good = world.stock(good).ok_or_else(|| ServiceError::Unknown {
@@ -147,7 +153,13 @@ impl Service {
 
     /// `/shop sell good count`: a harvested material or trophy at its price, or a good from
     /// the pack at Thom's buy-back price. Worn and wielded gear is not for sale.
-    pub async fn shop_sell(&self, campaign_id: i64, player_id: &str, what: &str, count: u32) -> Result<Trade, ServiceError> {
+    pub async fn shop_sell(
+        &self,
+        campaign_id: i64,
+        player_id: &str,
+        what: &str,
+        count: u32,
+    ) -> Result<Trade, ServiceError> {
         check_count(count)?;
         let world = the_world()?;
         let conn = self.db().conn();

@@ -21,8 +21,8 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use defs::*;
-pub use world::{GoodKind, InnDef, MaterialDef, RecipeDef, StockDef, WORLD_BUILTIN, World, normalize_name};
 pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_NAME_LEN};
+pub use world::{GoodKind, InnDef, MaterialDef, RecipeDef, StockDef, WORLD_BUILTIN, World, normalize_name};
 
 use super::normalize;
 

@@ -121,8 +121,11 @@ impl World {
     /// The good on sale by this name (case and spacing ignored).
     pub fn stock(&self, name: &str) -> Option<&StockDef> {
         let wanted = normalize(name);
-        find(&self.stock, |s| &s.name, name)
-            .or_else(|| self.stock.iter().find(|s| s.aliases.iter().any(|a| normalize(a) == wanted)))
+        find(&self.stock, |s| &s.name, name).or_else(|| {
+            self.stock
+                .iter()
+                .find(|s| s.aliases.iter().any(|a| normalize(a) == wanted))
+        })
     }
 
     /// The material or trophy by this name.
@@ -239,7 +242,11 @@ fn good_kind(content: &Content, name: &str) -> Option<(Box<str>, GoodKind, Optio
     if let Some(item) = content.items.get(name) {
         return Some((item.name.clone(), GoodKind::Item, Some(item.price)));
     }
-    if let Some(w) = content.weapons.get(name).filter(|w| w.weight_lb > 0 || w.damage.count > 0) {
+    if let Some(w) = content
+        .weapons
+        .get(name)
+        .filter(|w| w.weight_lb > 0 || w.damage.count > 0)
+    {
         return Some((w.name.clone(), GoodKind::Weapon, None));
     }
     if let Some(a) = content.armor.get(name).filter(|a| a.weight_lb > 0) {
@@ -288,19 +295,15 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
             let text = r.files[r.file].text;
             text[..name.span().start.min(text.len())].matches('\n').count() + 1
         });
-        match seen.get(&(kind, normalize(name.get_ref()))) {
-            Some(before) => {
-                r.err(
-                    &name.span(),
-                    format!("{kind} \"{}\" is defined twice (first at {before})", name.get_ref()),
-                );
-                false
-            }
-            None => {
-                seen.insert((kind, normalize(name.get_ref())), at);
-                true
-            }
+        if let Some(before) = seen.get(&(kind, normalize(name.get_ref()))) {
+            r.err(
+                &name.span(),
+                format!("{kind} \"{}\" is defined twice (first at {before})", name.get_ref()),
+            );
+            return false;
         }
+        seen.insert((kind, normalize(name.get_ref())), at);
+        true
     };
     for (i, raw) in &parsed {
         r.file = *i;
@@ -417,7 +420,10 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
     let inn = inn.unwrap_or_else(|| {
         if r.issues.is_empty() {
             r.file = 0;
-            r.err(&(0..0), "no file gives [inn] (short_rest, short_rest_heal_percent, long_rest)");
+            r.err(
+                &(0..0),
+                "no file gives [inn] (short_rest, short_rest_heal_percent, long_rest)",
+            );
         }
         InnDef {
             short_rest: 0,
@@ -430,7 +436,10 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
             r.file = 0;
             r.err(
                 &(0..0),
-                format!("{}'s material \"{}\" has no [[material]] price", zone.name, zone.material),
+                format!(
+                    "{}'s material \"{}\" has no [[material]] price",
+                    zone.name, zone.material
+                ),
             );
         }
     }
@@ -464,9 +473,9 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
             r.err(&raw.materials.span(), "a recipe needs at least one material");
         }
         for (name, n) in raw.materials.get_ref() {
-            let known = find(&materials, |m| &m.name, name).map(|m| m.name.clone()).or_else(|| {
-                find(content.zones.all(), |z| &z.material, name).map(|z| z.material.clone())
-            });
+            let known = find(&materials, |m| &m.name, name)
+                .map(|m| m.name.clone())
+                .or_else(|| find(content.zones.all(), |z| &z.material, name).map(|z| z.material.clone()));
             let Some(known) = known else {
                 r.err(
                     &n.span(),
@@ -544,9 +553,16 @@ mod tests {
         assert_eq!(world.material("goblin trophy").unwrap().price, 4, "tier 1 × 4");
         assert_eq!(world.material("Young Red Dragon trophy").unwrap().price, 20);
         let recipe = world.recipe("Forged longsword").unwrap();
-        assert_eq!((&*recipe.makes, recipe.kind, recipe.coins), ("Longsword", GoodKind::Weapon, 10));
+        assert_eq!(
+            (&*recipe.makes, recipe.kind, recipe.coins),
+            ("Longsword", GoodKind::Weapon, 10)
+        );
         assert_eq!(&*recipe.materials, &[("Slag iron".into(), 3)]);
-        assert_eq!(world.recipe("longsword").unwrap().name, recipe.name, "found by what it makes");
+        assert_eq!(
+            world.recipe("longsword").unwrap().name,
+            recipe.name,
+            "found by what it makes"
+        );
         assert_eq!((world.inn.short_rest, world.inn.long_rest), (5, 20));
     }
 
@@ -563,14 +579,23 @@ mod tests {
     fn an_unknown_good_names_its_line_and_the_goods() {
         let p = problems("\n[[stock]]\nname = \"Vorpal sword\"\nprice = 5\n");
         assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].starts_with("homebrew/world.toml:3: there is no good called \"Vorpal sword\""), "{p:?}");
-        assert!(p[0].contains("Longsword") && p[0].contains("Potion of Healing"), "{p:?}");
+        assert!(
+            p[0].starts_with("homebrew/world.toml:3: there is no good called \"Vorpal sword\""),
+            "{p:?}"
+        );
+        assert!(
+            p[0].contains("Longsword") && p[0].contains("Potion of Healing"),
+            "{p:?}"
+        );
     }
 
     #[test]
     fn gear_on_sale_needs_a_price_and_prices_are_in_range() {
         let p = problems("[[recipe]]\nname = \"x\"\nmakes = \"Dagger\"\ncoins = 0\nmaterials = { \"Glowcap\" = 0 }\n");
-        assert_eq!(p, ["homebrew/world.toml:5: the count of Glowcap is 0; it must be from 1 to 99"]);
+        assert_eq!(
+            p,
+            ["homebrew/world.toml:5: the count of Glowcap is 0; it must be from 1 to 99"]
+        );
         let mut files = vec![ContentFile {
             path: "shop.toml",
             text: "[shop]\nsell_percent = 150\ntrophy_coins_per_tier = 1\n[inn]\nshort_rest = 1\nshort_rest_heal_percent = 50\nlong_rest = 2\n[[stock]]\nname = \"Mace\"\n",
@@ -591,20 +616,39 @@ mod tests {
     fn a_recipe_needs_known_materials_and_a_good_to_make() {
         let p = problems("[[recipe]]\nname = \"Moon pie\"\ncoins = 1\nmaterials = { \"Moon dust\" = 1 }\n");
         assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].starts_with("homebrew/world.toml:2: recipe \"Moon pie\" makes \"Moon pie\", which is no good"), "{p:?}");
-        let p = problems("[[recipe]]\nname = \"Cheap dagger\"\nmakes = \"Dagger\"\ncoins = 1\nmaterials = { \"Moon dust\" = 1 }\n");
+        assert!(
+            p[0].starts_with("homebrew/world.toml:2: recipe \"Moon pie\" makes \"Moon pie\", which is no good"),
+            "{p:?}"
+        );
+        let p = problems(
+            "[[recipe]]\nname = \"Cheap dagger\"\nmakes = \"Dagger\"\ncoins = 1\nmaterials = { \"Moon dust\" = 1 }\n",
+        );
         assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].starts_with("homebrew/world.toml:5: \"Moon dust\" is no material"), "{p:?}");
+        assert!(
+            p[0].starts_with("homebrew/world.toml:5: \"Moon dust\" is no material"),
+            "{p:?}"
+        );
     }
 
     #[test]
     fn duplicates_unknown_fields_and_non_zone_materials_are_refused() {
         let p = problems("[[stock]]\nname = \"antitoxin\"\n");
         assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].starts_with("homebrew/world.toml:2: stock \"antitoxin\" is defined twice (first at crates/engine/content/shop.toml:"), "{p:?}");
+        assert!(
+            p[0].starts_with(
+                "homebrew/world.toml:2: stock \"antitoxin\" is defined twice (first at crates/engine/content/shop.toml:"
+            ),
+            "{p:?}"
+        );
         let p = problems("[[material]]\nname = \"Gold\"\nprice = 1\n");
-        assert!(p[0].starts_with("homebrew/world.toml:2: \"Gold\" is no zone's material"), "{p:?}");
+        assert!(
+            p[0].starts_with("homebrew/world.toml:2: \"Gold\" is no zone's material"),
+            "{p:?}"
+        );
         let p = problems("[[stock]]\nname = \"Club\"\ncost = 1\n");
-        assert!(p[0].starts_with("homebrew/world.toml:3:") && p[0].contains("unknown field `cost`"), "{p:?}");
+        assert!(
+            p[0].starts_with("homebrew/world.toml:3:") && p[0].contains("unknown field `cost`"),
+            "{p:?}"
+        );
     }
 }
