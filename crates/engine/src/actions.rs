@@ -5,8 +5,8 @@ use crate::action_economy::Resource;
 use crate::combat::Combat;
 use crate::combatant::{CombatantId, Side};
 use crate::command::{Command, ShoveMode};
-use crate::content::items::ItemEffect;
-use crate::content::{Item, Skill};
+use crate::content::data::ItemEffectDef as ItemEffect;
+use crate::content::{Item, Skill, Spell};
 use crate::dice::RollMode;
 use crate::event::Event;
 use crate::movement::{self, Band, MoveIntent};
@@ -80,7 +80,7 @@ pub fn attack_target(
                 target: combat.get(target).name.clone(),
             });
         }
-        if (strike == Strike::OffHand || me.monster_kind().is_none())
+        if (strike == Strike::OffHand || me.stat_block().is_none())
             && !multiattack::reaches(combat, me, target, strike)
         {
             return Err(RuleViolation::OutOfReach {
@@ -274,7 +274,7 @@ pub fn hide(ctx: &mut Ctx, id: CombatantId) {
         .map(crate::combatant::Combatant::passive_perception)
         .max()
         .unwrap_or(10);
-    let armor_penalty = ctx.combat.get(id).armor.stats().heavy;
+    let armor_penalty = ctx.combat.get(id).armor().heavy;
     let roll = {
         let c = ctx.combat.get(id);
         let mode = RollMode::from_sources(c.conditions.helped, armor_penalty || c.conditions.poisoned);
@@ -390,8 +390,18 @@ fn use_item(
             item: item.name().into(),
         });
     }
-    let effect = item.stats().effect;
-    if let ItemEffect::Scroll(spell) = effect {
+    let Some(def) = ctx.combat.get(id).item_def(item) else {
+        return Err(RuleViolation::ItemNotCarried {
+            item: item.name().into(),
+        });
+    };
+    let (effect, can_administer) = (def.effect.clone(), def.can_administer());
+    if let ItemEffect::Scroll(spell) = &effect {
+        let Some(spell) = Spell::parse(&spell.name) else {
+            return Err(RuleViolation::ItemNotCarried {
+                item: item.name().into(),
+            });
+        };
         let steps = casting::cast_scroll(ctx, id, spell, Some(target).filter(|t| *t != id))?;
         consume(ctx, id, item);
         ctx.emit(Event::ItemUsed { id, item, target });
@@ -399,7 +409,7 @@ fn use_item(
     }
     if target != id {
         ally(ctx.combat, id, target, true)?;
-        if !item.can_administer() {
+        if !can_administer {
             return Err(RuleViolation::InvalidTarget {
                 reason: format!("A {} can only be used on yourself.", item.name()),
             });

@@ -5,9 +5,9 @@
 
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId, CunningStrike, Kind, Side};
-use crate::content::classes::rage_damage;
-use crate::content::spells::{SpellEffect, cantrip_multiplier};
-use crate::content::{Ability, Class, DamageType};
+use crate::content::data::{Feature, SpellEffectDef, WeaponDef};
+use crate::content::statuses::Affliction;
+use crate::content::{Ability, DamageType};
 use crate::death_saves::after_mark as after_death_mark;
 use crate::dice::{DiceExpr, RollMode};
 use crate::event::{AttackKind, Event};
@@ -35,8 +35,7 @@ pub fn to_hit(attacker: &Combatant, strike: Strike) -> i32 {
 }
 
 fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
-    let weapon_profile = |weapon: crate::content::Weapon, off_hand: bool| {
-        let stats = weapon.stats();
+    let weapon_profile = |stats: &WeaponDef, off_hand: bool| {
         let str_mod = attacker.modifier(Ability::Str);
         let dex_mod = attacker.modifier(Ability::Dex);
         let modifier = if stats.ranged {
@@ -52,39 +51,42 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
             // The off-hand attack adds no ability modifier to damage (§2.2).
             damage_mod: if off_hand { 0 } else { modifier },
             damage_type: stats.damage_type,
-            name: stats.name.to_owned(),
+            name: stats.name.to_string(),
             weapon_attack: true,
             finesse_or_ranged: stats.finesse || stats.ranged,
         }
     };
     match strike {
-        Strike::MainHand => weapon_profile(attacker.weapon, false),
-        Strike::Unarmed => weapon_profile(crate::content::Weapon::Unarmed, false),
-        Strike::OffHand => weapon_profile(attacker.off_hand.unwrap_or(crate::content::Weapon::Unarmed), true),
+        Strike::MainHand => weapon_profile(attacker.weapon(), false),
+        Strike::Unarmed => weapon_profile(&attacker.sheet.unarmed, false),
+        Strike::OffHand => weapon_profile(attacker.off_hand().unwrap_or(&attacker.sheet.unarmed), true),
         Strike::Natural(i) => {
             let a = attacker
-                .monster_kind()
-                .map(|m| m.stats().attacks[i])
+                .stat_block()
+                .and_then(|m| m.attacks.get(i))
                 .expect("natural strikes belong to monsters");
             StrikeProfile {
                 to_hit: a.to_hit,
                 damage: a.damage,
                 damage_mod: 0,
                 damage_type: a.damage_type,
-                name: a.name.to_owned(),
+                name: a.name.to_string(),
                 weapon_attack: true,
                 finesse_or_ranged: false,
             }
         }
         Strike::Spell(spell) => {
-            let (damage, damage_type) = match spell.stats().effect {
-                SpellEffect::Attack { damage, damage_type } | SpellEffect::Beams { damage, damage_type } => {
+            let def = attacker.spell(spell);
+            let effect = def.map(|d| d.effect);
+            let (damage, damage_type) = match effect {
+                Some(SpellEffectDef::Attack { damage, damage_type } | SpellEffectDef::Beams { damage, damage_type }) => {
                     (damage, damage_type)
                 }
                 _ => (DiceExpr::new(1, 4, 0), DamageType::Force),
             };
-            let multiplier = if spell.level() == 0 && matches!(spell.stats().effect, SpellEffect::Attack { .. }) {
-                cantrip_multiplier(attacker.level())
+            let cantrip = def.is_some_and(|d| d.level == 0);
+            let multiplier = if cantrip && matches!(effect, Some(SpellEffectDef::Attack { .. })) {
+                attacker.cantrip_dice()
             } else {
                 1
             };
@@ -248,13 +250,13 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
 }
 
 /// The status a strike's hit inflicts (CTB: `content::statuses`).
-fn on_hit(attacker: &Combatant, strike: Strike) -> Option<crate::content::statuses::Affliction> {
-    use crate::content::statuses;
-    match strike {
-        Strike::Spell(spell) => statuses::on_spell_hit(spell),
-        Strike::Natural(i) => statuses::on_natural_hit(attacker.monster_kind()?, i),
+fn on_hit(attacker: &Combatant, strike: Strike) -> Option<Affliction> {
+    let def = match strike {
+        Strike::Spell(spell) => attacker.spell(spell)?.on_hit.as_ref(),
+        Strike::Natural(i) => attacker.stat_block()?.attacks.get(i)?.on_hit.as_ref(),
         Strike::MainHand | Strike::OffHand | Strike::Unarmed => None,
-    }
+    };
+    def.map(Affliction::from)
 }
 
 /// Rolls a hit's damage with its riders.
@@ -264,8 +266,10 @@ fn damage(ctx: &mut Ctx, s: &Swing, p: &StrikeProfile, mode: RollMode, critical:
     let attacker = c.get(s.attacker);
     let melee = !multiattack::ranged(attacker, s.strike);
     if attacker.conditions.raging && melee && p.weapon_attack {
-        amount += if attacker.class() == Some(Class::Berserker) {
-            rage_damage(attacker.level())
+        // The class's Rage adds its table's bonus; a racial Rage (no class bonus) adds 2.
+        let class_bonus = i32::from(attacker.class_row().rage_damage);
+        amount += if class_bonus > 0 {
+            class_bonus
         } else {
             2
         };
@@ -278,13 +282,13 @@ fn damage(ctx: &mut Ctx, s: &Swing, p: &StrikeProfile, mode: RollMode, critical:
     let ally_adjacent = c.combatants.iter().any(|a| {
         a.side == attacker.side && a.id != attacker.id && a.is_standing() && c.band(a.id, s.target) == Band::Melee
     });
-    let sneak = attacker.class() == Some(Class::Rogue)
+    let sneak = attacker.has_feature(Feature::SneakAttack, c.ruleset)
         && !attacker.conditions.sneak_attack_used
         && p.finesse_or_ranged
         && mode != RollMode::Disadvantage
         && (mode == RollMode::Advantage || ally_adjacent);
     if sneak {
-        let mut dice_count = Class::Rogue.sneak_attack_dice(attacker.level());
+        let mut dice_count = u32::from(attacker.class_row().sneak_attack_dice);
         let rider = attacker.conditions.cunning_strike;
         if rider.is_some() {
             dice_count = dice_count.saturating_sub(1);
@@ -407,8 +411,8 @@ pub fn land(ctx: &mut Ctx, p: PendingDamage) {
         return;
     }
     let c = ctx.combat.get_mut(p.target);
-    match c.kind {
-        Kind::Character { .. } => {
+    match c.sheet.kind {
+        Kind::Character(_) => {
             c.death.down(now);
             c.conditions.prone = true;
             c.conditions.dodging = false;

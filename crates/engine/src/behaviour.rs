@@ -4,7 +4,8 @@
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId};
 use crate::command::{BonusAction, Command};
-use crate::content::{Behaviour, Class, Race, Spell};
+use crate::content::data::{Feature, RaceTrait, SpellDef, SpellEffectDef};
+use crate::content::{Behaviour, Spell};
 use crate::movement::{self, Band, MoveIntent};
 use crate::multiattack;
 use crate::reactions::{ReactionKind, ReactionTrigger};
@@ -51,65 +52,61 @@ fn bonus_choice(c: &Combat, me: &Combatant) -> Option<Command> {
     if !crate::timing::has_slot(c, me.id, crate::action_economy::Resource::BonusAction) || !me.is_character() {
         return None;
     }
-    let class = me.class()?;
+    let has = |feature| me.has_feature(feature, c.ruleset);
     let can_rage =
-        (class == Class::Berserker && me.pools.rage > 0) || (me.race() == Some(Race::Orc) && me.pools.racial_rage);
+        (has(Feature::Rage) && me.pools.rage > 0) || (me.has_trait(RaceTrait::Rage) && me.pools.racial_rage);
     if can_rage && !me.conditions.raging {
         return Some(Command::Bonus(BonusAction::Rage));
     }
-    if class == Class::Fighter && me.pools.second_wind > 0 && me.hp * 2 <= me.max_hp {
+    if has(Feature::SecondWind) && me.pools.second_wind > 0 && me.hp * 2 <= me.max_hp {
         return Some(Command::Bonus(BonusAction::SecondWind));
     }
-    if class == Class::Cleric
-        && me.knows(Spell::HealingWord)
+    if me.knows(Spell::HealingWord)
         && me.lowest_slot(1).is_some()
         && let Some(ally) = c.combatants.iter().find(|a| a.side == me.side && a.death.dying())
     {
         return Some(Command::Bonus(BonusAction::HealingWord { target: ally.id }));
     }
-    if class == Class::Ranger
+    if me.knows(Spell::HuntersMark)
         && me.conditions.hunters_mark.is_none_or(|t| c.get(t).is_dead())
         && me.lowest_slot(1).is_some()
         && let Some(t) = choose_target(c, me, Behaviour::Aggressive)
     {
         return Some(Command::Bonus(BonusAction::HuntersMark { target: t }));
     }
-    if me.conditions.attacked_this_turn && me.off_hand.is_some_and(|w| w.stats().light) {
+    if me.conditions.attacked_this_turn && me.off_hand().is_some_and(|w| w.light) {
         let target = c.standing_engaged_with(me.id).into_iter().next()?;
         return Some(Command::Bonus(BonusAction::OffHandAttack { target: Some(target) }));
     }
     None
 }
 
+/// The strongest damaging spell it can cast now, by what each spell does: an area save against
+/// two or more enemies, darts that always hit, beams once they multiply, a spell attack, a
+/// single-target save from out of melee.
 fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Command> {
     let enemies = c
         .combatants
         .iter()
         .filter(|o| o.side != me.side && o.is_standing())
         .count();
-    let cast = |spell: Spell| {
-        Some(Command::Cast {
-            spell,
-            target: Some(target),
-        })
-    };
-    let castable = |spell: Spell| me.knows(spell) && (spell.level() == 0 || me.lowest_slot(spell.level()).is_some());
-    if castable(Spell::Fireball) && enemies >= 2 {
-        return cast(Spell::Fireball);
-    }
-    if castable(Spell::MagicMissile) {
-        return cast(Spell::MagicMissile);
-    }
-    if castable(Spell::EldritchBlast) && me.level() >= 5 {
-        return cast(Spell::EldritchBlast);
-    }
-    if castable(Spell::FireBolt) {
-        return cast(Spell::FireBolt);
-    }
-    if castable(Spell::SacredFlame) && c.band(me.id, target) != Band::Melee {
-        return cast(Spell::SacredFlame);
-    }
-    None
+    let castable: Vec<&SpellDef> = me
+        .known_spells()
+        .iter()
+        .filter(|s| s.level == 0 || me.lowest_slot(s.level).is_some())
+        .collect();
+    let find = |wanted: &dyn Fn(&SpellEffectDef) -> bool| castable.iter().find(|s| wanted(&s.effect));
+    let in_melee = c.band(me.id, target) == Band::Melee;
+    let choice = None
+        .or_else(|| (enemies >= 2).then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: true, .. }))).flatten())
+        .or_else(|| find(&|e| matches!(e, SpellEffectDef::Darts { .. })))
+        .or_else(|| (me.cantrip_dice() >= 2).then(|| find(&|e| matches!(e, SpellEffectDef::Beams { .. }))).flatten())
+        .or_else(|| find(&|e| matches!(e, SpellEffectDef::Attack { .. })))
+        .or_else(|| (!in_melee).then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: false, .. }))).flatten())?;
+    Some(Command::Cast {
+        spell: Spell::parse(&choice.name)?,
+        target: Some(target),
+    })
 }
 
 /// The next command of an AI-controlled combatant's turn.
@@ -133,7 +130,8 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         if me.pools.breath_ready && breath_in_range {
             return Choice::Breath;
         }
-        let caster = profile == Behaviour::Caster || matches!(me.class(), Some(Class::Mage | Class::Cleric));
+        let caster =
+            profile == Behaviour::Caster || me.character_def().is_some_and(|ch| ch.casting_ability.is_some());
         if caster && let Some(cast) = spell_choice(c, me, target) {
             return Choice::Do(cast);
         }

@@ -5,7 +5,8 @@
 use crate::action_economy::Resource;
 use crate::combatant::CombatantId;
 use crate::command::{BonusAction, CunningMove};
-use crate::content::{Class, Race, Spell};
+use crate::content::Spell;
+use crate::content::data::{Feature, RaceTrait};
 use crate::dice::DiceExpr;
 use crate::event::{AttackKind, Event};
 use crate::readied::Observed;
@@ -20,27 +21,40 @@ fn not_granted(ability: &str, why: &str) -> RuleViolation {
     }
 }
 
-/// Refuses `ability` unless the combatant is `class` at `level`+.
-fn gate(ctx: &Ctx, id: CombatantId, class: Class, level: u32, ability: &str) -> Result<(), RuleViolation> {
+/// Refuses `ability` unless the combatant's class grants `feature` at its level: a class that
+/// grants it later says from which level; otherwise the refusal names the classes that have it.
+fn gate(ctx: &Ctx, id: CombatantId, feature: Feature, ability: &str) -> Result<(), RuleViolation> {
     let c = ctx.combat.get(id);
-    if c.class() != Some(class) {
-        return Err(not_granted(ability, &format!("it is a {} ability", class.name())));
+    let ruleset = ctx.combat.ruleset;
+    if c.has_feature(feature, ruleset) {
+        return Ok(());
     }
-    if c.level() < level {
+    if let (Some(level), Some(class)) = (c.sheet.feature_level(feature, ruleset), c.class_name()) {
         return Err(RuleViolation::NotEligible {
             ability: ability.into(),
-            requirement: format!("{} level {level}", class.name()),
+            requirement: format!("{class} level {level}"),
         });
     }
-    Ok(())
+    let classes: Vec<&str> = crate::content::data::builtin()
+        .classes
+        .all()
+        .iter()
+        .filter(|k| k.features.iter().any(|g| g.feature == feature))
+        .map(|k| &*k.name)
+        .collect();
+    let why = match classes.as_slice() {
+        [] => "no class has it".to_owned(),
+        [one] => format!("it is a {one} ability"),
+        many => format!("it is an ability of the {}", many.join(" or ")),
+    };
+    Err(not_granted(ability, &why))
 }
 
 /// Validates the gate, then spends the bonus action and applies the effect.
 pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec<Step>, RuleViolation> {
     match bonus {
         BonusAction::OffHandAttack { target } => {
-            let off_hand = ctx.combat.get(id).off_hand;
-            if !off_hand.is_some_and(|w| w.stats().light) {
+            if !ctx.combat.get(id).off_hand().is_some_and(|w| w.light) {
                 return Err(not_granted(
                     "an off-hand attack",
                     "it needs a Light weapon in your off hand",
@@ -60,7 +74,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
             })])
         }
         BonusAction::SecondWind => {
-            gate(ctx, id, Class::Fighter, 1, "Second Wind")?;
+            gate(ctx, id, Feature::SecondWind, "Second Wind")?;
             crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             if ctx.combat.get(id).pools.second_wind == 0 {
                 return Err(RuleViolation::PoolEmpty {
@@ -83,7 +97,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
             }))
         }
         BonusAction::CunningAction(movement) => {
-            gate(ctx, id, Class::Rogue, 2, "Cunning Action")?;
+            gate(ctx, id, Feature::CunningAction, "Cunning Action")?;
             crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             if movement == CunningMove::Hide {
                 actions::hide_allowed(ctx.combat, id)?;
@@ -102,21 +116,21 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
             Ok(vec![])
         }
         BonusAction::HealingWord { target } => {
-            if ctx.combat.get(id).class() != Some(Class::Cleric) {
-                return Err(not_granted("Healing Word", "it is a Cleric spell"));
+            if !ctx.combat.get(id).knows(Spell::HealingWord) {
+                return Err(not_granted("Healing Word", "it needs the spell (a Cleric's)"));
             }
             casting::cast(ctx, id, Spell::HealingWord, Some(target))
         }
         BonusAction::HuntersMark { target } => {
-            if ctx.combat.get(id).class() != Some(Class::Ranger) {
-                return Err(not_granted("Hunter's Mark", "it is a Ranger spell"));
+            if !ctx.combat.get(id).knows(Spell::HuntersMark) {
+                return Err(not_granted("Hunter's Mark", "it needs the spell (a Ranger's)"));
             }
             casting::cast(ctx, id, Spell::HuntersMark, Some(target))
         }
         BonusAction::Rage => {
             let c = ctx.combat.get(id);
-            let berserker = c.class() == Some(Class::Berserker);
-            let orc = c.race() == Some(Race::Orc);
+            let berserker = c.has_feature(Feature::Rage, ctx.combat.ruleset);
+            let orc = c.has_trait(RaceTrait::Rage);
             if !berserker && !orc {
                 return Err(not_granted("Rage", "it needs the Orc heritage or the Berserker class"));
             }
@@ -151,7 +165,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
         }
         BonusAction::MistyStep { target } => {
             let c = ctx.combat.get(id);
-            if c.race() == Some(Race::Tiefling) && c.pools.racial_misty_step {
+            if c.has_trait(RaceTrait::MistyStep) && c.pools.racial_misty_step {
                 crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
                 let plan = {
                     let intent = match target {
@@ -181,7 +195,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                 return Ok(steps);
             }
             if !c.knows(Spell::MistyStep) {
-                let why = if c.race() == Some(Race::Tiefling) {
+                let why = if c.has_trait(RaceTrait::MistyStep) {
                     "your Tiefling Misty Step is spent this fight"
                 } else {
                     "it needs the Tiefling heritage or the spell"
@@ -191,7 +205,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
             casting::cast(ctx, id, Spell::MistyStep, target)
         }
         BonusAction::CunningStrike(rider) => {
-            gate(ctx, id, Class::Rogue, 5, "Cunning Strike")?;
+            gate(ctx, id, Feature::CunningStrike, "Cunning Strike")?;
             let c = ctx.combat.get(id);
             crate::timing::check_slot(ctx.combat, id, Resource::BonusAction)?;
             if c.conditions.sneak_attack_used {

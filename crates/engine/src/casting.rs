@@ -4,7 +4,8 @@
 
 use crate::action_economy::Resource;
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::spells::{CastingTime, SpellEffect};
+use crate::content::data::{SpellDef, SpellEffectDef as SpellEffect};
+use crate::content::spells::CastingTime;
 use crate::content::{Ability, Spell};
 use crate::event::{AttackKind, Event};
 use crate::movement::{self, Band, MoveIntent};
@@ -16,8 +17,8 @@ use crate::{actions, attack};
 
 /// Refuses a spell the caster doesn't know or has no slot for (`readied` skips the casting-time check).
 pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result<(), RuleViolation> {
-    if !caster.knows(spell) {
-        let known: Vec<&str> = caster.known_spells().iter().map(|s| s.name()).collect();
+    let Some(stats) = caster.known_spell(spell) else {
+        let known: Vec<&str> = caster.known_spells().iter().map(|s| &*s.name).collect();
         let known = if known.is_empty() {
             "none".to_owned()
         } else {
@@ -27,11 +28,10 @@ pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result
             spell: spell.name().into(),
             known,
         });
-    }
-    let stats = spell.stats();
+    };
     if !readied && stats.casting_time == CastingTime::Reaction {
         return Err(RuleViolation::WrongCastingTime {
-            spell: stats.name.into(),
+            spell: stats.name.to_string(),
             how: "as a reaction — it is offered when an enemy casts a spell".into(),
         });
     }
@@ -41,6 +41,14 @@ pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result
     Ok(())
 }
 
+/// What the caster's copy of `spell` says (known, or on a scroll it carries).
+pub fn spell_def(caster: &Combatant, spell: Spell) -> Result<&SpellDef, RuleViolation> {
+    caster.spell(spell).ok_or_else(|| RuleViolation::SpellNotKnown {
+        spell: spell.name().into(),
+        known: caster.known_spells().iter().map(|s| &*s.name).collect::<Vec<_>>().join(", "),
+    })
+}
+
 /// The target a spell lands on: named, or yourself for ally spells, or the nearest standing enemy.
 fn spell_target(
     ctx: &Ctx,
@@ -48,14 +56,14 @@ fn spell_target(
     spell: Spell,
     target: Option<CombatantId>,
 ) -> Result<Option<CombatantId>, RuleViolation> {
-    let stats = spell.stats();
-    if !stats.needs_target {
+    let stats = spell_def(ctx.combat.get(id), spell)?;
+    if !stats.needs_target() {
         if let Some(t) = target {
             ctx.combat.find(t)?;
         }
         return Ok(target);
     }
-    if stats.targets_ally {
+    if stats.targets_ally() {
         let t = target.unwrap_or(id);
         actions::ally(ctx.combat, id, t, true)?;
         return Ok(Some(t));
@@ -110,20 +118,21 @@ pub fn cast(
 ) -> Result<Vec<Step>, RuleViolation> {
     let caster = ctx.combat.get(id);
     check_castable(caster, spell, false)?;
-    let resource = if spell.stats().casting_time == CastingTime::BonusAction {
+    let (level, effect, casting_time) = spell_def(caster, spell).map(|d| (d.level, d.effect, d.casting_time))?;
+    let resource = if casting_time == CastingTime::BonusAction {
         Resource::BonusAction
     } else {
         Resource::Action
     };
     crate::timing::check_slot(ctx.combat, id, resource)?;
     let target = spell_target(ctx, id, spell, target)?;
-    if spell == Spell::MistyStep {
+    if effect == SpellEffect::MistyStep {
         misty_step_plan(ctx, id, target)?;
     }
-    let slot = if spell.level() == 0 {
+    let slot = if level == 0 {
         None
     } else {
-        ctx.combat.get(id).lowest_slot(spell.level())
+        ctx.combat.get(id).lowest_slot(level)
     };
     crate::timing::spend_slot(ctx.combat, id, resource);
     let c = ctx.combat.get_mut(id);
@@ -169,12 +178,15 @@ pub fn cast_readied(ctx: &mut Ctx, id: CombatantId, spell: Spell, target: Option
     let Ok(target) = spell_target(ctx, id, spell, target) else {
         return vec![];
     };
-    let slot = if spell.level() == 0 {
+    let Ok(level) = spell_def(ctx.combat.get(id), spell).map(|d| d.level) else {
+        return vec![];
+    };
+    let slot = if level == 0 {
         None
     } else {
-        ctx.combat.get(id).lowest_slot(spell.level())
+        ctx.combat.get(id).lowest_slot(level)
     };
-    if spell.level() > 0 && slot.is_none() {
+    if level > 0 && slot.is_none() {
         return vec![];
     }
     if let Some(level) = slot {
@@ -212,9 +224,10 @@ pub fn begin(ctx: &mut Ctx, cast: SpellCast) -> Vec<Step> {
     steps
 }
 
-/// Beams of Eldritch Blast by caster level: 1, 2 at 5, 3 at 11, 4 at 17.
+/// Beams of Eldritch Blast by caster level (the cantrip dice of the built-in level table):
+/// 1, 2 at 5, 3 at 11, 4 at 17.
 pub fn beams(level: u32) -> u32 {
-    crate::content::spells::cantrip_multiplier(level)
+    crate::content::data::builtin().levels.cantrip_multiplier(level)
 }
 
 /// The spell's effect, unless it was countered or its caster fell.
@@ -223,16 +236,18 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
         return;
     }
     let caster = ctx.combat.get(cast.caster);
-    let stats = cast.spell.stats();
+    let Ok((spell_level, effect)) = spell_def(caster, cast.spell).map(|d| (d.level, d.effect)) else {
+        return;
+    };
     let target = cast.target;
     let mut steps = Vec::new();
-    match stats.effect {
+    match effect {
         SpellEffect::Attack { .. } | SpellEffect::Beams { .. } => {
             let Some(t) = target.filter(|t| !ctx.combat.get(*t).is_dead()) else {
                 return;
             };
-            let of = if matches!(stats.effect, SpellEffect::Beams { .. }) {
-                beams(caster.level())
+            let of = if matches!(effect, SpellEffect::Beams { .. }) {
+                caster.cantrip_dice()
             } else {
                 1
             };
@@ -252,7 +267,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             let Some(t) = target.filter(|t| !ctx.combat.get(*t).is_dead()) else {
                 return;
             };
-            let darts = count + cast.slot.map_or(0, |s| s.saturating_sub(stats.level));
+            let darts = count + cast.slot.map_or(0, |s| s.saturating_sub(spell_level));
             for _ in 0..darts {
                 let amount = damage.roll(ctx.dice, false);
                 steps.push(Step::Damage(PendingDamage {
@@ -275,8 +290,8 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 return;
             };
             let dc = caster.spell_save_dc();
-            let multiplier = if stats.level == 0 {
-                crate::content::spells::cantrip_multiplier(caster.level())
+            let multiplier = if spell_level == 0 {
+                caster.cantrip_dice()
             } else {
                 1
             };
@@ -398,13 +413,10 @@ pub fn start_breath(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
     let c = ctx.combat.get_mut(id);
     c.pools.breath_ready = false;
     let name = c
-        .monster_kind()
-        .and_then(|m| m.stats().breath)
-        .map_or("Breath Weapon", |b| b.name);
-    ctx.emit(Event::AbilityUsed {
-        id,
-        ability: name.into(),
-    });
+        .stat_block()
+        .and_then(|m| m.breath.as_ref())
+        .map_or("Breath Weapon".to_owned(), |b| b.name.to_string());
+    ctx.emit(Event::AbilityUsed { id, ability: name });
     let mut steps = ctx.readied_offers(&Observed::UsesAbility {
         user: id,
         ability: "breath weapon".into(),
@@ -417,7 +429,7 @@ pub fn start_breath(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
 /// The breath lands on every enemy within Near: a DEX save for half.
 pub fn breath(ctx: &mut Ctx, monster: CombatantId) {
     let m = ctx.combat.get(monster);
-    let Some(b) = m.monster_kind().and_then(|k| k.stats().breath) else {
+    let Some(b) = m.stat_block().and_then(|k| k.breath.clone()) else {
         return;
     };
     if !m.is_standing() {

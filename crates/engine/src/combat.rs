@@ -76,6 +76,8 @@ pub const MAX_ROUNDS: u32 = 100;
 pub struct Combat {
     pub ruleset: Ruleset,
     pub terrain: Terrain,
+    /// Everyone in the fight; each distinct sheet is stored once (`crate::sheet::roster`).
+    #[serde(with = "crate::sheet::roster")]
     pub combatants: Vec<Combatant>,
     /// Pairwise bands between opponents (allies' positions are not tracked).
     pub bands: Vec<BandEntry>,
@@ -142,7 +144,7 @@ impl Combat {
             matches!(
                 c.behaviour(),
                 Some(crate::content::Behaviour::Ranged | crate::content::Behaviour::Caster)
-            ) && c.monster_kind().is_some()
+            ) && c.stat_block().is_some()
         });
         if far { Band::Far } else { Band::Near }
     }

@@ -1,16 +1,20 @@
-//! A combatant: a player character or a monster, with its stats, resources and conditions.
-//! Built from the content tables; carries everything the rules read during a fight.
+//! A combatant: a player character or a monster — its sheet (what it is, fixed when it joins),
+//! its hit points, resources and conditions. Carries everything the rules read during a fight.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::action_economy::TurnResources;
-use crate::content::classes::{Casting, proficiency_bonus};
-use crate::content::gear::SHIELD_WEIGHT_LB;
+use crate::combat::Ruleset;
+use crate::content::data::{
+    ArmorDef, ClassLevel, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceTrait, SpellDef, WeaponDef,
+};
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
 use crate::readied::ReadiedAction;
+pub use crate::sheet::{CharacterDef, Kind, Sheet};
 
 /// A combatant's index in its combat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -45,13 +49,6 @@ pub enum Controller {
     Player(String),
     /// The game: turns and reactions are chosen at once by a behaviour profile.
     Ai(Behaviour),
-}
-
-/// What a combatant is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Kind {
-    Character { race: Race, class: Class, level: u32 },
-    Monster(Monster),
 }
 
 /// Encumbrance from carried weight (§3.2): over 5 × STR lb encumbered, over 10 × STR heavily.
@@ -143,21 +140,19 @@ pub struct Combatant {
     pub name: String,
     pub side: Side,
     pub controller: Controller,
-    pub kind: Kind,
+    /// What it is, fixed when it joined: the only place the rules read its content from.
+    #[serde(with = "crate::sheet::slot", default = "crate::sheet::slot::unset")]
+    pub sheet: Arc<Sheet>,
     pub abilities: Abilities,
     pub hp: i32,
     pub max_hp: i32,
-    pub weapon: Weapon,
-    pub off_hand: Option<Weapon>,
-    pub armor: Armor,
-    pub shield: bool,
     /// Pounds carried besides weapons and armor.
     pub pack_lb: i32,
     pub initiative: i32,
     pub resources: TurnResources,
     pub conditions: Conditions,
     pub pools: Pools,
-    /// Consumables on hand.
+    /// Consumables on hand (their definitions are on the sheet).
     pub items: BTreeMap<Item, u32>,
     pub death: DeathSaveState,
     pub readied: Option<ReadiedAction>,
@@ -173,75 +168,74 @@ pub struct Combatant {
 }
 
 impl Combatant {
-    /// A player character at full health with its class kit.
+    /// A built-in player character at full health with its class kit and a Potion of Healing.
     pub fn character(name: &str, race: Race, class: Class, level: u32, controller: Controller) -> Self {
-        let level = level.clamp(1, crate::content::classes::MAX_LEVEL);
-        let abilities = class.base_abilities().plus(race.ability_bonus());
-        let max_hp = class.max_hp(level, abilities.modifier(Ability::Con));
-        let kit = class.kit();
+        let sheet = Sheet::character(race, class, level);
+        let def = class.def();
+        let at = sheet.character_def().map_or(level, |c| c.level);
+        let abilities = def.base_abilities.plus(race.def().ability_bonus);
+        let max_hp = def.max_hp(at, abilities.modifier(Ability::Con));
+        let row = *def.at(at);
         let mut items = BTreeMap::new();
         items.insert(Item::PotionOfHealing, 1);
         Self {
-            id: CombatantId(0),
-            name: name.to_owned(),
-            side: Side::Party,
-            controller,
-            kind: Kind::Character { race, class, level },
-            abilities,
-            hp: max_hp,
-            max_hp,
-            weapon: kit.weapon,
-            off_hand: kit.off_hand,
-            armor: kit.armor,
-            shield: kit.shield,
-            pack_lb: 10,
-            initiative: 0,
-            resources: TurnResources::default(),
-            conditions: Conditions::default(),
             pools: Pools {
-                spell_slots: class.spell_slots(level),
-                second_wind: class.second_wind_uses(level),
-                rage: class.rage_uses(level),
-                divine_favor: class.divine_favor(level),
-                racial_rage: race.grants_rage(),
-                racial_misty_step: race.grants_misty_step(),
+                spell_slots: row.spell_slots,
+                second_wind: row.second_wind,
+                rage: row.rage,
+                divine_favor: row.divine_favor,
+                racial_rage: sheet.has_trait(RaceTrait::Rage),
+                racial_misty_step: sheet.has_trait(RaceTrait::MistyStep),
                 breath_ready: false,
             },
             items,
-            death: DeathSaveState::default(),
-            readied: None,
-            ctb: crate::timing::ctb::CtbSheet::default(),
-            tdgs: crate::timing::tdgs::TdgsSheet::default(),
-            ticks: crate::timing::ticks::TicksSheet::default(),
+            pack_lb: 10,
+            ..Self::blank(name, Side::Party, controller, sheet, abilities, max_hp)
         }
     }
 
-    /// A monster with average hit points.
+    /// A built-in monster with average hit points.
     pub fn monster(name: &str, monster: Monster) -> Self {
-        let stats = monster.stats();
-        let hp = stats.hit_points.average().max(1);
+        Self::of_monster(name, Arc::clone(monster.def()))
+    }
+
+    /// A monster of any content (built-in or a server's own) with average hit points.
+    pub fn of_monster(name: &str, def: Arc<MonsterDef>) -> Self {
+        let hp = def.hit_points.average().max(1);
+        let pools = Pools {
+            spell_slots: def.spell_slots,
+            breath_ready: def.breath.is_some(),
+            ..Pools::default()
+        };
+        let (abilities, behaviour) = (def.abilities, def.behaviour);
+        Self {
+            pools,
+            ..Self::blank(
+                name,
+                Side::Enemies,
+                Controller::Ai(behaviour),
+                Sheet::of_monster(def),
+                abilities,
+                hp,
+            )
+        }
+    }
+
+    fn blank(name: &str, side: Side, controller: Controller, sheet: Sheet, abilities: Abilities, hp: i32) -> Self {
         Self {
             id: CombatantId(0),
             name: name.to_owned(),
-            side: Side::Enemies,
-            controller: Controller::Ai(stats.behaviour),
-            kind: Kind::Monster(monster),
-            abilities: stats.abilities,
+            side,
+            controller,
+            sheet: Arc::new(sheet),
+            abilities,
             hp,
             max_hp: hp,
-            weapon: Weapon::Unarmed,
-            off_hand: None,
-            armor: Armor::None,
-            shield: false,
             pack_lb: 0,
             initiative: 0,
             resources: TurnResources::default(),
             conditions: Conditions::default(),
-            pools: Pools {
-                spell_slots: stats.spell_slots,
-                breath_ready: stats.breath.is_some(),
-                ..Pools::default()
-            },
+            pools: Pools::default(),
             items: BTreeMap::new(),
             death: DeathSaveState::default(),
             readied: None,
@@ -261,6 +255,66 @@ impl Combatant {
         self
     }
 
+    /// Its sheet, to change before it joins a fight (gear from a character row, a test's
+    /// set-up); copied first if another combatant shares it.
+    pub fn sheet_mut(&mut self) -> &mut Sheet {
+        Arc::make_mut(&mut self.sheet)
+    }
+
+    /// Wields a built-in weapon in the main hand.
+    pub fn set_weapon(&mut self, weapon: Weapon) {
+        self.sheet_mut().weapon = Arc::clone(weapon.def());
+    }
+
+    /// Wields a built-in weapon in the off hand, or nothing.
+    pub fn set_off_hand(&mut self, weapon: Option<Weapon>) {
+        self.sheet_mut().off_hand = weapon.map(|w| Arc::clone(w.def()));
+    }
+
+    /// Wears a built-in armor.
+    pub fn set_armor(&mut self, armor: Armor) {
+        self.sheet_mut().armor = Arc::clone(armor.def());
+    }
+
+    /// Carries the shield or not.
+    pub fn set_shield(&mut self, shield: bool) {
+        self.sheet_mut().shield = shield.then_some(crate::content::data::builtin().shield);
+    }
+
+    /// Carries these built-in consumables.
+    pub fn set_items(&mut self, items: BTreeMap<Item, u32>) {
+        self.sheet_mut().items = crate::sheet::builtin_items(&items);
+        self.items = items;
+    }
+
+    /// Gives it `count` more of a built-in consumable (its definition goes on the sheet).
+    pub fn give(&mut self, item: Item, count: u32) {
+        if self.sheet.item(item.name()).is_none() {
+            let sheet = self.sheet_mut();
+            let mut items = sheet.items.to_vec();
+            items.push(Arc::clone(item.def()));
+            sheet.items = items.into();
+        }
+        let n = self.items.entry(item).or_default();
+        *n = n.saturating_add(count);
+    }
+
+    pub fn weapon(&self) -> &WeaponDef {
+        &self.sheet.weapon
+    }
+
+    pub fn off_hand(&self) -> Option<&WeaponDef> {
+        self.sheet.off_hand.as_deref()
+    }
+
+    pub fn armor(&self) -> &ArmorDef {
+        &self.sheet.armor
+    }
+
+    pub fn has_shield(&self) -> bool {
+        self.sheet.shield.is_some()
+    }
+
     pub fn is_player(&self) -> bool {
         matches!(self.controller, Controller::Player(_))
     }
@@ -273,48 +327,64 @@ impl Combatant {
     }
 
     pub fn is_character(&self) -> bool {
-        matches!(self.kind, Kind::Character { .. })
+        matches!(self.sheet.kind, Kind::Character(_))
     }
 
-    pub fn class(&self) -> Option<Class> {
-        match self.kind {
-            Kind::Character { class, .. } => Some(class),
-            Kind::Monster(_) => None,
-        }
+    /// Its race, class and level, if it is a character.
+    pub fn character_def(&self) -> Option<&CharacterDef> {
+        self.sheet.character_def()
     }
 
-    pub fn race(&self) -> Option<Race> {
-        match self.kind {
-            Kind::Character { race, .. } => Some(race),
-            Kind::Monster(_) => None,
-        }
+    /// Its stat block, if it is a monster.
+    pub fn stat_block(&self) -> Option<&MonsterDef> {
+        self.sheet.monster_def()
     }
 
-    pub fn monster_kind(&self) -> Option<Monster> {
-        match self.kind {
-            Kind::Monster(m) => Some(m),
-            Kind::Character { .. } => None,
-        }
+    /// Its class's name, if it is a character.
+    pub fn class_name(&self) -> Option<&str> {
+        self.character_def().map(|c| &*c.class)
+    }
+
+    /// Its race's name, if it is a character.
+    pub fn race_name(&self) -> Option<&str> {
+        self.character_def().map(|c| &*c.race.name)
+    }
+
+    /// Its stat block's name, if it is a monster.
+    pub fn monster_name(&self) -> Option<&str> {
+        self.stat_block().map(|m| &*m.name)
     }
 
     /// Character level (monsters count as level 1 for level-gated rules, which they never pass).
     pub fn level(&self) -> u32 {
-        match self.kind {
-            Kind::Character { level, .. } => level,
-            Kind::Monster(_) => 1,
-        }
+        self.character_def().map_or(1, |c| c.level)
     }
 
-    /// Whether this is `class` at `level` or higher.
-    pub fn is_class_at_least(&self, class: Class, level: u32) -> bool {
-        self.class() == Some(class) && self.level() >= level
+    /// Whether it has a class feature (or its stat block the trait) under `ruleset`.
+    pub fn has_feature(&self, feature: Feature, ruleset: Ruleset) -> bool {
+        self.sheet.has_feature(feature, ruleset)
+    }
+
+    /// Whether its race has `t`.
+    pub fn has_trait(&self, t: RaceTrait) -> bool {
+        self.sheet.has_trait(t)
+    }
+
+    /// Its class table's row for its level (a monster's is all zeroes).
+    pub fn class_row(&self) -> ClassLevel {
+        self.character_def().map(|c| c.at_level).unwrap_or_default()
     }
 
     pub fn proficiency(&self) -> i32 {
-        match self.kind {
-            Kind::Character { level, .. } => proficiency_bonus(level),
-            Kind::Monster(m) => m.stats().proficiency,
+        match &self.sheet.kind {
+            Kind::Character(c) => c.proficiency,
+            Kind::Monster(m) => m.proficiency,
         }
+    }
+
+    /// Cantrip dice multiplier (1 for a monster).
+    pub fn cantrip_dice(&self) -> u32 {
+        self.character_def().map_or(1, |c| c.cantrip_dice)
     }
 
     pub fn modifier(&self, ability: Ability) -> i32 {
@@ -323,8 +393,8 @@ impl Combatant {
 
     /// Dead: a monster at 0 HP, or a character with three failed death saves.
     pub fn is_dead(&self) -> bool {
-        match self.kind {
-            Kind::Character { .. } => self.death.dead,
+        match self.sheet.kind {
+            Kind::Character(_) => self.death.dead,
             Kind::Monster(_) => self.hp <= 0,
         }
     }
@@ -340,24 +410,27 @@ impl Combatant {
     }
 
     pub fn armor_class(&self) -> i32 {
-        let base = match self.kind {
-            Kind::Character { .. } => self.armor.armor_class(self.modifier(Ability::Dex), self.shield),
-            Kind::Monster(m) => m.stats().armor_class,
+        let base = match &self.sheet.kind {
+            Kind::Character(_) => self.armor().armor_class(
+                self.modifier(Ability::Dex),
+                self.sheet.shield.map_or(0, |s| s.ac_bonus),
+            ),
+            Kind::Monster(m) => m.armor_class,
         };
         base + self.conditions.ac_bonus
     }
 
     /// Carried weight: weapons, armor, shield and pack.
     pub fn carried_lb(&self) -> i32 {
-        self.weapon.stats().weight_lb
-            + self.off_hand.map_or(0, |w| w.stats().weight_lb)
-            + self.armor.stats().weight_lb
-            + if self.shield { SHIELD_WEIGHT_LB } else { 0 }
+        self.weapon().weight_lb
+            + self.off_hand().map_or(0, |w| w.weight_lb)
+            + self.armor().weight_lb
+            + self.sheet.shield.map_or(0, |s| s.weight_lb)
             + self.pack_lb
     }
 
     pub fn encumbrance(&self) -> Encumbrance {
-        if self.monster_kind().is_some() {
+        if self.stat_block().is_some() {
             return Encumbrance::Unencumbered;
         }
         let strength = self.abilities.str;
@@ -373,9 +446,9 @@ impl Combatant {
 
     /// Base speed: the race's (§3.1) or the monster's.
     pub fn base_speed(&self) -> i32 {
-        match self.kind {
-            Kind::Character { race, .. } => race.speed(),
-            Kind::Monster(m) => m.stats().speed,
+        match &self.sheet.kind {
+            Kind::Character(c) => c.race.speed,
+            Kind::Monster(m) => m.speed,
         }
     }
 
@@ -386,8 +459,8 @@ impl Combatant {
             return 0;
         }
         let mut speed = self.base_speed();
-        let armor = self.armor.stats();
-        let exempt = self.race().is_some_and(Race::ignores_heavy_armor_speed_penalty);
+        let armor = self.armor();
+        let exempt = self.has_trait(RaceTrait::ArmoredStride);
         if armor.heavy && self.abilities.str < armor.str_requirement && !exempt {
             speed -= 10;
         }
@@ -406,14 +479,13 @@ impl Combatant {
     }
 
     pub fn proficient_in(&self, skill: Skill) -> bool {
-        match self.kind {
-            Kind::Character { class, race, .. } => {
-                class.skills().contains(&skill) || (skill == Skill::Perception && race.perception_proficient())
+        match &self.sheet.kind {
+            Kind::Character(c) => {
+                c.skills.contains(&skill) || (skill == Skill::Perception && c.race.has(RaceTrait::KeenSenses))
             }
             Kind::Monster(m) => {
-                let s = m.stats();
-                (skill == Skill::Perception && s.perception > 0)
-                    || (skill == Skill::Stealth && s.stealth > 0)
+                (skill == Skill::Perception && m.perception > 0)
+                    || (skill == Skill::Stealth && m.stealth > 0)
                     || skill == Skill::Athletics
             }
         }
@@ -421,11 +493,10 @@ impl Combatant {
 
     /// Skill check bonus.
     pub fn skill_bonus(&self, skill: Skill) -> i32 {
-        if let Kind::Monster(m) = self.kind {
-            let s = m.stats();
+        if let Some(m) = self.stat_block() {
             match skill {
-                Skill::Perception if s.perception > 0 => return s.perception,
-                Skill::Stealth if s.stealth > 0 => return s.stealth,
+                Skill::Perception if m.perception > 0 => return m.perception,
+                Skill::Stealth if m.stealth > 0 => return m.stealth,
                 _ => {}
             }
         }
@@ -444,18 +515,15 @@ impl Combatant {
 
     /// Saving throw bonus.
     pub fn save_bonus(&self, ability: Ability) -> i32 {
-        let proficient = self.class().is_some_and(|c| c.saving_throws().contains(&ability));
+        let proficient = self.character_def().is_some_and(|c| c.saving_throws.contains(&ability));
         self.modifier(ability) + if proficient { self.proficiency() } else { 0 }
     }
 
     /// The spellcasting ability modifier (0 for non-casters).
     pub fn casting_modifier(&self) -> i32 {
-        match self.kind {
-            Kind::Character { class, .. } => match class.casting() {
-                Casting::Full(a) | Casting::Half(a) => self.modifier(a),
-                Casting::None => 0,
-            },
-            Kind::Monster(m) => m.stats().casting_mod,
+        match &self.sheet.kind {
+            Kind::Character(c) => c.casting_ability.map_or(0, |a| self.modifier(a)),
+            Kind::Monster(m) => m.casting_mod,
         }
     }
 
@@ -464,16 +532,35 @@ impl Combatant {
         8 + self.proficiency() + self.casting_modifier()
     }
 
-    /// Spells it can cast.
-    pub fn known_spells(&self) -> Vec<Spell> {
-        match self.kind {
-            Kind::Character { class, level, .. } => class.known_spells(level),
-            Kind::Monster(m) => m.stats().spells.to_vec(),
-        }
+    /// The spells it can cast, in its list's order.
+    pub fn known_spells(&self) -> &[SpellDef] {
+        self.sheet.spells()
+    }
+
+    /// The definition of a spell it knows.
+    pub fn known_spell(&self, spell: Spell) -> Option<&SpellDef> {
+        let name = spell.name();
+        self.known_spells().iter().find(|s| &*s.name == name)
+    }
+
+    /// The definition of a spell it can cast: known, or on a scroll it carries.
+    pub fn spell(&self, spell: Spell) -> Option<&SpellDef> {
+        let name = spell.name();
+        self.known_spell(spell).or_else(|| {
+            self.sheet.items.iter().find_map(|i| match &i.effect {
+                ItemEffectDef::Scroll(s) if &*s.name == name => Some(&**s),
+                _ => None,
+            })
+        })
     }
 
     pub fn knows(&self, spell: Spell) -> bool {
-        self.known_spells().contains(&spell)
+        self.known_spell(spell).is_some()
+    }
+
+    /// The definition of a consumable it carries.
+    pub fn item_def(&self, item: Item) -> Option<&ItemDef> {
+        self.sheet.item(item.name()).map(|d| &**d)
     }
 
     /// The lowest slot level (1–9) at or above `min_level` with a slot left.
@@ -483,25 +570,25 @@ impl Combatant {
 
     /// Attacks per Attack action (§6; a monster's Multiattack).
     pub fn attacks_per_action(&self) -> u32 {
-        match self.kind {
-            Kind::Character { class, level, .. } => class.attacks_per_action(level),
-            Kind::Monster(m) => m.stats().multiattack,
+        match &self.sheet.kind {
+            Kind::Character(c) => u32::from(c.at_level.attacks.max(1)),
+            Kind::Monster(m) => m.multiattack,
         }
     }
 
     /// Whether it can attack in melee at all (to make opportunity attacks).
     pub fn has_melee_attack(&self) -> bool {
-        match self.kind {
-            Kind::Character { .. } => true,
-            Kind::Monster(m) => m.stats().attacks.iter().any(|a| !a.ranged),
+        match &self.sheet.kind {
+            Kind::Character(_) => true,
+            Kind::Monster(m) => m.attacks.iter().any(|a| !a.ranged),
         }
     }
 
     /// Its best ranged attack, if any.
     pub fn has_ranged_attack(&self) -> bool {
-        match self.kind {
-            Kind::Character { .. } => self.weapon.stats().ranged,
-            Kind::Monster(m) => m.stats().attacks.iter().any(|a| a.ranged),
+        match &self.sheet.kind {
+            Kind::Character(_) => self.weapon().ranged,
+            Kind::Monster(m) => m.attacks.iter().any(|a| a.ranged),
         }
     }
 
@@ -524,10 +611,10 @@ mod tests {
     #[test]
     fn heavy_armor_without_the_strength_requirement_costs_ten_feet() {
         let mut mage = hero(Race::Human, Class::Mage);
-        mage.armor = Armor::Plate;
+        mage.set_armor(Armor::Plate);
         mage.abilities.str = 14;
         mage.pack_lb = 0;
-        mage.weapon = Weapon::Dagger;
+        mage.set_weapon(Weapon::Dagger);
         assert_eq!(mage.encumbrance(), Encumbrance::Unencumbered);
         assert_eq!(mage.speed(), 20);
     }
@@ -535,9 +622,9 @@ mod tests {
     #[test]
     fn dwarves_are_not_slowed_by_heavy_armor() {
         let mut dwarf = hero(Race::Dwarf, Class::Mage);
-        dwarf.armor = Armor::Plate;
+        dwarf.set_armor(Armor::Plate);
         dwarf.abilities.str = 14;
-        dwarf.weapon = Weapon::Dagger;
+        dwarf.set_weapon(Weapon::Dagger);
         dwarf.pack_lb = 0;
         assert_eq!(dwarf.speed(), 25);
     }

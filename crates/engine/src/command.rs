@@ -25,6 +25,8 @@ pub enum Command {
     /// model gives it its place (seed 000: d20 + DEX; seed 001: the REF → LUK order; seed 003:
     /// an empty charge meter; seed 004: initiative rolled once).
     Join {
+        /// Logged with its sheet inline; a log written before sheets names its content instead.
+        #[serde(deserialize_with = "crate::sheet::legacy::deserialize")]
         combatant: Box<crate::combatant::Combatant>,
     },
     /// The Attack action: the whole multi-attack sequence (§2.1, §6).

@@ -28,6 +28,7 @@ pub mod outcome;
 pub mod reactions;
 pub mod readied;
 pub mod resolve;
+pub mod sheet;
 pub mod timing;
 pub mod turn;
 pub mod violation;

@@ -15,9 +15,9 @@ pub fn reaches(combat: &Combat, attacker: &Combatant, target: CombatantId, strik
 /// Whether a strike is a ranged attack.
 pub fn ranged(attacker: &Combatant, strike: Strike) -> bool {
     match strike {
-        Strike::MainHand => attacker.weapon.stats().ranged,
+        Strike::MainHand => attacker.weapon().ranged,
         Strike::OffHand | Strike::Unarmed => false,
-        Strike::Natural(i) => attacker.monster_kind().is_some_and(|m| m.stats().attacks[i].ranged),
+        Strike::Natural(i) => attacker.stat_block().is_some_and(|m| m.attacks.get(i).is_some_and(|a| a.ranged)),
         Strike::Spell(_) => true,
     }
 }
@@ -25,10 +25,10 @@ pub fn ranged(attacker: &Combatant, strike: Strike) -> bool {
 /// The strike `attacker` uses against `target`: a monster picks a melee attack in melee and a
 /// ranged one otherwise (`swing` picks among several melee attacks: the first, then the last).
 pub fn strike_for(combat: &Combat, attacker: &Combatant, target: CombatantId, swing: u32) -> Option<Strike> {
-    let Some(monster) = attacker.monster_kind() else {
+    let Some(monster) = attacker.stat_block() else {
         return reaches(combat, attacker, target, Strike::MainHand).then_some(Strike::MainHand);
     };
-    let attacks = monster.stats().attacks;
+    let attacks = &monster.attacks;
     let in_melee = combat.band(attacker.id, target) == Band::Melee;
     let pick: Vec<usize> = (0..attacks.len()).filter(|&i| attacks[i].ranged != in_melee).collect();
     let fallback: Vec<usize> = (0..attacks.len()).filter(|&i| attacks[i].ranged).collect();
@@ -50,7 +50,7 @@ pub fn strike_for(combat: &Combat, attacker: &Combatant, target: CombatantId, sw
 /// The strike of an opportunity attack, which is always a melee attack (§4): a character whose
 /// main weapon is ranged strikes unarmed; a monster uses a melee attack of its stat block.
 pub fn opportunity_strike(combat: &Combat, attacker: &Combatant, target: CombatantId) -> Option<Strike> {
-    if attacker.monster_kind().is_none() && attacker.weapon.stats().ranged {
+    if attacker.stat_block().is_none() && attacker.weapon().ranged {
         return Some(Strike::Unarmed);
     }
     strike_for(combat, attacker, target, 1)

@@ -9,6 +9,6 @@ use crate::movement::MovePlan;
 /// Whether `mover`'s move provokes no opportunity attacks.
 pub fn suppressed(combat: &Combat, mover: CombatantId, plan: &MovePlan) -> bool {
     let m = combat.get(mover);
-    let blur = m.monster_kind().is_some_and(|k| k.stats().blur);
+    let blur = m.stat_block().is_some_and(|k| k.blur);
     plan.teleport || m.conditions.disengaged || blur
 }

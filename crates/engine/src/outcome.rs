@@ -40,8 +40,8 @@ pub fn finish(ctx: &mut Ctx, outcome: Outcome) {
         .combatants
         .iter()
         .filter(|c| c.side == Side::Enemies && c.is_dead())
-        .filter_map(crate::combatant::Combatant::monster_kind)
-        .map(|m| m.stats().xp)
+        .filter_map(crate::combatant::Combatant::stat_block)
+        .map(|m| m.xp)
         .sum();
     ctx.combat.outcome = Some(outcome);
     crate::timing::model(ctx.combat.ruleset).scene_end(ctx.combat);

@@ -117,8 +117,7 @@ impl Observed {
 /// Red Dragon Wyrmling the GM called Ember; "the goblin" is Snagtooth the goblin).
 fn answers_to(c: &Combatant, words: &str) -> bool {
     normalize(&c.name).contains(words)
-        || c.monster_kind()
-            .is_some_and(|m| normalize(m.stats().name).contains(words))
+        || c.monster_name().is_some_and(|m| normalize(m).contains(words))
 }
 
 impl Who {
@@ -374,7 +373,7 @@ pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> R
             let spell = Spell::parse(spell_text)
                 .ok_or_else(|| unparsable(format!("\"{}\" is not a spell I know", spell_text.trim())))?;
             if !readier.knows(spell) {
-                let known: Vec<&str> = readier.known_spells().iter().map(|s| s.name()).collect();
+                let known: Vec<&str> = readier.known_spells().iter().map(|s| &*s.name).collect();
                 return Err(RuleViolation::SpellNotKnown {
                     spell: spell.name().into(),
                     known: known.join(", "),

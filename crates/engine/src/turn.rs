@@ -47,7 +47,7 @@ pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
 /// recharge, the downed roll their death save or wake (§7.1), and the AI starts thinking.
 pub fn upkeep(ctx: &mut Ctx, id: CombatantId) {
     let c = ctx.combat.get(id);
-    if c.monster_kind().and_then(|m| m.stats().breath).is_some() && !c.pools.breath_ready {
+    if c.stat_block().is_some_and(|m| m.breath.is_some()) && !c.pools.breath_ready {
         let roll = ctx.dice.die(6);
         if roll >= 5 {
             ctx.combat.get_mut(id).pools.breath_ready = true;

@@ -66,7 +66,7 @@ fn off_hand_attack_needs_a_light_weapon_in_the_off_hand() {
     let (bo, vex, ogre) = (f.id("Bo"), f.id("Vex"), f.id("Ogre"));
     f.melee(bo, ogre);
     f.melee(vex, ogre);
-    f.get_mut(vex).off_hand = Some(Weapon::Longsword);
+    f.get_mut(vex).set_off_hand(Some(Weapon::Longsword));
     f.start_with_order(vec![bo, vex, ogre]);
     let why = f.refused_for(bo, Command::Bonus(BonusAction::OffHandAttack { target: Some(ogre) }));
     assert!(not_granted(&why), "{why:?}");

@@ -218,20 +218,22 @@ fn a_move_costs_one_ap_besides_its_feet() {
 fn the_cost_table_prices_spells_by_level() {
     use engine::content::Spell;
     let cast = |spell| Command::Cast { spell, target: None };
-    assert_eq!(ctb::ap_cost(&cast(Spell::FireBolt)), Some(2));
-    assert_eq!(ctb::ap_cost(&cast(Spell::MagicMissile)), Some(3));
-    assert_eq!(ctb::ap_cost(&cast(Spell::Fireball)), Some(5));
+    let mage = pc("Ione", Race::Elf, Class::Mage, 5);
+    let cleric = pc("Mira", Race::Human, Class::Cleric, 5);
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FireBolt)), Some(2));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::MagicMissile)), Some(3));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::Fireball)), Some(5));
     assert_eq!(
-        ctb::ap_cost(&cast(Spell::HealingWord)),
+        ctb::ap_cost(&cleric, &cast(Spell::HealingWord)),
         Some(2),
         "a bonus-action spell: 1 + level"
     );
-    assert_eq!(ctb::ap_cost(&Command::Attack { target: None }), Some(2));
-    assert_eq!(ctb::ap_cost(&Command::Dash), Some(1));
-    assert_eq!(ctb::ap_cost(&Command::Bonus(BonusAction::SecondWind)), Some(1));
-    assert_eq!(ctb::ap_cost(&Command::EndTurn), None);
-    assert_eq!(ctb::cooldown(&cast(Spell::Fireball)), Some(("Fireball".into(), 3)));
-    assert_eq!(ctb::cooldown(&cast(Spell::FireBolt)), None);
+    assert_eq!(ctb::ap_cost(&mage, &Command::Attack { target: None }), Some(2));
+    assert_eq!(ctb::ap_cost(&mage, &Command::Dash), Some(1));
+    assert_eq!(ctb::ap_cost(&mage, &Command::Bonus(BonusAction::SecondWind)), Some(1));
+    assert_eq!(ctb::ap_cost(&mage, &Command::EndTurn), None);
+    assert_eq!(ctb::cooldown(&mage, &cast(Spell::Fireball)), Some(("Fireball".into(), 3)));
+    assert_eq!(ctb::cooldown(&mage, &cast(Spell::FireBolt)), None);
 }
 
 #[test]

@@ -88,7 +88,7 @@ fn setup(ruleset: Ruleset) -> impl Strategy<Value = Setup> {
 
 /// A melee-minded monster: it fights only in melee and its profile closes in.
 fn melee_minded(c: &Combatant) -> bool {
-    c.monster_kind().is_some()
+    c.stat_block().is_some()
         && matches!(
             c.behaviour(),
             Some(Behaviour::Aggressive | Behaviour::Brute | Behaviour::Breather)

@@ -41,7 +41,7 @@ fn base_speed_follows_the_race_table() {
 #[test]
 fn heavy_armor_without_the_strength_requirement_costs_ten_feet() {
     let mut hero = pc("Hero", Race::Human, Class::Rogue, 1);
-    hero.armor = Armor::ChainMail; // STR 13 needed; the rogue has 9
+    hero.set_armor(Armor::ChainMail); // STR 13 needed; the rogue has 9
     hero.pack_lb = 0;
     hero.abilities.str = 12; // carries 58 lb: not encumbered (60), still short of 13
     assert_eq!(turn_movement(hero.clone()), 20);
@@ -67,7 +67,7 @@ fn haste_adds_thirty_feet_at_once_and_for_the_rest_of_the_fight() {
         puppet("Ogre", Monster::Ogre),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
-    f.get_mut(bo).items.insert(Item::PotionOfHaste, 1);
+    f.get_mut(bo).give(Item::PotionOfHaste, 1);
     f.turn_of(bo);
     f.act(
         bo,

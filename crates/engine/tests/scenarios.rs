@@ -204,9 +204,10 @@ impl Table {
 
 /// A line introducing a combatant: what it is and the numbers that matter to the log.
 fn introduce(c: &Combatant) -> String {
-    let what = match (c.race(), c.class(), c.monster_kind()) {
-        (Some(race), Some(class), _) => format!("{race:?} {} {}", class.name(), c.level()),
-        (_, _, Some(monster)) => monster.stats().name.to_owned(),
+    let race = c.race_name().and_then(engine::content::Race::parse);
+    let what = match (race, c.class_name(), c.monster_name()) {
+        (Some(race), Some(class), _) => format!("{race:?} {class} {}", c.level()),
+        (_, _, Some(monster)) => monster.to_owned(),
         _ => "?".to_owned(),
     };
     format!(

@@ -290,7 +290,7 @@ fn hide_rolls_stealth_against_the_highest_passive_perception_and_hidden_attacker
         puppet("Wolf", Monster::Wolf),
     ]);
     let (vex, goblin, wolf) = (f.id("Vex"), f.id("Goblin"), f.id("Wolf"));
-    f.get_mut(vex).weapon = Weapon::Shortbow;
+    f.get_mut(vex).set_weapon(Weapon::Shortbow);
     f.turn_of(vex);
     assert_eq!(f.get(goblin).passive_perception(), 9);
     assert_eq!(f.get(wolf).passive_perception(), 13);

@@ -39,7 +39,7 @@ fn phases(events: &[Event], who: CombatantId) -> Vec<(Phase, u32)> {
 
 /// A cycle in `phase` for tests that set the scene by hand.
 fn cycle_in(activity: &Activity, phase: Phase) -> Cycle {
-    let mut c = ticks::durations(activity, 10, 0);
+    let mut c = ticks::durations(activity, &[], 10, 0);
     c.entered = Some(phase);
     c.elapsed = match phase {
         Phase::Prep => 1,
@@ -52,9 +52,9 @@ fn cycle_in(activity: &Activity, phase: Phase) -> Cycle {
 #[test]
 fn initiative_shortens_prep_and_recover_never_exec_and_jitter_lands_on_recover() {
     let attack = Activity::Command(Command::Attack { target: None });
-    assert_eq!(ticks::base_cycle(&attack), (3, 1, 3, Interruptibility::Pause));
+    assert_eq!(ticks::base_cycle(&attack, &[]), (3, 1, 3, Interruptibility::Pause));
     let at = |initiative, jitter| {
-        let c = ticks::durations(&attack, initiative, jitter);
+        let c = ticks::durations(&attack, &[], initiative, jitter);
         (c.prep, c.exec, c.recover)
     };
     assert_eq!(at(10, 0), (3, 1, 3));
@@ -69,7 +69,18 @@ fn initiative_shortens_prep_and_recover_never_exec_and_jitter_lands_on_recover()
         spell: engine::content::Spell::Fireball,
         target: None,
     });
-    assert_eq!(ticks::base_cycle(&spell), (6, 1, 3, Interruptibility::Cancel));
+    let mage = engine::Combatant::character(
+        "Ione",
+        engine::content::Race::Elf,
+        engine::content::Class::Mage,
+        5,
+        engine::Controller::Player("i".into()),
+    );
+    assert_eq!(
+        ticks::base_cycle(&spell, mage.known_spells()),
+        (6, 1, 3, Interruptibility::Cancel),
+        "Fireball, a 3rd-level spell: prep 3 + 3"
+    );
 }
 
 #[test]
@@ -522,7 +533,7 @@ fn searches(seed: u64, fast_initiative: i32, slow_initiative: i32, ticks: u64) -
 fn mean_search_cycle(initiative: i32) -> f64 {
     let search = Activity::Command(Command::Search);
     [-1, 0, 1]
-        .map(|j| f64::from(ticks::durations(&search, initiative, j).total()))
+        .map(|j| f64::from(ticks::durations(&search, &[], initiative, j).total()))
         .iter()
         .sum::<f64>()
         / 3.0
@@ -609,7 +620,7 @@ fn an_actor_with_several_queued_reactions_uses_only_the_best_one() {
 fn a_cycle_tells_how_many_ticks_its_phase_still_lasts() {
     // Attack 3/1/3: one tick in, prep has 2 left; its last prep tick leaves 0 (exec comes next).
     let attack = Activity::Command(Command::Attack { target: None });
-    let mut c = ticks::durations(&attack, 10, 0);
+    let mut c = ticks::durations(&attack, &[], 10, 0);
     c.entered = Some(Phase::Prep);
     c.elapsed = 1;
     assert_eq!((c.phase(), c.left_in_phase()), (Phase::Prep, 2));

@@ -441,7 +441,7 @@ mod tests {
     #[test]
     fn a_per_bar_shows_each_phase_tick_by_tick() {
         let attack = Activity::Command(engine::Command::Attack { target: None });
-        let mut cycle = ticks::durations(&attack, 10, 0);
+        let mut cycle = ticks::durations(&attack, &[], 10, 0);
         cycle.entered = Some(Phase::Prep);
         cycle.elapsed = 1;
         assert_eq!(per_bar(&cycle), "■□□┊□┊□□□");

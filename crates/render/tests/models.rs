@@ -263,7 +263,7 @@ fn a_player_with_several_queued_reactions_gets_a_button_for_each_and_what_it_ans
     c.order = vec![winding, recovering, aria];
     let attack = Activity::Command(Command::Attack { target: Some(aria) });
     let in_phase = |phase: Phase, elapsed: u32| {
-        let mut cycle = ticks::durations(&attack, 10, 0);
+        let mut cycle = ticks::durations(&attack, &[], 10, 0);
         cycle.entered = Some(phase);
         cycle.elapsed = elapsed;
         cycle

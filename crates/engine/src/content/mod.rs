@@ -131,6 +131,32 @@ impl DamageType {
     }
 }
 
+/// `def()` for an enum naming built-in entries: the entry of [`data::builtin`] with its name.
+macro_rules! builtin_def {
+    ($($enum:ty => $table:ident : $def:ty),* $(,)?) => {$(
+        impl $enum {
+            /// This built-in entry's definition (the data the rules read).
+            pub fn def(self) -> &'static std::sync::Arc<$def> {
+                match data::builtin().$table.get(self.name()) {
+                    Some(def) => def,
+                    None => panic!("the built-in content has no {:?} ({})", self, self.name()),
+                }
+            }
+        }
+    )*};
+}
+
+builtin_def! {
+    Race => races: data::RaceDef,
+    Class => classes: data::ClassDef,
+    Weapon => weapons: data::WeaponDef,
+    Armor => armor: data::ArmorDef,
+    Spell => spells: data::SpellDef,
+    Item => items: data::ItemDef,
+    Monster => monsters: data::MonsterDef,
+    Zone => zones: data::ZoneDef,
+}
+
 /// Parses a content name leniently: case, spaces, dashes, underscores and apostrophes are ignored.
 pub(crate) fn normalize(name: &str) -> String {
     name.chars()

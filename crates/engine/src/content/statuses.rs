@@ -1,20 +1,52 @@
-//! Status effects the shared content inflicts (seed 003 §1.C "Status Effect Tick"): damage or
-//! healing over time, durations, permanent effects and stun. Statuses tick at the start of a
-//! charge-race turn, so only the `ctb` model applies them; under the other models this content
-//! does what it always did.
-//!
-//! | source | status | what it does at its owner's upkeep |
-//! |---|---|---|
-//! | Fire Bolt, on a hit | Burning | 2 fire damage, 2 turns |
-//! | a Ghoul's Claws, on a hit (CON save DC 10 negates) | Paralysed | stun, 1 turn |
-//! | a Troll, from the start of the fight | Regeneration | heals 10, permanent |
+//! Status effects the content inflicts (seed 003 §1.C "Status Effect Tick"): damage or
+//! healing over time, durations, permanent effects and stun. Their definitions are content data
+//! (a status, what a hit inflicts with the save that negates it, a monster's innate statuses —
+//! `statuses.toml`, `spells.toml`, `monsters.toml`); this module is the status a unit carries.
+//! Statuses tick at the start of a charge-race turn, so only the `ctb` model applies them.
 //!
 //! A status the target already has is not stacked: its duration becomes the longer of the two.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Ability, DamageType, Monster, Spell};
-use crate::timing::ctb::{StatusEffect, StatusKind};
+use super::data::{AfflictionDef, StatusDef, StatusKindDef};
+use super::{Ability, DamageType};
+
+/// What a status effect does at its owner's upkeep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StatusKind {
+    /// Damage over time.
+    Dot { amount: i32, damage_type: DamageType },
+    /// Healing over time.
+    Hot { amount: i32 },
+    /// The turn ends as soon as it starts.
+    Stun,
+}
+
+/// A status effect on a unit (seed 003 §1.C).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusEffect {
+    pub name: String,
+    pub kind: StatusKind,
+    /// Turns left.
+    pub duration: u32,
+    /// Never expires.
+    pub permanent: bool,
+}
+
+impl From<&StatusDef> for StatusEffect {
+    fn from(def: &StatusDef) -> Self {
+        StatusEffect {
+            name: def.name.to_string(),
+            kind: match def.kind {
+                StatusKindDef::Dot { amount, damage_type } => StatusKind::Dot { amount, damage_type },
+                StatusKindDef::Hot { amount } => StatusKind::Hot { amount },
+                StatusKindDef::Stun => StatusKind::Stun,
+            },
+            duration: def.duration,
+            permanent: def.permanent,
+        }
+    }
+}
 
 /// A status a hit may inflict, and the saving throw (ability, DC) that negates it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,87 +55,61 @@ pub struct Affliction {
     pub save: Option<(Ability, i32)>,
 }
 
-/// Burning: 2 fire damage at each upkeep, for 2 turns.
+impl From<&AfflictionDef> for Affliction {
+    fn from(def: &AfflictionDef) -> Self {
+        Affliction {
+            status: StatusEffect::from(&def.status),
+            save: def.save,
+        }
+    }
+}
+
+/// A built-in status by name (for tests and tools).
+pub fn builtin(name: &str) -> Option<StatusEffect> {
+    super::data::builtin().statuses.get(name).map(|d| StatusEffect::from(&**d))
+}
+
+/// Burning (built-in): 2 fire damage at each upkeep, for 2 turns.
 pub fn burning() -> StatusEffect {
-    StatusEffect {
-        name: "Burning".into(),
-        kind: StatusKind::Dot {
-            amount: 2,
-            damage_type: DamageType::Fire,
-        },
-        duration: 2,
-        permanent: false,
-    }
+    builtin("Burning").expect("the built-in content defines Burning")
 }
 
-/// Paralysed: the next turn is lost (a stun of 1 turn).
+/// Paralysed (built-in): the next turn is lost.
 pub fn paralysed() -> StatusEffect {
-    StatusEffect {
-        name: "Paralysed".into(),
-        kind: StatusKind::Stun,
-        duration: 1,
-        permanent: false,
-    }
+    builtin("Paralysed").expect("the built-in content defines Paralysed")
 }
 
-/// Regeneration: heals 10 at each upkeep, for good.
+/// Regeneration (built-in): heals 10 at each upkeep, for good.
 pub fn regeneration() -> StatusEffect {
-    StatusEffect {
-        name: "Regeneration".into(),
-        kind: StatusKind::Hot { amount: 10 },
-        duration: 0,
-        permanent: true,
-    }
-}
-
-/// What a spell attack that hits inflicts.
-pub fn on_spell_hit(spell: Spell) -> Option<Affliction> {
-    match spell {
-        Spell::FireBolt => Some(Affliction {
-            status: burning(),
-            save: None,
-        }),
-        _ => None,
-    }
-}
-
-/// What a monster's attack (by index in its stat block) inflicts when it hits.
-pub fn on_natural_hit(monster: Monster, attack: usize) -> Option<Affliction> {
-    let name = monster.stats().attacks.get(attack)?.name;
-    match (monster, name) {
-        (Monster::Ghoul, "Claws") => Some(Affliction {
-            status: paralysed(),
-            save: Some((Ability::Con, 10)),
-        }),
-        _ => None,
-    }
-}
-
-/// The statuses a monster has from the start of a fight.
-pub fn innate(monster: Monster) -> Vec<StatusEffect> {
-    match monster {
-        Monster::Troll => vec![regeneration()],
-        _ => Vec::new(),
-    }
+    builtin("Regeneration").expect("the built-in content defines Regeneration")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::{Monster, Spell};
 
     #[test]
-    fn the_table_names_real_attacks() {
-        assert!(
-            on_natural_hit(Monster::Ghoul, 0).is_some(),
-            "the Ghoul's first attack is its Claws"
-        );
-        assert!(on_natural_hit(Monster::Ghoul, 9).is_none());
-        assert!(on_natural_hit(Monster::Goblin, 0).is_none());
+    fn the_builtin_content_names_real_attacks_and_statuses() {
+        let claws = &Monster::Ghoul.def().attacks[0];
+        assert_eq!(&*claws.name, "Claws");
+        let paralysis = claws.on_hit.as_ref().map(Affliction::from).unwrap();
+        assert_eq!(paralysis.status, paralysed());
+        assert_eq!(paralysis.save, Some((Ability::Con, 10)));
+        assert!(Monster::Goblin.def().attacks.iter().all(|a| a.on_hit.is_none()));
         assert_eq!(
-            on_spell_hit(Spell::FireBolt).map(|a| a.status.name),
-            Some("Burning".into())
+            Spell::FireBolt.def().on_hit.as_ref().map(|a| Affliction::from(a).status),
+            Some(burning())
         );
-        assert!(on_spell_hit(Spell::EldritchBlast).is_none());
-        assert!(innate(Monster::Troll)[0].permanent);
+        assert!(Spell::EldritchBlast.def().on_hit.is_none());
+        assert_eq!(
+            Monster::Troll.def().statuses.iter().map(StatusEffect::from).collect::<Vec<_>>(),
+            vec![regeneration()]
+        );
+        assert!(regeneration().permanent);
+        assert_eq!(
+            (burning().kind, burning().duration),
+            (StatusKind::Dot { amount: 2, damage_type: DamageType::Fire }, 2)
+        );
     }
 }

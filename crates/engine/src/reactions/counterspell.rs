@@ -5,7 +5,7 @@
 use super::{Limit, Reaction, ReactionTrigger};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::{Ability, Class, Spell};
+use crate::content::{Ability, Spell};
 use crate::dice::RollMode;
 use crate::event::Event;
 use crate::resolve::{Ctx, Step};
@@ -18,10 +18,7 @@ impl Reaction for Counterspell {
     }
 
     fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        let eligible = c
-            .class()
-            .is_none_or(|class| c.is_class_at_least(Class::Mage, 5) && class == Class::Mage);
-        eligible && c.knows(Spell::Counterspell) && c.lowest_slot(3).is_some()
+        c.knows(Spell::Counterspell) && c.lowest_slot(3).is_some()
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
@@ -65,8 +62,8 @@ impl Reaction for Counterspell {
     }
 
     /// The AI counters real spells, not cantrips.
-    fn ai_wants(&self, _combat: &Combat, _reactor: &Combatant, trigger: &ReactionTrigger) -> bool {
-        matches!(trigger, ReactionTrigger::CastsSpell { spell, .. } if spell.level() > 0)
+    fn ai_wants(&self, combat: &Combat, _reactor: &Combatant, trigger: &ReactionTrigger) -> bool {
+        matches!(trigger, ReactionTrigger::CastsSpell { caster, spell } if spell_level(combat, *caster, *spell) > 0)
     }
 
     /// TDGS: once a scene.
@@ -75,13 +72,18 @@ impl Reaction for Counterspell {
     }
 }
 
+/// The level of `spell` as its caster's copy defines it (0 for one it no longer has).
+fn spell_level(combat: &Combat, caster: CombatantId, spell: Spell) -> u32 {
+    combat.get(caster).spell(spell).map_or(0, |s| s.level)
+}
+
 /// A Counterspell's check: INT against DC 10 + the spell's level; success cancels the spell
 /// (or, in a chain, the counterspell it answers).
 pub fn resolve(ctx: &mut Ctx, reactor: CombatantId, caster: CombatantId, spell: Spell, countered: bool) {
     if countered {
         return;
     }
-    let dc = 10 + spell.level() as i32;
+    let dc = 10 + spell_level(ctx.combat, caster, spell) as i32;
     let bonus = ctx.combat.get(reactor).modifier(Ability::Int);
     let roll = ctx.dice.d20(RollMode::Normal).natural as i32 + bonus;
     if roll < dc {

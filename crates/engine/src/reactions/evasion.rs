@@ -4,7 +4,7 @@
 use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
 pub struct Evasion;
@@ -14,8 +14,8 @@ impl Reaction for Evasion {
         "Evasion"
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.is_class_at_least(Class::Rogue, 7) || c.is_class_at_least(Class::Ranger, 7)
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        c.has_feature(Feature::Evasion, ruleset)
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -4,7 +4,7 @@
 use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::dice::DiceExpr;
 use crate::movement::Band;
 use crate::resolve::{Ctx, Step};
@@ -16,8 +16,8 @@ impl Reaction for Interception {
         "Interception"
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.is_class_at_least(Class::Fighter, 3)
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        c.has_feature(Feature::Interception, ruleset)
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

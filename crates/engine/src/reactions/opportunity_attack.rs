@@ -4,7 +4,7 @@
 use super::{Limit, Reaction, ReactionTrigger};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::event::AttackKind;
 use crate::movement::Band;
 use crate::multiattack;
@@ -59,8 +59,8 @@ impl Reaction for OpportunityAttack {
 
     /// TDGS: the martial classes' and melee monsters' Interrupt, once a round.
     fn interrupt_limit(&self, c: &Combatant) -> Option<Limit> {
-        let martial = matches!(c.class(), Some(Class::Fighter | Class::Berserker | Class::Ranger));
-        (martial || (c.monster_kind().is_some() && c.has_melee_attack())).then_some(Limit::PerRound(1))
+        let opportunist = c.has_feature(Feature::Opportunist, Ruleset::Tdgs);
+        (opportunist || (c.stat_block().is_some() && c.has_melee_attack())).then_some(Limit::PerRound(1))
     }
 
     fn cycle(&self) -> (u32, u32, u32) {

@@ -12,7 +12,8 @@
 use super::{Limit, Reaction, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::{Ability, Class};
+use crate::content::Ability;
+use crate::content::data::Feature;
 use crate::dice::{DiceExpr, RollMode};
 use crate::event::Event;
 use crate::resolve::{Ctx, Step, Swing};
@@ -35,8 +36,7 @@ impl Reaction for Parry {
     }
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        let level = if ruleset == Ruleset::Tdgs { 1 } else { 5 };
-        c.is_class_at_least(Class::Fighter, level) || c.monster_kind().is_some_and(|m| m.stats().parry)
+        c.has_feature(Feature::Parry, ruleset)
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
@@ -65,12 +65,13 @@ impl Reaction for Parry {
         60
     }
 
-    /// TDGS: a Fighter's once a round (twice from level 5); a parrying monster's once.
+    /// TDGS: as often a round as the class table's `tdgs_parries` (a Fighter's once, twice from
+    /// level 5); a parrying monster's once.
     fn interrupt_limit(&self, c: &Combatant) -> Option<Limit> {
-        match c.class() {
-            Some(Class::Fighter) => Some(Limit::PerRound(if c.level() >= 5 { 2 } else { 1 })),
-            _ if c.monster_kind().is_some_and(|m| m.stats().parry) => Some(Limit::PerRound(1)),
-            _ => None,
+        match c.class_row().tdgs_parries {
+            0 if c.has_feature(Feature::Parry, Ruleset::Tdgs) => Some(Limit::PerRound(1)),
+            0 => None,
+            n => Some(Limit::PerRound(u32::from(n))),
         }
     }
 }

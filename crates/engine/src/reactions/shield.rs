@@ -6,7 +6,7 @@
 use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
 /// The AC Shield adds.
@@ -19,8 +19,8 @@ impl Reaction for Shield {
         "Shield"
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.class() == Some(Class::Mage) && c.lowest_slot(1).is_some()
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        c.has_feature(Feature::Shield, ruleset) && c.lowest_slot(1).is_some()
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

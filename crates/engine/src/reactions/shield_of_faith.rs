@@ -4,7 +4,7 @@
 use super::{Limit, Reaction, ReactionTrigger};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::dice::RollMode;
 use crate::resolve::{Ctx, Step};
 
@@ -15,8 +15,8 @@ impl Reaction for ShieldOfFaith {
         "Shield of Faith"
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.class() == Some(Class::Cleric) && c.pools.divine_favor > 0
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        c.has_feature(Feature::ShieldOfFaith, ruleset) && c.pools.divine_favor > 0
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

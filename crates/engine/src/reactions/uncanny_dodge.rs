@@ -3,7 +3,7 @@
 use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
 pub struct UncannyDodge;
@@ -13,8 +13,8 @@ impl Reaction for UncannyDodge {
         "Uncanny Dodge"
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.is_class_at_least(Class::Rogue, 5)
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        c.has_feature(Feature::UncannyDodge, ruleset)
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -36,7 +36,7 @@ use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS};
 use crate::combatant::{Combatant, CombatantId, Side};
 use crate::command::{BonusAction, Command};
-use crate::content::DamageType;
+use crate::content::Spell;
 use crate::content::statuses::Affliction;
 use crate::event::Placement;
 use crate::event::{ChargeEntry, Event, Outcome};
@@ -66,27 +66,7 @@ pub struct CtbSheet {
     pub paid: bool,
 }
 
-/// What a status effect does at its owner's upkeep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum StatusKind {
-    /// Damage over time.
-    Dot { amount: i32, damage_type: DamageType },
-    /// Healing over time.
-    Hot { amount: i32 },
-    /// The turn ends as soon as it starts.
-    Stun,
-}
-
-/// A status effect on a unit (seed 003 §1.C).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StatusEffect {
-    pub name: String,
-    pub kind: StatusKind,
-    /// Turns left.
-    pub duration: u32,
-    /// Never expires.
-    pub permanent: bool,
-}
+pub use crate::content::statuses::{StatusEffect, StatusKind};
 
 /// The unit's speed in the race: base speed in feet / 3, +10 hasted, at least 1.
 pub fn speed(c: &Combatant) -> i32 {
@@ -108,7 +88,7 @@ pub fn max_ap(speed: i32) -> u32 {
 /// | a bonus action | 1 |
 /// | a cantrip | 2 |
 /// | a leveled spell | 2 + level (1 + level when its casting time is a bonus action) |
-pub fn ap_cost(command: &Command) -> Option<u32> {
+pub fn ap_cost(actor: &Combatant, command: &Command) -> Option<u32> {
     Some(match command {
         Command::Attack { .. } | Command::Grapple { .. } | Command::Shove { .. } | Command::Ready { .. } => 2,
         Command::Move(_)
@@ -123,12 +103,9 @@ pub fn ap_cost(command: &Command) -> Option<u32> {
         Command::Bonus(BonusAction::HealingWord { .. } | BonusAction::HuntersMark { .. }) => 2,
         Command::Bonus(_) => 1,
         Command::Cast { spell, .. } => {
-            let base = if spell.stats().casting_time == crate::content::spells::CastingTime::BonusAction {
-                1
-            } else {
-                2
-            };
-            base + spell.level()
+            let def = actor.known_spell(*spell);
+            let bonus = def.is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction);
+            (if bonus { 1 } else { 2 }) + def.map_or(0, |s| s.level)
         }
         _ => return None,
     })
@@ -136,9 +113,10 @@ pub fn ap_cost(command: &Command) -> Option<u32> {
 
 /// The cooldown `command` starts: (ability name, turns). A skill with a 1-turn cooldown used on
 /// one turn is ready again on the next.
-pub fn cooldown(command: &Command) -> Option<(String, u32)> {
+pub fn cooldown(actor: &Combatant, command: &Command) -> Option<(String, u32)> {
+    let spell_level = |spell: Spell| actor.known_spell(spell).map_or(0, |s| s.level);
     match command {
-        Command::Cast { spell, .. } if spell.level() > 0 => Some((spell.name().to_owned(), spell.level())),
+        Command::Cast { spell, .. } if spell_level(*spell) > 0 => Some((spell.name().to_owned(), spell_level(*spell))),
         Command::Bonus(BonusAction::SecondWind) => Some(("Second Wind".into(), 2)),
         Command::Bonus(BonusAction::MistyStep { .. }) => Some(("Misty Step".into(), 2)),
         Command::Bonus(BonusAction::HealingWord { .. }) => Some(("Healing Word".into(), 1)),
@@ -378,13 +356,14 @@ fn take_hold(ctx: &mut Ctx, id: CombatantId, status: StatusEffect, by: Option<Co
 /// of the race, and at the start of its turn for one that joined later.
 fn innate_statuses(ctx: &mut Ctx, id: CombatantId) {
     let c = ctx.combat.get(id);
-    let Some(monster) = c.monster_kind() else {
+    let Some(monster) = c.stat_block() else {
         return;
     };
     if c.is_dead() {
         return;
     }
-    for status in crate::content::statuses::innate(monster) {
+    let innate: Vec<StatusEffect> = monster.statuses.iter().map(StatusEffect::from).collect();
+    for status in innate {
         if !ctx.combat.get(id).ctb.statuses.iter().any(|s| s.name == status.name) {
             take_hold(ctx, id, status, None);
         }
@@ -413,11 +392,12 @@ pub fn within_budget(
     command: &Command,
     perform: impl FnOnce(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
 ) -> Result<Vec<Step>, RuleViolation> {
-    let Some(cost) = ap_cost(command) else {
+    let actor = ctx.combat.get(id);
+    let Some(cost) = ap_cost(actor, command) else {
         return perform(ctx);
     };
-    let sheet = &ctx.combat.get(id).ctb;
-    let cooling = cooldown(command);
+    let cooling = cooldown(actor, command);
+    let sheet = &actor.ctb;
     if let Some((ability, _)) = &cooling
         && let Some(&turns) = sheet.cooldowns.get(ability)
     {

@@ -36,7 +36,7 @@ use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
 use crate::combatant::{Combatant, CombatantId, Controller};
 use crate::command::Command;
-use crate::content::Class;
+
 use crate::dice::Dice;
 use crate::event::Placement;
 use crate::event::{Event, Outcome, StatInitiative};
@@ -248,13 +248,16 @@ impl Instant {
 
     /// The Instant a combatant's class grants.
     pub fn granted(c: &Combatant) -> Option<Instant> {
-        match c.class()? {
-            Class::Rogue => Some(Instant::QuickDraw),
-            Class::Fighter | Class::Berserker => Some(Instant::BattleCry),
-            Class::Mage => Some(Instant::Premonition),
-            Class::Ranger => Some(Instant::SteadyAim),
-            Class::Cleric => None,
-        }
+        use crate::content::data::Feature;
+        [
+            (Feature::QuickDraw, Instant::QuickDraw),
+            (Feature::BattleCry, Instant::BattleCry),
+            (Feature::Premonition, Instant::Premonition),
+            (Feature::SteadyAim, Instant::SteadyAim),
+        ]
+        .into_iter()
+        .find(|(feature, _)| c.has_feature(*feature, Ruleset::Tdgs))
+        .map(|(_, instant)| instant)
     }
 }
 
@@ -643,7 +646,7 @@ pub fn within_budget(
             ctx.combat.get_mut(id).tdgs.extra_moves += 1;
             Ok(steps)
         }
-        _ if is_free_action(command) => {
+        _ if is_free_action(ctx.combat.get(id), command) => {
             let name = super::ctb::describe(command);
             if ctx.combat.get(id).tdgs.free_used.contains(&name) {
                 return Err(RuleViolation::OncePerTurn { action: name });
@@ -657,10 +660,12 @@ pub fn within_budget(
 }
 
 /// Whether `command` is a free action here: a bonus action, or a spell cast as one.
-fn is_free_action(command: &Command) -> bool {
+fn is_free_action(actor: &Combatant, command: &Command) -> bool {
     match command {
         Command::Bonus(_) => true,
-        Command::Cast { spell, .. } => spell.stats().casting_time == crate::content::spells::CastingTime::BonusAction,
+        Command::Cast { spell, .. } => actor
+            .known_spell(*spell)
+            .is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction),
         _ => false,
     }
 }

@@ -36,6 +36,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::content::data::SpellDef;
+
 use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
 use crate::combatant::{Combatant, CombatantId, Controller};
@@ -195,16 +197,18 @@ pub struct TimelineState {
     pub last_swing: Option<(CombatantId, CombatantId, bool)>,
 }
 
-/// The PER cycle of an activity before initiative and jitter: (prep, exec, recover, interruptibility).
-pub fn base_cycle(activity: &Activity) -> (u32, u32, u32, Interruptibility) {
+/// The PER cycle of an activity before initiative and jitter: (prep, exec, recover,
+/// interruptibility). A spell's cycle grows with its level as `spells` (the caster's) define it.
+pub fn base_cycle(activity: &Activity, spells: &[SpellDef]) -> (u32, u32, u32, Interruptibility) {
     use Interruptibility::{Cancel, Pause};
     match activity {
         Activity::Command(command) => match command {
             Command::Attack { .. } => (3, 1, 3, Pause),
             Command::Grapple { .. } | Command::Shove { .. } => (2, 1, 3, Pause),
             Command::Cast { spell, .. } => {
-                let bonus = spell.stats().casting_time == crate::content::spells::CastingTime::BonusAction;
-                (if bonus { 1 } else { 3 } + spell.level(), 1, 3, Cancel)
+                let def = spells.iter().find(|s| &*s.name == spell.name());
+                let bonus = def.is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction);
+                (if bonus { 1 } else { 3 } + def.map_or(0, |s| s.level), 1, 3, Cancel)
             }
             Command::Move(_) => (1, 2, 1, Pause),
             Command::Dash | Command::Disengage => (0, 1, 1, Pause),
@@ -232,8 +236,8 @@ pub fn initiative_bonus(initiative: i32) -> u32 {
 
 /// A cycle's durations: initiative shortens recover then prep (never exec); `jitter` (−1..=1)
 /// lands on recover, never below 0.
-pub fn durations(activity: &Activity, initiative: i32, jitter: i32) -> Cycle {
-    let (prep, exec, recover, interruptible) = base_cycle(activity);
+pub fn durations(activity: &Activity, spells: &[SpellDef], initiative: i32, jitter: i32) -> Cycle {
+    let (prep, exec, recover, interruptible) = base_cycle(activity, spells);
     let mut cut = initiative_bonus(initiative);
     let off_recover = cut.min(recover);
     cut -= off_recover;
@@ -254,7 +258,8 @@ pub fn durations(activity: &Activity, initiative: i32, jitter: i32) -> Cycle {
 /// A new cycle for `id`, with its seeded jitter.
 fn cycle_for(ctx: &mut Ctx, id: CombatantId, activity: &Activity) -> Cycle {
     let jitter = ctx.dice.die(3) as i32 - 2;
-    durations(activity, ctx.combat.get(id).initiative, jitter)
+    let c = ctx.combat.get(id);
+    durations(activity, c.known_spells(), c.initiative, jitter)
 }
 
 /// Same-tick priority: initiative, then DEX score, then level, then PCs over monsters, then the
@@ -400,7 +405,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
         return false;
     }
     let c = ctx.combat.get(id);
-    if c.monster_kind().and_then(|m| m.stats().breath).is_some() && !c.pools.breath_ready {
+    if c.stat_block().is_some_and(|m| m.breath.is_some()) && !c.pools.breath_ready {
         let roll = ctx.dice.die(6);
         if roll >= 5 {
             ctx.combat.get_mut(id).pools.breath_ready = true;

@@ -261,10 +261,12 @@ pub enum Feature {
     Opportunist,
     /// TDGS: a Cleric's per-day Interrupt (1/day).
     DivineIntervention,
+    /// The Shield reaction: +5 AC against the triggering hit, for a level-1 slot.
+    Shield,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 16] = [
+    pub const ALL: [Feature; 17] = [
         Feature::SecondWind,
         Feature::CunningAction,
         Feature::CunningStrike,
@@ -281,6 +283,7 @@ impl Feature {
         Feature::SteadyAim,
         Feature::Opportunist,
         Feature::DivineIntervention,
+        Feature::Shield,
     ];
 
     /// The feature as a content file names it.
@@ -302,6 +305,7 @@ impl Feature {
             Feature::SteadyAim => "Steady Aim",
             Feature::Opportunist => "Opportunist",
             Feature::DivineIntervention => "Divine Intervention",
+            Feature::Shield => "Shield",
         }
     }
 }

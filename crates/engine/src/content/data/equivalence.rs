@@ -10,6 +10,47 @@ use crate::content::spells::{SpellEffect, cantrip_multiplier};
 use crate::content::{Armor, Class, Item, Monster, Race, Spell, Weapon, Zone, statuses};
 use crate::timing::ctb::{StatusEffect, StatusKind};
 
+/// The status table as the rules had it before it became data.
+fn on_spell_hit(spell: Spell) -> Option<statuses::Affliction> {
+    (spell == Spell::FireBolt).then(|| statuses::Affliction {
+        status: StatusEffect {
+            name: "Burning".into(),
+            kind: StatusKind::Dot {
+                amount: 2,
+                damage_type: crate::content::DamageType::Fire,
+            },
+            duration: 2,
+            permanent: false,
+        },
+        save: None,
+    })
+}
+
+fn on_natural_hit(monster: Monster, attack: usize) -> Option<statuses::Affliction> {
+    (monster == Monster::Ghoul && monster.stats().attacks[attack].name == "Claws").then(|| statuses::Affliction {
+        status: StatusEffect {
+            name: "Paralysed".into(),
+            kind: StatusKind::Stun,
+            duration: 1,
+            permanent: false,
+        },
+        save: Some((crate::content::Ability::Con, 10)),
+    })
+}
+
+fn innate(monster: Monster) -> Vec<StatusEffect> {
+    if monster == Monster::Troll {
+        vec![StatusEffect {
+            name: "Regeneration".into(),
+            kind: StatusKind::Hot { amount: 10 },
+            duration: 0,
+            permanent: true,
+        }]
+    } else {
+        Vec::new()
+    }
+}
+
 fn content() -> Content {
     match Content::builtin() {
         Ok(c) => c,
@@ -152,7 +193,11 @@ fn status_def(s: &StatusEffect) -> StatusDef {
 #[test]
 fn every_status_matches_its_table() {
     let c = content();
-    let table = [statuses::burning(), statuses::paralysed(), statuses::regeneration()];
+    let table = [
+        on_spell_hit(Spell::FireBolt).unwrap().status,
+        on_natural_hit(Monster::Ghoul, 0).unwrap().status,
+        innate(Monster::Troll).remove(0),
+    ];
     assert_eq!(c.statuses.len(), table.len());
     for s in &table {
         assert_eq!(**c.statuses.get(&s.name).unwrap(), status_def(s));
@@ -205,7 +250,7 @@ fn spell_def(s: Spell) -> SpellDef {
             (false, true) => SpellTarget::Enemy,
         },
         effect: effect_def(st.effect),
-        on_hit: statuses::on_spell_hit(s).as_ref().map(affliction_def),
+        on_hit: on_spell_hit(s).as_ref().map(affliction_def),
     }
 }
 
@@ -367,7 +412,7 @@ fn attack_def(m: Monster, i: usize) -> AttackDef {
         damage: a.damage,
         damage_type: a.damage_type,
         ranged: a.ranged,
-        on_hit: statuses::on_natural_hit(m, i).as_ref().map(affliction_def),
+        on_hit: on_natural_hit(m, i).as_ref().map(affliction_def),
     }
 }
 
@@ -407,7 +452,7 @@ fn every_monster_matches_its_stat_block() {
             casting_mod: s.casting_mod,
             perception: s.perception,
             stealth: s.stealth,
-            statuses: statuses::innate(m).iter().map(status_def).collect(),
+            statuses: innate(m).iter().map(status_def).collect(),
         };
         assert_eq!(**def, expected);
         for alias in &def.aliases {

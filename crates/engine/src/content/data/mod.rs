@@ -4,8 +4,11 @@
 //! definitions, each shared behind an [`Arc`]. [`Content::load`] validates every file and
 //! reports each problem with its file and line.
 //!
-//! The rule code still reads the typed tables of [`crate::content`]; the equivalence tests
-//! (`equivalence.rs`) prove the built-in files say exactly what those tables say.
+//! The rules read only these definitions, through the copy each combatant takes when it joins
+//! a fight ([`crate::sheet::Sheet`]). The enums of [`crate::content`] (`Class::Fighter`,
+//! `Monster::Goblin`, …) remain as names of the built-in entries; `def()` finds an entry in
+//! [`builtin`]. The equivalence tests (`equivalence.rs`) prove the built-in files say what those
+//! tables said when they were the rules' source.
 
 pub mod defs;
 mod parse;
@@ -18,7 +21,7 @@ mod validation;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use defs::*;
 pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_NAME_LEN};
@@ -119,6 +122,16 @@ impl<T> Table<T> {
     pub fn is_empty(&self) -> bool {
         self.defs.is_empty()
     }
+}
+
+/// The built-in content, loaded and validated on first use. The embedded files are checked by
+/// this crate's tests and loaded by the binary at start, so a bad file never reaches a fight.
+pub fn builtin() -> &'static Content {
+    static BUILTIN_CONTENT: OnceLock<Content> = OnceLock::new();
+    BUILTIN_CONTENT.get_or_init(|| match Content::builtin() {
+        Ok(content) => content,
+        Err(e) => panic!("the built-in content does not load: {e}"),
+    })
 }
 
 /// All content, validated.

@@ -1,0 +1,496 @@
+//! What a combatant is, fixed when it joins a fight (seed 000 §2 and §6: a race, a class at a
+//! level with its features, or a monster's stat block; the weapons, armor and consumables it
+//! carries): copied from the content definitions ([`crate::content::data`]) and shared behind
+//! one [`Arc`]. The rules read a combatant's numbers only from here, so a content change never
+//! alters a stored fight or its replay.
+//!
+//! A fight stores each distinct sheet once ([`roster`]): its combatants refer to their sheet
+//! by index, so a band of goblins or a party of the same class costs one copy.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::combat::Ruleset;
+use crate::content::data::{
+    self, ArmorDef, ClassLevel, Feature, FeatureGrant, ItemDef, MonsterDef, RaceDef, RaceTrait, ShieldDef, SpellDef,
+    WeaponDef,
+};
+use crate::content::{Ability, Armor, Class, Item, Monster, Race, Skill, Weapon};
+
+/// A player character's race, class and level, as the content defined them when it joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterDef {
+    pub race: Arc<RaceDef>,
+    /// The class's name.
+    pub class: Box<str>,
+    pub level: u32,
+    pub hit_die: i32,
+    pub saving_throws: [Ability; 2],
+    pub skills: Box<[Skill]>,
+    /// The spellcasting ability; `None` for a class that does not cast.
+    pub casting_ability: Option<Ability>,
+    /// The class table's row for this level.
+    pub at_level: ClassLevel,
+    /// The class's features and the levels they come at (those above this level too, so a
+    /// refusal can say when one comes).
+    pub features: Box<[FeatureGrant]>,
+    /// The spells known at this level.
+    pub spells: Box<[SpellDef]>,
+    pub proficiency: i32,
+    /// Cantrip dice multiplier at this level (and Eldritch Blast's beams).
+    pub cantrip_dice: u32,
+}
+
+impl CharacterDef {
+    /// A `class` character of `race` at `level` (clamped to 1–20), from `content`.
+    pub fn new(content: &data::Content, race: &Arc<RaceDef>, class: &data::ClassDef, level: u32) -> Self {
+        let level = level.clamp(1, data::LEVELS as u32);
+        Self {
+            race: Arc::clone(race),
+            class: class.name.clone(),
+            level,
+            hit_die: class.hit_die,
+            saving_throws: class.saving_throws,
+            skills: class.skills.clone(),
+            casting_ability: class.casting_ability,
+            at_level: *class.at(level),
+            features: class.features.clone(),
+            spells: class.known_spells(level).cloned().collect(),
+            proficiency: content.levels.proficiency_bonus(level),
+            cantrip_dice: content.levels.cantrip_multiplier(level),
+        }
+    }
+}
+
+/// What a combatant is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Kind {
+    Character(CharacterDef),
+    Monster(Arc<MonsterDef>),
+}
+
+/// A combatant's definition for one fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sheet {
+    pub kind: Kind,
+    pub weapon: Arc<WeaponDef>,
+    pub off_hand: Option<Arc<WeaponDef>>,
+    /// Its unarmed strike (an opportunity attack with a ranged weapon in hand, a grapple's).
+    pub unarmed: Arc<WeaponDef>,
+    pub armor: Arc<ArmorDef>,
+    /// The shield it carries, if any.
+    pub shield: Option<ShieldDef>,
+    /// The consumables it can use (how many it has left is [`crate::Combatant::items`]).
+    pub items: Box<[Arc<ItemDef>]>,
+}
+
+impl Sheet {
+    /// A built-in character with its class's kit and a Potion of Healing's definition.
+    pub fn character(race: Race, class: Class, level: u32) -> Self {
+        let content = data::builtin();
+        let class = class.def();
+        let kit = &class.kit;
+        Self {
+            kind: Kind::Character(CharacterDef::new(content, race.def(), class, level)),
+            weapon: Arc::new(kit.weapon.clone()),
+            off_hand: kit.off_hand.clone().map(Arc::new),
+            unarmed: Arc::clone(Weapon::Unarmed.def()),
+            armor: Arc::new(kit.armor.clone()),
+            shield: kit.shield.then_some(content.shield),
+            items: Box::new([Arc::clone(Item::PotionOfHealing.def())]),
+        }
+    }
+
+    /// A built-in monster, unarmed and unarmored (its stat block has its attacks and AC).
+    pub fn monster(monster: Monster) -> Self {
+        Self::of_monster(Arc::clone(monster.def()))
+    }
+
+    /// A monster of any content (built-in or a server's own).
+    pub fn of_monster(def: Arc<MonsterDef>) -> Self {
+        Self {
+            kind: Kind::Monster(def),
+            weapon: Arc::clone(Weapon::Unarmed.def()),
+            off_hand: None,
+            unarmed: Arc::clone(Weapon::Unarmed.def()),
+            armor: Arc::clone(Armor::None.def()),
+            shield: None,
+            items: Box::new([]),
+        }
+    }
+
+    pub fn character_def(&self) -> Option<&CharacterDef> {
+        match &self.kind {
+            Kind::Character(c) => Some(c),
+            Kind::Monster(_) => None,
+        }
+    }
+
+    pub fn monster_def(&self) -> Option<&MonsterDef> {
+        match &self.kind {
+            Kind::Monster(m) => Some(m),
+            Kind::Character(_) => None,
+        }
+    }
+
+    /// Whether it has a class feature under `ruleset` (TDGS grants some at other levels), or
+    /// the stat-block trait of the same name (a monster's Parry).
+    pub fn has_feature(&self, feature: Feature, ruleset: Ruleset) -> bool {
+        match &self.kind {
+            Kind::Character(c) => c.features.iter().any(|g| {
+                g.feature == feature
+                    && c.level
+                        >= if ruleset == Ruleset::Tdgs {
+                            g.tdgs_level
+                        } else {
+                            g.level
+                        }
+            }),
+            Kind::Monster(m) => feature == Feature::Parry && m.parry,
+        }
+    }
+
+    /// The level its class grants `feature` at under `ruleset`, if its class grants it.
+    pub fn feature_level(&self, feature: Feature, ruleset: Ruleset) -> Option<u32> {
+        let c = self.character_def()?;
+        let g = c.features.iter().find(|g| g.feature == feature)?;
+        Some(if ruleset == Ruleset::Tdgs { g.tdgs_level } else { g.level })
+    }
+
+    /// Whether its race has `t`.
+    pub fn has_trait(&self, t: RaceTrait) -> bool {
+        self.character_def().is_some_and(|c| c.race.has(t))
+    }
+
+    /// The spells it can cast, in its list's order.
+    pub fn spells(&self) -> &[SpellDef] {
+        match &self.kind {
+            Kind::Character(c) => &c.spells,
+            Kind::Monster(m) => &m.spells,
+        }
+    }
+
+    /// The definition of a consumable it carries.
+    pub fn item(&self, name: &str) -> Option<&Arc<ItemDef>> {
+        self.items.iter().find(|i| &*i.name == name)
+    }
+}
+
+/// Definitions of `items` from the built-in content.
+pub fn builtin_items(items: &BTreeMap<Item, u32>) -> Box<[Arc<ItemDef>]> {
+    items.keys().map(|i| Arc::clone(i.def())).collect()
+}
+
+thread_local! {
+    /// While a [`roster`] is (de)serialised on this thread: the fight's distinct sheets.
+    static ROSTER: RefCell<Option<Vec<Arc<Sheet>>>> = const { RefCell::new(None) };
+}
+
+/// Restores the previous roster scope when dropped (also on a panic or an error).
+struct Scope(Option<Vec<Arc<Sheet>>>);
+
+impl Scope {
+    fn enter(sheets: Vec<Arc<Sheet>>) -> Self {
+        Scope(ROSTER.with(|r| r.replace(Some(sheets))))
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        ROSTER.with(|r| r.replace(previous));
+    }
+}
+
+/// A combatant's `sheet` field: inside a [`roster`], the index of its sheet in the fight's
+/// list; anywhere else (a joining combatant in the command log), the sheet itself.
+pub mod slot {
+    use super::*;
+    use serde::{Deserializer, Serializer, de::Error as _};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Slot {
+        Index(u32),
+        Inline(Sheet),
+    }
+
+    pub fn serialize<S: Serializer>(sheet: &Arc<Sheet>, s: S) -> Result<S::Ok, S::Error> {
+        let index = ROSTER.with(|r| {
+            r.borrow_mut().as_mut().map(|sheets| {
+                let found = sheets.iter().position(|x| Arc::ptr_eq(x, sheet) || **x == **sheet);
+                found.unwrap_or_else(|| {
+                    sheets.push(Arc::clone(sheet));
+                    sheets.len() - 1
+                }) as u32
+            })
+        });
+        match index {
+            Some(i) => s.serialize_u32(i),
+            None => sheet.serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Sheet>, D::Error> {
+        match Slot::deserialize(d)? {
+            Slot::Inline(sheet) => Ok(Arc::new(sheet)),
+            Slot::Index(i) => ROSTER
+                .with(|r| r.borrow().as_ref().and_then(|sheets| sheets.get(i as usize).cloned()))
+                .ok_or_else(|| D::Error::custom(format!("no sheet {i} in this fight"))),
+        }
+    }
+
+    /// The placeholder a combatant stored without a sheet gets, until [`super::legacy`]
+    /// rebuilds it from the content names it was stored with.
+    pub fn unset() -> Arc<Sheet> {
+        thread_local! {
+            static UNSET: Arc<Sheet> = Arc::new(Sheet::monster(Monster::GiantRat));
+        }
+        UNSET.with(Arc::clone)
+    }
+}
+
+/// A fight's combatants, each distinct sheet stored once: `{"sheets": [...], "list": [...]}`.
+/// A fight stored before sheets existed (a plain list naming its content) still loads, its
+/// sheets rebuilt from today's built-in content under the names it was stored with.
+pub mod roster {
+    use std::fmt;
+
+    use serde::de::{self, MapAccess, SeqAccess, Visitor};
+    use serde::ser::SerializeStruct;
+    use serde::{Deserializer, Serializer};
+
+    use super::*;
+    use crate::combatant::Combatant;
+
+    pub fn serialize<S: Serializer>(list: &[Combatant], s: S) -> Result<S::Ok, S::Error> {
+        let mut sheets: Vec<Arc<Sheet>> = Vec::new();
+        for c in list {
+            if !sheets.iter().any(|x| Arc::ptr_eq(x, &c.sheet) || **x == *c.sheet) {
+                sheets.push(Arc::clone(&c.sheet));
+            }
+        }
+        let mut m = s.serialize_struct("Roster", 2)?;
+        m.serialize_field("sheets", &sheets)?;
+        let scope = Scope::enter(sheets);
+        let written = m.serialize_field("list", list);
+        drop(scope);
+        written?;
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Combatant>, D::Error> {
+        d.deserialize_any(RosterVisitor)
+    }
+
+    struct RosterVisitor;
+
+    impl<'de> Visitor<'de> for RosterVisitor {
+        type Value = Vec<Combatant>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a roster {sheets, list} or a list of combatants")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut scope: Option<Scope> = None;
+            let mut list = None;
+            // A store that reorders keys (PostgreSQL's jsonb puts `list` first) gets the list
+            // buffered until the sheets are known.
+            let mut early: Option<serde_json::Value> = None;
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "sheets" => {
+                        let sheets: Vec<Sheet> = map.next_value()?;
+                        scope = Some(Scope::enter(sheets.into_iter().map(Arc::new).collect()));
+                    }
+                    "list" if scope.is_some() => list = Some(map.next_value::<Vec<Combatant>>()?),
+                    "list" => early = Some(map.next_value()?),
+                    _ => {
+                        map.next_value::<de::IgnoredAny>()?;
+                    }
+                }
+            }
+            if let (Some(value), Some(_)) = (early, &scope) {
+                list = Some(serde_json::from_value(value).map_err(de::Error::custom)?);
+            }
+            drop(scope);
+            list.ok_or_else(|| de::Error::missing_field("list"))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut list = Vec::new();
+            while let Some(c) = seq.next_element::<legacy::Stored>()? {
+                list.push(c.into_combatant().map_err(de::Error::custom)?);
+            }
+            Ok(list)
+        }
+    }
+}
+
+/// A combatant as fights stored it before sheets: its content named by the built-in enums.
+pub mod legacy {
+    use serde::{Deserializer, de::Error as _};
+
+    use super::*;
+    use crate::combatant::Combatant;
+
+    #[derive(Deserialize)]
+    enum LegacyKind {
+        Character { race: Race, class: Class, level: u32 },
+        Monster(Monster),
+    }
+
+    /// A combatant in either form: with its sheet, or with the names it was stored with.
+    #[derive(Deserialize)]
+    pub(super) struct Stored {
+        #[serde(default)]
+        kind: Option<LegacyKind>,
+        #[serde(default)]
+        weapon: Option<Weapon>,
+        #[serde(default)]
+        off_hand: Option<Weapon>,
+        #[serde(default)]
+        armor: Option<Armor>,
+        #[serde(default)]
+        shield: Option<bool>,
+        #[serde(flatten)]
+        combatant: Combatant,
+    }
+
+    impl Stored {
+        pub(super) fn into_combatant(self) -> Result<Combatant, String> {
+            let mut c = self.combatant;
+            let Some(kind) = self.kind else {
+                return Ok(c);
+            };
+            let mut sheet = match kind {
+                LegacyKind::Character { race, class, level } => Sheet::character(race, class, level),
+                LegacyKind::Monster(m) => Sheet::monster(m),
+            };
+            if let Some(w) = self.weapon {
+                sheet.weapon = Arc::clone(w.def());
+            }
+            sheet.off_hand = self.off_hand.map(|w| Arc::clone(w.def()));
+            if let Some(a) = self.armor {
+                sheet.armor = Arc::clone(a.def());
+            }
+            if let Some(shield) = self.shield {
+                sheet.shield = shield.then_some(data::builtin().shield);
+            }
+            sheet.items = builtin_items(&c.items);
+            c.sheet = Arc::new(sheet);
+            Ok(c)
+        }
+    }
+
+    /// A single combatant (a `Join` in the command log) in either form.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<Combatant>, D::Error> {
+        let stored = Stored::deserialize(d)?;
+        stored.into_combatant().map(Box::new).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::combatant::{Combatant, Controller};
+    use crate::{Combat, Terrain};
+
+    fn party_and_goblins() -> Combat {
+        let mut fighters = vec![
+            Combatant::character("Aria", Race::Human, Class::Fighter, 3, Controller::Player("a".into())),
+            Combatant::character("Bo", Race::Human, Class::Fighter, 3, Controller::Player("b".into())),
+        ];
+        fighters[1].set_weapon(Weapon::Greatsword);
+        let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        Combat::new(fighters.into_iter().chain(goblins).collect(), Terrain::default())
+    }
+
+    #[test]
+    fn a_fight_stores_each_distinct_sheet_once_and_loads_back_equal() {
+        let combat = party_and_goblins();
+        let json = serde_json::to_value(&combat).unwrap();
+        let roster = &json["combatants"];
+        assert_eq!(roster["sheets"].as_array().unwrap().len(), 3, "two fighters' gear differs; four goblins share one");
+        let refs: Vec<&Value> = roster["list"].as_array().unwrap().iter().map(|c| &c["sheet"]).collect();
+        assert_eq!(refs, [&json!(0), &json!(1), &json!(2), &json!(2), &json!(2), &json!(2)]);
+        let back: Combat = serde_json::from_value(json).unwrap();
+        assert_eq!(back, combat);
+        assert!(Arc::ptr_eq(&back.combatants[2].sheet, &back.combatants[5].sheet), "loaded goblins share one copy");
+    }
+
+    #[test]
+    fn a_stored_sheet_keeps_its_numbers_whatever_the_content_says_now() {
+        let combat = party_and_goblins();
+        let mut json = serde_json::to_value(&combat).unwrap();
+        // A balance change after the fight was stored: goblins hit harder and have more AC today.
+        let goblin = &mut json["combatants"]["sheets"][2]["kind"]["Monster"];
+        goblin["armor_class"] = json!(11);
+        goblin["attacks"][0]["to_hit"] = json!(2);
+        let back: Combat = serde_json::from_value(json).unwrap();
+        let g = &back.combatants[2];
+        assert_eq!(g.armor_class(), 11, "the stored stat block, not today's (15)");
+        assert_eq!(g.stat_block().unwrap().attacks[0].to_hit, 2);
+        assert_eq!(Monster::Goblin.def().armor_class, 15);
+    }
+
+    #[test]
+    fn a_joining_combatant_carries_its_sheet_inline() {
+        let c = Combatant::monster("Snagtooth", Monster::Goblin);
+        let command = crate::Command::Join { combatant: Box::new(c.clone()) };
+        let json = serde_json::to_value(&command).unwrap();
+        assert!(json["Join"]["combatant"]["sheet"]["kind"]["Monster"].is_object());
+        let back: crate::Command = serde_json::from_value(json).unwrap();
+        assert_eq!(back, command);
+    }
+
+    /// The shape fights had before sheets: a plain list, each combatant naming its content.
+    fn legacy(combat: &Combat) -> Value {
+        let mut json = serde_json::to_value(combat).unwrap();
+        let list: Vec<Value> = json["combatants"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(&combat.combatants)
+            .map(|(stored, c)| {
+                let mut stored = stored.clone();
+                let o = stored.as_object_mut().unwrap();
+                o.remove("sheet");
+                let kind = match &c.sheet.kind {
+                    Kind::Character(ch) => json!({"Character": {
+                        "race": Race::parse(&ch.race.name).unwrap(),
+                        "class": Class::parse(&ch.class).unwrap(),
+                        "level": ch.level,
+                    }}),
+                    Kind::Monster(m) => json!({"Monster": Monster::parse(&m.name).unwrap()}),
+                };
+                o.insert("kind".into(), kind);
+                o.insert("weapon".into(), json!(Weapon::parse(&c.weapon().name).unwrap()));
+                o.insert("off_hand".into(), json!(c.off_hand().map(|w| Weapon::parse(&w.name).unwrap())));
+                o.insert("armor".into(), json!(Armor::parse(&c.armor().name).unwrap()));
+                o.insert("shield".into(), json!(c.has_shield()));
+                stored
+            })
+            .collect();
+        json["combatants"] = Value::Array(list);
+        json
+    }
+
+    #[test]
+    fn a_fight_stored_before_sheets_loads_with_the_content_it_names() {
+        let combat = party_and_goblins();
+        let back: Combat = serde_json::from_value(legacy(&combat)).unwrap();
+        assert_eq!(back, combat);
+        let join = json!({"Join": {"combatant": legacy(&combat)["combatants"][1]}});
+        let crate::Command::Join { combatant } = serde_json::from_value(join).unwrap() else {
+            panic!("a join");
+        };
+        assert_eq!(*combatant, combat.combatants[1]);
+    }
+}
