@@ -80,8 +80,7 @@ pub fn attack_target(
                 target: combat.get(target).name.clone(),
             });
         }
-        if (strike == Strike::OffHand || me.stat_block().is_none())
-            && !multiattack::reaches(combat, me, target, strike)
+        if (strike == Strike::OffHand || me.stat_block().is_none()) && !multiattack::reaches(combat, me, target, strike)
         {
             return Err(RuleViolation::OutOfReach {
                 target: combat.get(target).name.clone(),

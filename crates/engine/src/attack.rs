@@ -79,9 +79,9 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
             let def = attacker.spell(spell);
             let effect = def.map(|d| d.effect);
             let (damage, damage_type) = match effect {
-                Some(SpellEffectDef::Attack { damage, damage_type } | SpellEffectDef::Beams { damage, damage_type }) => {
-                    (damage, damage_type)
-                }
+                Some(
+                    SpellEffectDef::Attack { damage, damage_type } | SpellEffectDef::Beams { damage, damage_type },
+                ) => (damage, damage_type),
                 _ => (DiceExpr::new(1, 4, 0), DamageType::Force),
             };
             let cantrip = def.is_some_and(|d| d.level == 0);
@@ -268,11 +268,7 @@ fn damage(ctx: &mut Ctx, s: &Swing, p: &StrikeProfile, mode: RollMode, critical:
     if attacker.conditions.raging && melee && p.weapon_attack {
         // The class's Rage adds its table's bonus; a racial Rage (no class bonus) adds 2.
         let class_bonus = i32::from(attacker.class_row().rage_damage);
-        amount += if class_bonus > 0 {
-            class_bonus
-        } else {
-            2
-        };
+        amount += if class_bonus > 0 { class_bonus } else { 2 };
     }
     if p.weapon_attack && attacker.conditions.hunters_mark == Some(s.target) {
         amount += DiceExpr::new(1, 6, 0).roll(ctx.dice, critical);

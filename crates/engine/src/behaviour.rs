@@ -53,8 +53,7 @@ fn bonus_choice(c: &Combat, me: &Combatant) -> Option<Command> {
         return None;
     }
     let has = |feature| me.has_feature(feature, c.ruleset);
-    let can_rage =
-        (has(Feature::Rage) && me.pools.rage > 0) || (me.has_trait(RaceTrait::Rage) && me.pools.racial_rage);
+    let can_rage = (has(Feature::Rage) && me.pools.rage > 0) || (me.has_trait(RaceTrait::Rage) && me.pools.racial_rage);
     if can_rage && !me.conditions.raging {
         return Some(Command::Bonus(BonusAction::Rage));
     }
@@ -98,11 +97,23 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
     let find = |wanted: &dyn Fn(&SpellEffectDef) -> bool| castable.iter().find(|s| wanted(&s.effect));
     let in_melee = c.band(me.id, target) == Band::Melee;
     let choice = None
-        .or_else(|| (enemies >= 2).then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: true, .. }))).flatten())
+        .or_else(|| {
+            (enemies >= 2)
+                .then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: true, .. })))
+                .flatten()
+        })
         .or_else(|| find(&|e| matches!(e, SpellEffectDef::Darts { .. })))
-        .or_else(|| (me.cantrip_dice() >= 2).then(|| find(&|e| matches!(e, SpellEffectDef::Beams { .. }))).flatten())
+        .or_else(|| {
+            (me.cantrip_dice() >= 2)
+                .then(|| find(&|e| matches!(e, SpellEffectDef::Beams { .. })))
+                .flatten()
+        })
         .or_else(|| find(&|e| matches!(e, SpellEffectDef::Attack { .. })))
-        .or_else(|| (!in_melee).then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: false, .. }))).flatten())?;
+        .or_else(|| {
+            (!in_melee)
+                .then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: false, .. })))
+                .flatten()
+        })?;
     Some(Command::Cast {
         spell: Spell::parse(&choice.name)?,
         target: Some(target),
@@ -130,8 +141,7 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         if me.pools.breath_ready && breath_in_range {
             return Choice::Breath;
         }
-        let caster =
-            profile == Behaviour::Caster || me.character_def().is_some_and(|ch| ch.casting_ability.is_some());
+        let caster = profile == Behaviour::Caster || me.character_def().is_some_and(|ch| ch.casting_ability.is_some());
         if caster && let Some(cast) = spell_choice(c, me, target) {
             return Choice::Do(cast);
         }

@@ -45,7 +45,12 @@ pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result
 pub fn spell_def(caster: &Combatant, spell: Spell) -> Result<&SpellDef, RuleViolation> {
     caster.spell(spell).ok_or_else(|| RuleViolation::SpellNotKnown {
         spell: spell.name().into(),
-        known: caster.known_spells().iter().map(|s| &*s.name).collect::<Vec<_>>().join(", "),
+        known: caster
+            .known_spells()
+            .iter()
+            .map(|s| &*s.name)
+            .collect::<Vec<_>>()
+            .join(", "),
     })
 }
 
@@ -290,11 +295,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 return;
             };
             let dc = caster.spell_save_dc();
-            let multiplier = if spell_level == 0 {
-                caster.cantrip_dice()
-            } else {
-                1
-            };
+            let multiplier = if spell_level == 0 { caster.cantrip_dice() } else { 1 };
             let damage = crate::dice::DiceExpr::new(damage.count * multiplier, damage.sides, damage.bonus);
             let mut targets = vec![t];
             if area {

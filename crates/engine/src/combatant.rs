@@ -411,10 +411,9 @@ impl Combatant {
 
     pub fn armor_class(&self) -> i32 {
         let base = match &self.sheet.kind {
-            Kind::Character(_) => self.armor().armor_class(
-                self.modifier(Ability::Dex),
-                self.sheet.shield.map_or(0, |s| s.ac_bonus),
-            ),
+            Kind::Character(_) => self
+                .armor()
+                .armor_class(self.modifier(Ability::Dex), self.sheet.shield.map_or(0, |s| s.ac_bonus)),
             Kind::Monster(m) => m.armor_class,
         };
         base + self.conditions.ac_bonus

@@ -17,7 +17,9 @@ pub fn ranged(attacker: &Combatant, strike: Strike) -> bool {
     match strike {
         Strike::MainHand => attacker.weapon().ranged,
         Strike::OffHand | Strike::Unarmed => false,
-        Strike::Natural(i) => attacker.stat_block().is_some_and(|m| m.attacks.get(i).is_some_and(|a| a.ranged)),
+        Strike::Natural(i) => attacker
+            .stat_block()
+            .is_some_and(|m| m.attacks.get(i).is_some_and(|a| a.ranged)),
         Strike::Spell(_) => true,
     }
 }

@@ -116,8 +116,7 @@ impl Observed {
 /// Whether `words` (normalised) name `c`: part of its name, or of its kind ("the dragon" is the
 /// Red Dragon Wyrmling the GM called Ember; "the goblin" is Snagtooth the goblin).
 fn answers_to(c: &Combatant, words: &str) -> bool {
-    normalize(&c.name).contains(words)
-        || c.monster_name().is_some_and(|m| normalize(m).contains(words))
+    normalize(&c.name).contains(words) || c.monster_name().is_some_and(|m| normalize(m).contains(words))
 }
 
 impl Who {

@@ -157,7 +157,11 @@ impl Sheet {
     pub fn feature_level(&self, feature: Feature, ruleset: Ruleset) -> Option<u32> {
         let c = self.character_def()?;
         let g = c.features.iter().find(|g| g.feature == feature)?;
-        Some(if ruleset == Ruleset::Tdgs { g.tdgs_level } else { g.level })
+        Some(if ruleset == Ruleset::Tdgs {
+            g.tdgs_level
+        } else {
+            g.level
+        })
     }
 
     /// Whether its race has `t`.
@@ -208,7 +212,7 @@ impl Drop for Scope {
 /// A combatant's `sheet` field: inside a [`roster`], the index of its sheet in the fight's
 /// list; anywhere else (a joining combatant in the command log), the sheet itself.
 pub mod slot {
-    use super::*;
+    use super::{Arc, Deserialize, Monster, ROSTER, Serialize, Sheet};
     use serde::{Deserializer, Serializer, de::Error as _};
 
     #[derive(Serialize, Deserialize)]
@@ -263,7 +267,7 @@ pub mod roster {
     use serde::ser::SerializeStruct;
     use serde::{Deserializer, Serializer};
 
-    use super::*;
+    use super::{Arc, Scope, Sheet, legacy};
     use crate::combatant::Combatant;
 
     pub fn serialize<S: Serializer>(list: &[Combatant], s: S) -> Result<S::Ok, S::Error> {
@@ -324,7 +328,7 @@ pub mod roster {
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             let mut list = Vec::new();
             while let Some(c) = seq.next_element::<legacy::Stored>()? {
-                list.push(c.into_combatant().map_err(de::Error::custom)?);
+                list.push(c.into_combatant());
             }
             Ok(list)
         }
@@ -333,9 +337,9 @@ pub mod roster {
 
 /// A combatant as fights stored it before sheets: its content named by the built-in enums.
 pub mod legacy {
-    use serde::{Deserializer, de::Error as _};
+    use serde::Deserializer;
 
-    use super::*;
+    use super::{Arc, Armor, Class, Deserialize, Monster, Race, Sheet, Weapon, builtin_items, data};
     use crate::combatant::Combatant;
 
     #[derive(Deserialize)]
@@ -362,10 +366,10 @@ pub mod legacy {
     }
 
     impl Stored {
-        pub(super) fn into_combatant(self) -> Result<Combatant, String> {
+        pub(super) fn into_combatant(self) -> Combatant {
             let mut c = self.combatant;
             let Some(kind) = self.kind else {
-                return Ok(c);
+                return c;
             };
             let mut sheet = match kind {
                 LegacyKind::Character { race, class, level } => Sheet::character(race, class, level),
@@ -383,14 +387,13 @@ pub mod legacy {
             }
             sheet.items = builtin_items(&c.items);
             c.sheet = Arc::new(sheet);
-            Ok(c)
+            c
         }
     }
 
     /// A single combatant (a `Join` in the command log) in either form.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<Combatant>, D::Error> {
-        let stored = Stored::deserialize(d)?;
-        stored.into_combatant().map(Box::new).map_err(D::Error::custom)
+        Ok(Box::new(Stored::deserialize(d)?.into_combatant()))
     }
 }
 
@@ -417,12 +420,19 @@ mod tests {
         let combat = party_and_goblins();
         let json = serde_json::to_value(&combat).unwrap();
         let roster = &json["combatants"];
-        assert_eq!(roster["sheets"].as_array().unwrap().len(), 3, "two fighters' gear differs; four goblins share one");
+        assert_eq!(
+            roster["sheets"].as_array().unwrap().len(),
+            3,
+            "two fighters' gear differs; four goblins share one"
+        );
         let refs: Vec<&Value> = roster["list"].as_array().unwrap().iter().map(|c| &c["sheet"]).collect();
         assert_eq!(refs, [&json!(0), &json!(1), &json!(2), &json!(2), &json!(2), &json!(2)]);
         let back: Combat = serde_json::from_value(json).unwrap();
         assert_eq!(back, combat);
-        assert!(Arc::ptr_eq(&back.combatants[2].sheet, &back.combatants[5].sheet), "loaded goblins share one copy");
+        assert!(
+            Arc::ptr_eq(&back.combatants[2].sheet, &back.combatants[5].sheet),
+            "loaded goblins share one copy"
+        );
     }
 
     #[test]
@@ -443,7 +453,9 @@ mod tests {
     #[test]
     fn a_joining_combatant_carries_its_sheet_inline() {
         let c = Combatant::monster("Snagtooth", Monster::Goblin);
-        let command = crate::Command::Join { combatant: Box::new(c.clone()) };
+        let command = crate::Command::Join {
+            combatant: Box::new(c.clone()),
+        };
         let json = serde_json::to_value(&command).unwrap();
         assert!(json["Join"]["combatant"]["sheet"]["kind"]["Monster"].is_object());
         let back: crate::Command = serde_json::from_value(json).unwrap();
@@ -472,7 +484,10 @@ mod tests {
                 };
                 o.insert("kind".into(), kind);
                 o.insert("weapon".into(), json!(Weapon::parse(&c.weapon().name).unwrap()));
-                o.insert("off_hand".into(), json!(c.off_hand().map(|w| Weapon::parse(&w.name).unwrap())));
+                o.insert(
+                    "off_hand".into(),
+                    json!(c.off_hand().map(|w| Weapon::parse(&w.name).unwrap())),
+                );
                 o.insert("armor".into(), json!(Armor::parse(&c.armor().name).unwrap()));
                 o.insert("shield".into(), json!(c.has_shield()));
                 stored

@@ -232,7 +232,10 @@ fn the_cost_table_prices_spells_by_level() {
     assert_eq!(ctb::ap_cost(&mage, &Command::Dash), Some(1));
     assert_eq!(ctb::ap_cost(&mage, &Command::Bonus(BonusAction::SecondWind)), Some(1));
     assert_eq!(ctb::ap_cost(&mage, &Command::EndTurn), None);
-    assert_eq!(ctb::cooldown(&mage, &cast(Spell::Fireball)), Some(("Fireball".into(), 3)));
+    assert_eq!(
+        ctb::cooldown(&mage, &cast(Spell::Fireball)),
+        Some(("Fireball".into(), 3))
+    );
     assert_eq!(ctb::cooldown(&mage, &cast(Spell::FireBolt)), None);
 }
 

@@ -429,7 +429,8 @@ fn the_director_passes_a_timed_out_window() {
 #[test]
 fn a_used_reaction_is_gone_until_the_start_of_the_reactors_next_turn() {
     let (mut f, bo, _, goblin) = goblin_turn(5, 1);
-    f.get_mut(goblin).sheet_mut().kind = engine::combatant::Kind::Monster(std::sync::Arc::clone(Monster::BanditCaptain.def())); // two swings
+    f.get_mut(goblin).sheet_mut().kind =
+        engine::combatant::Kind::Monster(std::sync::Arc::clone(Monster::BanditCaptain.def())); // two swings
     let events = f.act_with(goblin, Command::Attack { target: Some(bo) }, |e, _| {
         rolls(e).first().is_some_and(|r| r.hit && !r.critical)
     });

@@ -66,7 +66,10 @@ impl From<&AfflictionDef> for Affliction {
 
 /// A built-in status by name (for tests and tools).
 pub fn builtin(name: &str) -> Option<StatusEffect> {
-    super::data::builtin().statuses.get(name).map(|d| StatusEffect::from(&**d))
+    super::data::builtin()
+        .statuses
+        .get(name)
+        .map(|d| StatusEffect::from(&**d))
 }
 
 /// Burning (built-in): 2 fire damage at each upkeep, for 2 turns.
@@ -98,18 +101,33 @@ mod tests {
         assert_eq!(paralysis.save, Some((Ability::Con, 10)));
         assert!(Monster::Goblin.def().attacks.iter().all(|a| a.on_hit.is_none()));
         assert_eq!(
-            Spell::FireBolt.def().on_hit.as_ref().map(|a| Affliction::from(a).status),
+            Spell::FireBolt
+                .def()
+                .on_hit
+                .as_ref()
+                .map(|a| Affliction::from(a).status),
             Some(burning())
         );
         assert!(Spell::EldritchBlast.def().on_hit.is_none());
         assert_eq!(
-            Monster::Troll.def().statuses.iter().map(StatusEffect::from).collect::<Vec<_>>(),
+            Monster::Troll
+                .def()
+                .statuses
+                .iter()
+                .map(StatusEffect::from)
+                .collect::<Vec<_>>(),
             vec![regeneration()]
         );
         assert!(regeneration().permanent);
         assert_eq!(
             (burning().kind, burning().duration),
-            (StatusKind::Dot { amount: 2, damage_type: DamageType::Fire }, 2)
+            (
+                StatusKind::Dot {
+                    amount: 2,
+                    damage_type: DamageType::Fire
+                },
+                2
+            )
         );
     }
 }

@@ -118,7 +118,7 @@ fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, observed: &Observed) -> Vec
             }
         }
         HeldAction::Cast { spell, target } => {
-            let target = if ctx.combat.get(reactor).spell(spell).is_some_and(|s| s.targets_ally()) {
+            let target = if ctx.combat.get(reactor).spell(spell).is_some_and(crate::content::data::SpellDef::targets_ally) {
                 target
             } else {
                 target.or(Some(trigger_by))
