@@ -1109,7 +1109,7 @@ pub fn hp_line(combat: &Combat, c: &Combatant) -> String {
     let pointer = if current { "▶ " } else { "" };
     let mut status: Vec<String> = Vec::new();
     if c.is_dead() {
-        status.push(if matches!(c.kind, Kind::Monster(_)) {
+        status.push(if matches!(c.sheet.kind, Kind::Monster(_)) {
             "☠ slain".to_owned()
         } else {
             "☠ dead".to_owned()

@@ -89,15 +89,10 @@ impl CharacterSheet {
     }
 
     /// Wielded and worn gear as a sheet lists it: weapon, off hand, armor, shield.
-    pub fn gear_list(
-        weapon: engine::content::Weapon,
-        off_hand: Option<engine::content::Weapon>,
-        armor: engine::content::Armor,
-        shield: bool,
-    ) -> Vec<String> {
-        let mut gear = vec![weapon.name().to_owned()];
-        gear.extend(off_hand.map(|w| format!("{} (off hand)", w.name())));
-        gear.push(armor.name().to_owned());
+    pub fn gear_list(weapon: &str, off_hand: Option<&str>, armor: &str, shield: bool) -> Vec<String> {
+        let mut gear = vec![weapon.to_owned()];
+        gear.extend(off_hand.map(|w| format!("{w} (off hand)")));
+        gear.push(armor.to_owned());
         if shield {
             gear.push("Shield".to_owned());
         }
@@ -107,11 +102,16 @@ impl CharacterSheet {
     /// What a combatant carries into a fight (coins, XP and notes are left for the caller).
     pub fn from_combatant(c: &Combatant) -> Self {
         let abilities = Self::ability_scores(&c.abilities);
-        let gear = Self::gear_list(c.weapon, c.off_hand, c.armor, c.shield);
+        let gear = Self::gear_list(
+            &c.weapon().name,
+            c.off_hand().map(|w| &*w.name),
+            &c.armor().name,
+            c.has_shield(),
+        );
         Self {
             name: c.name.clone(),
-            race: c.race().map(|r| r.name().to_owned()).unwrap_or_default(),
-            class: c.class().map(|r| r.name().to_owned()).unwrap_or_default(),
+            race: c.race_name().unwrap_or_default().to_owned(),
+            class: c.class_name().unwrap_or_default().to_owned(),
             level: c.level(),
             hp: c.hp,
             max_hp: c.max_hp,

@@ -121,12 +121,12 @@ pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
         level,
         Controller::Player(row.player_id.clone()),
     );
-    c.weapon = weapon(row.weapon.as_deref())?.unwrap_or(Weapon::Unarmed);
-    c.off_hand = weapon(row.off_hand.as_deref())?;
-    c.armor = armor(row.armor.as_deref())?;
-    c.shield = row.shield.is_some();
+    c.set_weapon(weapon(row.weapon.as_deref())?.unwrap_or(Weapon::Unarmed));
+    c.set_off_hand(weapon(row.off_hand.as_deref())?);
+    c.set_armor(armor(row.armor.as_deref())?);
+    c.set_shield(row.shield.is_some());
     c.hp = row.hp.clamp(0, c.max_hp);
-    c.items = inventory(row)?;
+    c.set_items(inventory(row)?);
     Ok(c)
 }
 

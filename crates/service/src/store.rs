@@ -114,7 +114,7 @@ impl Live {
         let id = engine::CombatantId(combat.combatants.len() as u32);
         c.id = id;
         let far = |x: &Combatant| {
-            x.monster_kind().is_some()
+            x.stat_block().is_some()
                 && matches!(
                     x.behaviour(),
                     Some(engine::content::Behaviour::Ranged | engine::content::Behaviour::Caster)
@@ -562,7 +562,7 @@ impl Batch {
             ]);
             for &i in &new_members {
                 let c = &after.combat.combatants[i];
-                let monster = c.monster_kind().map(|m| m.name().to_owned());
+                let monster = c.monster_name().map(str::to_owned);
                 insert.values_panic([
                     id.into(),
                     (i as i32).into(),

@@ -616,7 +616,7 @@ async fn check_denormalised_rows(db: &Db, combat_id: i64) -> Result<(), ServiceE
     // The state as stored: its latest snapshot and the commands logged after it.
     let (_, combat) = svc.stored_combat(combat_id).await?;
     let state = serde_json::to_value(&combat).expect("state is JSON");
-    let combatants = state["combatants"].as_array().expect("combatants").clone();
+    let combatants = state["combatants"]["list"].as_array().expect("combatants").clone();
     let resources = turn_resources::Entity::find()
         .filter(turn_resources::Column::CombatId.eq(combat_id))
         .all(db.conn())

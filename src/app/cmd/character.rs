@@ -58,7 +58,12 @@ pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
         speed: sheet.speed,
         coins: sheet.coins,
         abilities: CharacterSheet::ability_scores(&sheet.abilities),
-        gear: CharacterSheet::gear_list(sheet.weapon, sheet.off_hand, sheet.armor, sheet.shield),
+        gear: CharacterSheet::gear_list(
+            sheet.weapon.name(),
+            sheet.off_hand.map(engine::content::Weapon::name),
+            sheet.armor.name(),
+            sheet.shield,
+        ),
         inventory: Vec::new(),
         notes,
         fight: Vec::new(),

@@ -62,7 +62,7 @@ impl Expedition {
                         u.combat
                             .combatants
                             .iter()
-                            .filter(|c| c.monster_kind().is_some())
+                            .filter(|c| c.stat_block().is_some())
                             .map(|c| c.name.clone())
                             .collect()
                     })

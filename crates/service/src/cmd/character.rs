@@ -79,12 +79,16 @@ impl Sheet {
             armor_class: c.armor_class(),
             speed: c.speed(),
             abilities: c.abilities,
-            weapon: c.weapon,
-            off_hand: c.off_hand,
-            armor: c.armor,
-            shield: c.shield,
+            weapon: Weapon::parse(&c.weapon().name).unwrap_or(Weapon::Unarmed),
+            off_hand: c.off_hand().and_then(|w| Weapon::parse(&w.name)),
+            armor: Armor::parse(&c.armor().name).unwrap_or(Armor::None),
+            shield: c.has_shield(),
             attacks_per_action: c.attacks_per_action(),
-            spells: c.known_spells(),
+            spells: c
+                .known_spells()
+                .iter()
+                .filter_map(|s| engine::content::Spell::parse(&s.name))
+                .collect(),
             coins: row.coins,
         })
     }

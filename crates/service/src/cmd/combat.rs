@@ -247,16 +247,18 @@ pub(crate) async fn settle(
         .map(|(i, _)| *i)
         .filter(|i| !live.combat.combatants[*i].is_dead())
         .collect();
-    let slain: Vec<engine::content::Monster> = live
+    // Each slain monster's XP as its stat block said when it joined the fight.
+    let slain: Vec<(String, u32)> = live
         .combat
         .combatants
         .iter()
         .filter(|c| c.side == Side::Enemies && c.is_dead())
-        .filter_map(Combatant::monster_kind)
+        .filter_map(Combatant::stat_block)
+        .map(|m| (m.name.to_string(), m.xp))
         .collect();
     let victory = outcome == Outcome::Victory && !survivors.is_empty();
     let coins_total: i64 = if victory {
-        slain.iter().map(|m| i64::from(m.stats().xp) / 5).sum::<i64>() + i64::from(live.dice.die(6))
+        slain.iter().map(|(_, xp)| i64::from(*xp) / 5).sum::<i64>() + i64::from(live.dice.die(6))
     } else {
         0
     };
@@ -323,7 +325,7 @@ pub(crate) async fn settle(
             row.ended_at = Set(Some(now));
             harvest.clear();
         } else if victory {
-            found = slain.iter().map(|m| trophy(*m)).collect();
+            found = slain.iter().map(|(name, _)| trophy(name)).collect();
             harvest.extend(found.iter().cloned());
         }
         row.harvested_materials = Set(materials_json(&harvest));

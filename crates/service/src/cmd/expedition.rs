@@ -74,8 +74,8 @@ pub fn zone_material(zone: Zone) -> &'static str {
 }
 
 /// The trophy a slain monster leaves.
-pub fn trophy(monster: Monster) -> String {
-    format!("{} trophy", monster.name())
+pub fn trophy(monster: &str) -> String {
+    format!("{monster} trophy")
 }
 
 /// Parses a zone, refusing an unknown one with the list of the eight.
@@ -135,7 +135,10 @@ pub(crate) fn room_monsters(zone: Zone, dice: &mut Dice) -> Vec<Combatant> {
 /// `count` monsters of `kind`, named "Goblin" (alone) or "Goblin 1", "Goblin 2", …,
 /// numbered after any already in `existing`.
 pub(crate) fn name_monsters(kind: Monster, count: u32, existing: &[Combatant]) -> Vec<Combatant> {
-    let already = existing.iter().filter(|c| c.monster_kind() == Some(kind)).count() as u32;
+    let already = existing
+        .iter()
+        .filter(|c| c.monster_name() == Some(kind.name()))
+        .count() as u32;
     (1..=count)
         .map(|i| {
             let name = if count == 1 && already == 0 {
