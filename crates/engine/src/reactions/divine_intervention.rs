@@ -7,7 +7,7 @@
 use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::Class;
+use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
 pub struct DivineIntervention;
@@ -19,7 +19,7 @@ impl Reaction for DivineIntervention {
 
     /// A TDGS Interrupt: a Cleric's, from level 1 (the class table's "Divine Intervention").
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        ruleset == Ruleset::Tdgs && c.class() == Some(Class::Cleric)
+        ruleset == Ruleset::Tdgs && c.has_feature(Feature::DivineIntervention, ruleset)
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
@@ -43,6 +43,7 @@ impl Reaction for DivineIntervention {
 
     /// Once a day.
     fn interrupt_limit(&self, c: &Combatant) -> Option<Limit> {
-        (c.class() == Some(Class::Cleric)).then_some(Limit::PerDay(1))
+        c.has_feature(Feature::DivineIntervention, Ruleset::Tdgs)
+            .then_some(Limit::PerDay(1))
     }
 }
