@@ -24,6 +24,7 @@ on_every_backend! {
     crafting_turns_materials_and_coins_into_goods => crate::crafting_turns_materials_and_coins_into_goods;
     names_are_unique_in_a_campaign_and_retiring_frees_the_player => crate::names_are_unique_in_a_campaign_and_retiring_frees_the_player;
     leaderboards_rank_the_campaigns_characters => crate::leaderboards_rank_the_campaigns_characters;
+    racing_renames_take_a_name_once => crate::racing_renames_take_a_name_once;
 }
 
 fn now() -> DateTimeUtc {
@@ -363,5 +364,29 @@ async fn leaderboards_rank_the_campaigns_characters(db: Db) -> Result<(), Servic
         ["Carol", "Aria"],
         "retired: left out"
     );
+    Ok(())
+}
+
+async fn racing_renames_take_a_name_once(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = campaign(&svc).await?;
+    let players = ["aria", "bram", "cora", "dain"];
+    for p in players {
+        hero(&svc, camp, p, 0).await?;
+    }
+    let mut renames = Vec::new();
+    for p in players {
+        let svc = svc.clone();
+        renames.push(tokio::spawn(async move { svc.rename(camp, p, "Nightingale").await }));
+    }
+    let mut won = 0;
+    for rename in renames {
+        match rename.await.expect("the task ran") {
+            Ok(_) => won += 1,
+            Err(ServiceError::NameTaken { .. }) => {}
+            Err(other) => return Err(other),
+        }
+    }
+    assert_eq!(won, 1, "one character takes the name; the others are refused as taken");
     Ok(())
 }
