@@ -209,19 +209,43 @@ impl App {
                 .service
                 .campaign_id_for(&caller.guild, &caller.channel, now)
                 .await?;
+            // A player back in a fight paused for want of players: it goes on, and the channel hears so.
+            let resumed = self
+                .service
+                .resume_if_paused(campaign, &caller.channel, &caller.user, now)
+                .await?;
             let ctx = cmd::Ctx {
                 app: self,
                 caller,
                 campaign,
                 now,
             };
-            command.run(&ctx).await
+            let replies = command.run(&ctx).await;
+            match resumed {
+                Some(back) => {
+                    let text = format!("**{}** is back: the fight goes on.", back.name);
+                    let mut all = vec![Reply::public(render::info("The fight resumes", &text))];
+                    match replies {
+                        Ok(replies) => all.extend(replies),
+                        Err(refused) => all.extend(self.refused(caller, refused, now).await),
+                    }
+                    Ok(all)
+                }
+                None => replies,
+            }
         }
         .await;
         match result {
             Ok(replies) => replies,
+            Err(refused) => self.refused(caller, refused, now).await,
+        }
+    }
+
+    /// What a refused command answers.
+    async fn refused(&self, caller: &Caller, refused: Refused, now: DateTime<Utc>) -> Vec<Reply> {
+        match refused {
             // Thom refuses an expedition during the recovery rest himself (§8.4).
-            Err(Refused::Service(ServiceError::Resting { name, remaining })) => {
+            Refused::Service(ServiceError::Resting { name, remaining }) => {
                 let remaining = service::cmd::hospital::describe(remaining);
                 let line = self.renderer.story(
                     Key::RestBlocksExpedition,
@@ -231,7 +255,7 @@ impl App {
                 vec![Reply::public(line.ephemeral())]
             }
             // The reactor herself: point her at her buttons rather than "waiting for you".
-            Err(Refused::Service(ServiceError::Rules(engine::RuleViolation::AwaitingReaction { reactor })))
+            Refused::Service(ServiceError::Rules(engine::RuleViolation::AwaitingReaction { reactor }))
                 if self.is_callers(caller, &reactor, now).await =>
             {
                 refusal(&format!(
@@ -239,8 +263,8 @@ impl App {
                      (or Pass). /combat status shows the prompt again."
                 ))
             }
-            Err(Refused::Service(e)) => Self::failed(&e),
-            Err(Refused::Input(text)) => refusal(&text),
+            Refused::Service(e) => Self::failed(&e),
+            Refused::Input(text) => refusal(&text),
         }
     }
 

@@ -677,3 +677,53 @@ async fn combat_replay_sends_the_referee_log_as_a_file() {
     assert_refused(&none, "no fight 99");
     assert_all_valid(&fake);
 }
+
+/// A process running two shards reports each in `/healthz` and `/metrics`, with the build, the
+/// process figures and latency in seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_and_metrics_report_each_shard_of_the_process() {
+    let fake = Arc::new(FakeDiscord::start().await);
+    let dir = scratch("two-shards");
+    let bot = Bot::start_with(
+        &fake,
+        &dir,
+        Some(fake.guild()),
+        &[("SHARD_IDS", "0-1"), ("SHARD_COUNT", "2")],
+    );
+    for shard in [0, 1] {
+        assert!(
+            fake.wait_for_shard(shard, WAIT).await.is_ok(),
+            "shard {shard} did not connect:\n{}",
+            bot.logs()
+        );
+    }
+    let body = eventually("both shards healthy", &bot, || {
+        let (status, body) = std::net::TcpStream::connect(&bot.ops)
+            .is_ok()
+            .then(|| ops_get(&bot.ops, "/healthz"))?;
+        status.contains("200").then_some(body)
+    })
+    .await;
+    assert!(
+        body.contains("gateway shard 0: connected") && body.contains("gateway shard 1: connected"),
+        "{body}"
+    );
+    let (_, metrics) = ops_get(&bot.ops, "/metrics");
+    for line in [
+        "gogobee_gateway_connected{shard=\"0\"} 1",
+        "gogobee_gateway_connected{shard=\"1\"} 1",
+        "gogobee_build_info{version=",
+        "process_resident_memory_bytes ",
+        "process_cpu_seconds_total ",
+        "gogobee_database_errors_total 0",
+    ] {
+        assert!(metrics.contains(line), "{line} missing:\n{metrics}");
+    }
+    let table = Table::new(&fake, fake.guild(), fake.channel());
+    table.slash("alice", "roll", &[], json!({"expression": "1d20"})).await;
+    let (_, metrics) = ops_get(&bot.ops, "/metrics");
+    assert!(
+        metrics.contains("gogobee_command_duration_seconds_count{command=\"roll\"} 1"),
+        "{metrics}"
+    );
+}

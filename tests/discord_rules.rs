@@ -312,11 +312,9 @@ async fn dms_offer_only_what_works_there_and_refuse_the_rest_truthfully() {
 /// unseen. Invited back (`GUILD_CREATE`), the fight resumes where it was.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guild_that_removes_the_bot_pauses_its_fights_until_it_returns() {
-    let (fake, bot, table, _dir) = start("guild-delete").await;
-    table
-        .slash("owner", "campaign", &["turntimeout"], json!({"seconds": 2}))
-        .await;
+    let (fake, bot, table, dir) = start("guild-delete").await;
     table.aria_the_fighter(12).await;
+    set_turn_timeout_in_db(&dir, 2).await;
     table
         .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
         .await;

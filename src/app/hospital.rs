@@ -44,6 +44,20 @@ impl App {
                 );
                 replies
             }
+            Fired::FightPaused(paused) => {
+                let names: Vec<String> = paused.names.iter().map(|n| format!("**{n}**")).collect();
+                let text = format!(
+                    "Nobody has played for {} turns in a row ({}), so the fight waits here: nobody acts, \
+                     falls or pays meanwhile. Any command from one of you in this channel — even `/combat status` — \
+                     picks it up again.",
+                    service::cmd::turn_timer::IDLE_TURNS,
+                    names.join(", ")
+                );
+                vec![(
+                    paused.channel_id.clone(),
+                    Reply::public(render::info("The fight is paused", &text)),
+                )]
+            }
             Fired::RestOver {
                 player_id,
                 name,

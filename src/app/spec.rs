@@ -318,7 +318,7 @@ pub const COMMANDS: &[Spec] = &[
             true,
             0,
             86_400,
-            "seconds (default 300; 0 waits for ever)",
+            "seconds, 30 to 86400 (default 300; 0 waits for ever)",
         )],
     ),
     gm(

@@ -75,6 +75,12 @@ pub async fn run(config: Config) -> Result<()> {
     }
     let busy = Arc::new(RwLock::new(()));
     let ops = Arc::new(Ops::new()?);
+    // `/healthz` answers for every shard this process runs, connected or not yet.
+    if let config::Sharding::Range { first, last, .. } = config.sharding {
+        for shard in first..=last {
+            ops.shard(shard, crate::ops::Gateway::Connecting);
+        }
+    }
     if let Some(addr) = config.ops_addr {
         let (ops, service) = (Arc::clone(&ops), app.service.clone());
         tokio::spawn(async move {
@@ -102,7 +108,7 @@ pub async fn run(config: Config) -> Result<()> {
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), ?dev_guild, "ready; commands registered");
-                metrics.gateway_connected.store(true, Ordering::Relaxed);
+                metrics.shard(ready.shard.map_or(0, |s| s.id.0), crate::ops::Gateway::Connected);
                 let outbox = Arc::new(Outbox::new(Arc::clone(&ctx.http)));
                 let _ = outbox_ready.send(Arc::clone(&outbox));
                 Ok(Data {
@@ -398,24 +404,36 @@ async fn on_event(
             traced(span, Report::Info, press(framework.user_data, component)).await?;
         }
         // Removed from a guild (kicked, banned, or the guild deleted; not an outage): its fights
-        // and timers pause, the campaign kept, until the bot is back.
+        // and timers pause, the campaign kept, until the bot is back — across restarts too.
         serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
-            tracing::info!(guild = %incomplete.id, "removed from a guild: its fights and timers pause");
-            framework.user_data.app.service.pause_guild(&incomplete.id.to_string());
+            let guild = incomplete.id.to_string();
+            let data = framework.user_data;
+            match data.app.service.pause_guild(&guild, data.clock.now()).await {
+                Ok(()) => tracing::info!(%guild, "removed from a guild: its fights and timers pause"),
+                Err(error) => tracing::error!(%guild, %error, "removed from a guild, but could not pause its fights"),
+            }
         }
-        serenity::FullEvent::GuildCreate { guild, .. }
-            if framework.user_data.app.service.resume_guild(&guild.id.to_string()) =>
-        {
-            tracing::info!(guild = %guild.id, "back in a guild: its fights and timers resume");
+        serenity::FullEvent::GuildCreate { guild, .. } => {
+            let data = framework.user_data;
+            match data.app.service.resume_guild(&guild.id.to_string()).await {
+                Ok(true) => tracing::info!(guild = %guild.id, "back in a guild: its fights and timers resume"),
+                Ok(false) => {}
+                Err(error) => {
+                    tracing::error!(guild = %guild.id, %error, "back in a guild, but could not resume its fights");
+                }
+            }
         }
-        serenity::FullEvent::Ready { .. } => framework.user_data.ops.gateway_connected.store(true, Ordering::Relaxed),
+        serenity::FullEvent::Ready { data_about_bot } => framework.user_data.ops.shard(
+            data_about_bot.shard.map_or(0, |s| s.id.0),
+            crate::ops::Gateway::Connected,
+        ),
         // Events are dispatched concurrently, so a late "Identifying" may follow Ready: only
-        // the two ends of the lifecycle change the flag.
+        // the two ends of the lifecycle change a shard's state.
         serenity::FullEvent::ShardStageUpdate { event } => {
-            let flag = &framework.user_data.ops.gateway_connected;
+            let ops = &framework.user_data.ops;
             match event.new {
-                serenity::ConnectionStage::Connected => flag.store(true, Ordering::Relaxed),
-                serenity::ConnectionStage::Disconnected => flag.store(false, Ordering::Relaxed),
+                serenity::ConnectionStage::Connected => ops.shard(event.shard_id.0, crate::ops::Gateway::Connected),
+                serenity::ConnectionStage::Disconnected => ops.shard(event.shard_id.0, crate::ops::Gateway::Down),
                 _ => {}
             }
         }

@@ -13,6 +13,11 @@
 //! Discord takes files: a multipart/form-data body with the JSON as `payload_json` and each
 //! file as `files[<id>]` ([`files`]).
 //!
+//! What timers post to one channel is batched ([`batch`]): consecutive plain messages become
+//! one (up to Discord's 10 embeds and 6,000 characters), and at most [`CHANNEL_BURST`]
+//! messages go to a channel in [`CHANNEL_WINDOW`] ([`Outbox::pace`]) — Discord allows about 5
+//! per 5 s per channel, and a fight whose players all left must not flood it.
+//!
 //! A running message (`Reply::running`: the tick timeline) is posted once per channel and key
 //! and then edited in place: a command that advances the timeline by many ticks costs one
 //! narration message and one edit, never a message per tick (Discord allows a bot about 50
@@ -40,6 +45,11 @@ pub const DEFER_AFTER: Duration = Duration::from_millis(1200);
 /// on display (Discord's largest page). Older prompts keep their buttons; a press on one is
 /// refused as stale.
 pub const RECALL_LIMIT: u8 = 100;
+
+/// At most this many timer messages go to one channel in [`CHANNEL_WINDOW`].
+pub const CHANNEL_BURST: usize = 4;
+/// See [`CHANNEL_BURST`].
+pub const CHANNEL_WINDOW: Duration = Duration::from_secs(5);
 
 /// Interaction callback types.
 const MESSAGE: u8 = 4;
@@ -91,6 +101,63 @@ pub struct Outbox {
     me: tokio::sync::OnceCell<serenity::UserId>,
     /// The message each running key is shown in, by channel.
     running: Mutex<HashMap<(serenity::ChannelId, String), serenity::MessageId>>,
+    /// When the latest timer messages went to each channel (see [`CHANNEL_BURST`]).
+    sent: Mutex<HashMap<serenity::ChannelId, std::collections::VecDeque<tokio::time::Instant>>>,
+}
+
+/// Whether a reply may share a message with its neighbours: public, for no one in particular,
+/// not a prompt (its buttons close on their own) and not a running message (edited in place).
+fn mergeable(reply: &Reply) -> bool {
+    reply.to_user.is_none()
+        && reply.running.is_none()
+        && !reply.is_ephemeral()
+        && reply.payload.components.is_empty()
+        && reply.payload.attachments.is_empty()
+}
+
+/// A channel's timer replies as few messages as Discord allows: each run of consecutive
+/// mergeable replies becomes one message (their contents joined, their embeds in order, the
+/// users each pings), while it stays within 10 embeds, 6,000 embed characters and 2,000
+/// characters of content.
+pub fn batch(replies: Vec<Reply>) -> Vec<Reply> {
+    use render::payload::limits;
+    let mut out: Vec<Reply> = Vec::new();
+    let mut open = false;
+    for reply in replies {
+        if !mergeable(&reply) {
+            out.push(reply);
+            open = false;
+            continue;
+        }
+        if open && let Some(last) = out.last_mut() {
+            let (a, b) = (&last.payload, &reply.payload);
+            let content = [a.content.as_deref(), b.content.as_deref()]
+                .into_iter()
+                .flatten()
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let chars = |p: &MessagePayload| p.embeds.iter().map(render::Embed::char_count).sum::<usize>();
+            if a.embeds.len() + b.embeds.len() <= limits::EMBEDS
+                && chars(a) + chars(b) <= limits::EMBED_TOTAL
+                && content.chars().count() <= limits::CONTENT
+            {
+                let users: Vec<String> = [&a.allowed_mentions, &b.allowed_mentions]
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|m| m.users.iter().cloned())
+                    .collect();
+                let payload = &mut last.payload;
+                payload.content = (!content.is_empty()).then_some(content);
+                payload.embeds.extend(reply.payload.embeds);
+                payload.allowed_mentions = Some(render::AllowedMentions::users(users));
+                continue;
+            }
+        }
+        out.push(reply);
+        open = true;
+    }
+    out
 }
 
 /// The window a prompt's buttons answer, if the payload is a reaction prompt.
@@ -156,7 +223,29 @@ impl Outbox {
             recalled: tokio::sync::Mutex::new(HashSet::new()),
             me: tokio::sync::OnceCell::new(),
             running: Mutex::new(HashMap::new()),
+            sent: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Waits, if need be, until another timer message may go to `channel` (at most
+    /// [`CHANNEL_BURST`] in any [`CHANNEL_WINDOW`]), and counts it.
+    async fn pace(&self, channel: serenity::ChannelId) {
+        let wait = {
+            let mut sent = self.sent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let times = sent.entry(channel).or_default();
+            let now = tokio::time::Instant::now();
+            while times.front().is_some_and(|t| now.duration_since(*t) >= CHANNEL_WINDOW) {
+                times.pop_front();
+            }
+            let at = if times.len() >= CHANNEL_BURST {
+                times[times.len() - CHANNEL_BURST] + CHANNEL_WINDOW
+            } else {
+                now
+            };
+            times.push_back(at);
+            at
+        };
+        tokio::time::sleep_until(wait).await;
     }
 
     /// Awaits `work`; if it is not done after [`DEFER_AFTER`], defers the interaction (with
@@ -372,7 +461,8 @@ impl Outbox {
             }
             let still_open: Vec<Window> = replies.iter().filter_map(|r| prompt_window(&r.payload)).collect();
             self.close_prompts(channel, |p| !still_open.contains(&p.window)).await;
-            for reply in replies {
+            for reply in batch(replies) {
+                self.pace(channel).await;
                 if self.edit_running(channel, &reply).await {
                     continue;
                 }
@@ -484,5 +574,70 @@ impl Outbox {
                 tracing::warn!(%error, %channel, message = %prompt.message, "could not take a closed prompt's buttons away");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(title: &str) -> Reply {
+        Reply {
+            payload: render::info(title, "something happened"),
+            to_user: None,
+            running: None,
+        }
+    }
+
+    #[test]
+    fn a_channels_timer_messages_are_batched_within_discords_limits() {
+        // Thirteen narrations in a row: two messages (10 embeds, then 3).
+        let many: Vec<Reply> = (0..13).map(|i| line(&format!("line {i}"))).collect();
+        let sent = batch(many);
+        assert_eq!(sent.len(), 2);
+        assert_eq!(sent[0].payload.embeds.len(), 10);
+        assert_eq!(sent[1].payload.embeds.len(), 3);
+        assert!(sent.iter().all(|r| r.payload.limit_violations().is_empty()));
+        // A prompt is a message of its own, and keeps the order.
+        let mut prompt = line("prompt");
+        prompt.payload.components = vec![render::ActionRow::new(vec![render::Button::new(
+            render::ButtonStyle::Primary,
+            "Pass",
+            "x".into(),
+        )])];
+        let sent = batch(vec![line("a"), line("b"), prompt.clone(), line("c")]);
+        let titles: Vec<usize> = sent.iter().map(|r| r.payload.embeds.len()).collect();
+        assert_eq!(titles, [2, 1, 1]);
+        assert_eq!(sent[1], prompt);
+        // Pings survive the merge.
+        let mut ping = line("your turn");
+        ping.payload.content = Some("<@7> your turn".into());
+        ping.payload.allowed_mentions = Some(render::AllowedMentions::users(["7".to_owned()]));
+        let sent = batch(vec![line("a"), ping]);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].payload.content.as_deref(), Some("<@7> your turn"));
+        assert_eq!(sent[0].payload.allowed_mentions.as_ref().unwrap().users, ["7"]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn at_most_a_burst_of_timer_messages_per_channel_window() {
+        let outbox = Outbox::new(Arc::new(serenity::Http::new("token")));
+        let channel = serenity::ChannelId::new(5);
+        let start = tokio::time::Instant::now();
+        let mut at = Vec::new();
+        for _ in 0..10 {
+            outbox.pace(channel).await;
+            at.push(start.elapsed());
+        }
+        // In any five seconds, at most CHANNEL_BURST messages.
+        for (i, t) in at.iter().enumerate() {
+            let within = at[i..].iter().filter(|u| **u < *t + CHANNEL_WINDOW).count();
+            assert!(within <= CHANNEL_BURST, "{at:?}");
+        }
+        assert_eq!(at[CHANNEL_BURST], CHANNEL_WINDOW, "{at:?}");
+        // Another channel is not held up.
+        let before = tokio::time::Instant::now();
+        outbox.pace(serenity::ChannelId::new(6)).await;
+        assert_eq!(before.elapsed(), Duration::ZERO);
     }
 }

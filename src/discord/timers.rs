@@ -401,4 +401,103 @@ mod tests {
         task.stop().await;
         let _ = std::fs::remove_dir_all(dir);
     }
+
+    /// Every reply's words, one block per post.
+    fn words(posts: &[(String, Reply)]) -> String {
+        posts
+            .iter()
+            .map(|(_, r)| text_of(&r.payload))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Aria and Bram (level 12) against a goblin, the campaign's turn timeout at 30 s, begun
+    /// at `now`; nobody types again.
+    async fn abandoned_fight(app: &App, now: DateTime<Utc>) {
+        let refused = play(app, now, "@owner /campaign turntimeout seconds:5").await;
+        assert!(refused.contains("between 30 seconds and 86400"), "{refused}");
+        for line in [
+            "@owner /campaign turntimeout seconds:30",
+            "@alice /character create name:Aria race:human class:fighter",
+            "@bob /character create name:Bram race:dwarf class:fighter",
+            "@owner /gm level player:alice level:12",
+            "@owner /gm level player:bob level:12",
+            "@owner /gm spawn monster:goblin count:1",
+            "@alice /combat join",
+            "@bob /combat join",
+            "@alice /combat start",
+        ] {
+            play(app, now, line).await;
+        }
+    }
+
+    /// Fires what is due every 31 s from `now` until `until` shows up (at most `steps` times);
+    /// returns the time it did and everything posted.
+    async fn fire_until(app: &App, mut now: DateTime<Utc>, until: &str, steps: usize) -> (DateTime<Utc>, String) {
+        let mut seen = String::new();
+        for _ in 0..steps {
+            now += TimeDelta::seconds(31);
+            seen.push_str(&words(&app.timers(now).await));
+            seen.push('\n');
+            if seen.contains(until) {
+                return (now, seen);
+            }
+        }
+        panic!("no {until:?} after {steps} steps:\n{seen}");
+    }
+
+    #[tokio::test]
+    async fn an_abandoned_fight_pauses_until_a_player_returns_even_after_a_restart() {
+        let dir = scratch("abandoned");
+        let app = open(&dir).await;
+        abandoned_fight(&app, base()).await;
+
+        // Turn after turn runs out, each said; when both have let three go, the fight pauses.
+        let (paused_at, said) = fire_until(&app, base(), "The fight is paused", 30).await;
+        assert!(said.contains("**Aria**") && said.contains("**Bram**"), "{said}");
+        assert!(said.contains("even `/combat status`"), "{said}");
+        // The GM (no one in the fight) looking changes nothing; nobody acts, falls or pays for a day.
+        let before = play(&app, paused_at, "@owner /combat status").await;
+        assert!(!before.contains("is back"), "{before}");
+        for hours in [1, 6, 24] {
+            let later = paused_at + TimeDelta::hours(hours);
+            assert!(app.timers(later).await.is_empty(), "nothing fires while paused");
+        }
+        // A restart keeps it paused.
+        drop(app);
+        let app = open(&dir).await;
+        let day = paused_at + TimeDelta::hours(25);
+        assert!(app.timers(day).await.is_empty(), "still paused after a restart");
+        let after = play(&app, day, "@owner /combat status").await;
+        assert_eq!(before, after, "the fight stood still");
+
+        // Bram comes back: any command of his resumes it, and the channel hears so.
+        let back = play(&app, day, "@bob /character sheet").await;
+        assert!(back.contains("**Bram** is back: the fight goes on."), "{back}");
+        let again = play(&app, day, "@bob /character sheet").await;
+        assert!(!again.contains("is back"), "said once: {again}");
+        // The turn it stopped on has a full turn again, then runs out as before.
+        assert!(app.timers(day + TimeDelta::seconds(29)).await.is_empty());
+        let (_, said) = fire_until(&app, day, "Bram", 2).await;
+        assert!(!said.contains("paused"), "{said}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test]
+    async fn a_guild_that_removed_the_bot_stays_paused_across_a_restart() {
+        let dir = scratch("guild-gone");
+        let app = open(&dir).await;
+        abandoned_fight(&app, base()).await;
+        app.service.pause_guild("guild-7", base()).await.unwrap();
+        drop(app);
+        let app = open(&dir).await;
+        let later = base() + TimeDelta::hours(3);
+        assert!(app.timers(later).await.is_empty(), "its timers wait, restart or not");
+        assert!(app.service.resume_guild("guild-7").await.unwrap());
+        assert!(!app.service.resume_guild("guild-7").await.unwrap(), "resumed once");
+        let posts = app.timers(later).await;
+        assert!(!posts.is_empty(), "back: what fell due fires");
+        assert!(posts.iter().all(|(channel, _)| channel == CHANNEL));
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -360,3 +360,24 @@ pub async fn start(name: &str) -> (Arc<FakeDiscord>, Bot, Table, PathBuf) {
     let table = Table::new(&fake, fake.guild(), fake.channel());
     (fake, bot, table, dir)
 }
+
+/// Sets every campaign's turn timeout in the bot's database in `dir` to `secs` — below the
+/// 30 s that `/campaign turntimeout` allows, so a test sees turns run out in moments. Takes
+/// effect for fights started afterwards.
+pub async fn set_turn_timeout_in_db(dir: &std::path::Path, secs: i64) {
+    use sea_orm::{ConnectionTrait, DbBackend, Statement};
+    let db = service::Db::connect(&database_url(dir))
+        .await
+        .expect("the bot's database");
+    let done = db
+        .conn()
+        .execute_raw(Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            "UPDATE campaigns SET turn_timeout_secs = ?",
+            [secs.into()],
+        ))
+        .await
+        .expect("the campaigns update");
+    assert!(done.rows_affected() > 0, "no campaign yet");
+    db.close().await.ok();
+}

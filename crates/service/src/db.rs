@@ -63,7 +63,7 @@ impl Checkpointer {
             .disable_statement_logging();
         let mut conn = SqliteConnection::connect_with(&options)
             .await
-            .map_err(|err| ServiceError::Database(sea_orm::DbErr::Conn(sea_orm::RuntimeErr::SqlxError(err.into()))))?;
+            .map_err(|err| ServiceError::from(sea_orm::DbErr::Conn(sea_orm::RuntimeErr::SqlxError(err.into()))))?;
         let task = tokio::spawn(async move {
             let mut every = tokio::time::interval(CHECKPOINT_INTERVAL);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

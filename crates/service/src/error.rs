@@ -5,12 +5,28 @@
 
 use engine::RuleViolation;
 
+/// Database errors met by this process since it started, every one of them (each becomes a
+/// [`ServiceError::Database`] through `From`): the bot's `gogobee_database_errors_total`.
+static DATABASE_ERRORS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many database errors this process has met ([`DATABASE_ERRORS`]).
+pub fn database_errors() -> u64 {
+    DATABASE_ERRORS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+impl From<sea_orm::DbErr> for ServiceError {
+    fn from(err: sea_orm::DbErr) -> Self {
+        DATABASE_ERRORS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self::Database(err)
+    }
+}
+
 /// What went wrong in a service or repository call.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
     /// The database could not be reached, or refused or failed a statement.
     #[error("database error: {0}")]
-    Database(#[from] sea_orm::DbErr),
+    Database(sea_orm::DbErr),
     /// Another command changed the combat after this one read it; reload and retry.
     #[error("combat {combat_id} changed while this command ran (expected version {expected}, found {found})")]
     StaleCombat { combat_id: i64, expected: i64, found: i64 },

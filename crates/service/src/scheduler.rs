@@ -45,6 +45,8 @@ pub enum Fired {
     ReactionPassed(Box<CombatUpdate>),
     /// A player the fight waited on ran out of time: their turn ended as if they sent `/endturn`.
     TurnTimedOut(Box<crate::TurnTimedOut>),
+    /// Every player let their last turns run out: the fight waits, untouched, for one of them.
+    FightPaused(crate::cmd::turn_timer::FightPaused),
     /// A recovery rest ended (seed 000 §8.4): HP restored; tell the player (a DM, or `channel_id`).
     RestOver {
         player_id: String,
@@ -124,9 +126,7 @@ impl Service {
         let mut fired = claimed.rests;
         for t in claimed.reactions {
             if t.kind == TURN_TIMEOUT {
-                if let Some(ended) = self.time_out_turn(&t, now).await? {
-                    fired.push(Fired::TurnTimedOut(Box::new(ended)));
-                }
+                fired.extend(self.time_out_turn(&t, now).await?);
             } else if let Some(update) = self.pass_timed_out(&t, now).await? {
                 fired.push(Fired::ReactionPassed(Box::new(update)));
             }

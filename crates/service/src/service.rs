@@ -35,9 +35,8 @@ pub struct Service {
     pub(crate) retention: Option<chrono::Duration>,
     /// When this process last applied the retention policy.
     pub(crate) last_compaction: Arc<Mutex<Option<DateTimeUtc>>>,
-    /// Guilds whose fights are paused (the bot was removed from them): their timers do not
-    /// fire until [`Service::resume_guild`].
-    paused_guilds: Arc<Mutex<HashSet<String>>>,
+    /// Fights paused for want of players (`cmd::turn_timer`), read once from the database.
+    pub(crate) paused_fights: Arc<tokio::sync::OnceCell<Mutex<HashSet<i64>>>>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -97,7 +96,7 @@ impl Service {
             campaign_ids: Arc::default(),
             retention: None,
             last_compaction: Arc::default(),
-            paused_guilds: Arc::default(),
+            paused_fights: Arc::default(),
         }
     }
 
@@ -181,26 +180,50 @@ impl Service {
 
     /// Pauses a guild's fights and timers (the bot was removed from it: nothing could be posted
     /// there): no reaction window, turn or rest of its campaigns times out until it is resumed.
-    /// The campaigns and their fights stay as they are.
-    pub fn pause_guild(&self, guild_id: &str) {
-        self.paused_guilds
-            .lock()
-            .expect("paused guilds poisoned")
-            .insert(guild_id.to_owned());
+    /// Kept in the database (`paused_guilds`), so a restart keeps it paused. The campaigns and
+    /// their fights stay as they are.
+    pub async fn pause_guild(&self, guild_id: &str, now: DateTimeUtc) -> Result<(), ServiceError> {
+        use sea_orm::sea_query::OnConflict;
+        use sea_orm::{ActiveValue::Set, EntityTrait as _};
+
+        use crate::entity::paused_guild;
+        paused_guild::Entity::insert(paused_guild::ActiveModel {
+            guild_id: Set(guild_id.to_owned()),
+            paused_at: Set(now),
+        })
+        .on_conflict(
+            OnConflict::column(paused_guild::Column::GuildId)
+                .do_nothing()
+                .to_owned(),
+        )
+        .exec_without_returning(self.db().conn())
+        .await?;
+        Ok(())
     }
 
     /// Resumes a paused guild (the bot is back); returns whether it was paused. Its timers that
     /// fell due meanwhile fire at the next look.
-    pub fn resume_guild(&self, guild_id: &str) -> bool {
-        let resumed = self
-            .paused_guilds
-            .lock()
-            .expect("paused guilds poisoned")
-            .remove(guild_id);
+    pub async fn resume_guild(&self, guild_id: &str) -> Result<bool, ServiceError> {
+        use sea_orm::EntityTrait as _;
+
+        use crate::entity::paused_guild;
+        // Every guild is announced at each start: a read, and a write only for a paused one.
+        if paused_guild::Entity::find_by_id(guild_id.to_owned())
+            .one(self.db().conn())
+            .await?
+            .is_none()
+        {
+            return Ok(false);
+        }
+        let resumed = paused_guild::Entity::delete_by_id(guild_id.to_owned())
+            .exec(self.db().conn())
+            .await?
+            .rows_affected
+            > 0;
         if resumed {
             self.store.wake.notify_one();
         }
-        resumed
+        Ok(resumed)
     }
 
     /// Which timers this service may fire: those of the guilds it owns
@@ -209,23 +232,15 @@ impl Service {
         use sea_orm::sea_query::Query;
         use sea_orm::{ColumnTrait as _, Condition};
 
-        use crate::entity::{campaign, timer};
+        use crate::entity::{campaign, paused_guild, timer};
         let owned = self.shards.timer_condition();
-        let paused: Vec<String> = self
-            .paused_guilds
-            .lock()
-            .expect("paused guilds poisoned")
-            .iter()
-            .cloned()
-            .collect();
-        if paused.is_empty() {
-            return owned;
-        }
+        let mut paused = Query::select();
+        paused.column(paused_guild::Column::GuildId).from(paused_guild::Entity);
         let mut of_paused = Query::select();
         of_paused
             .column(campaign::Column::Id)
             .from(campaign::Entity)
-            .and_where(campaign::Column::GuildId.is_in(paused));
+            .and_where(campaign::Column::GuildId.in_subquery(paused));
         let not_paused = Condition::any()
             .add(timer::Column::CampaignId.not_in_subquery(of_paused))
             .add(timer::Column::CampaignId.is_null());

@@ -321,7 +321,7 @@ impl ToSql for Bound<'_> {
 }
 
 fn database_error(err: &rusqlite::Error) -> ServiceError {
-    ServiceError::Database(sea_orm::DbErr::Custom(format!("SQLite writer: {err}")))
+    ServiceError::from(sea_orm::DbErr::Custom(format!("SQLite writer: {err}")))
 }
 
 #[cfg(test)]

@@ -23,16 +23,18 @@ impl Service {
     }
 
     /// `/campaign turn-timeout seconds:<n>`: how long a fight waits on a player before their
-    /// turn ends as if they had sent `/endturn` (default 300 s; `0` waits for ever). At most a
-    /// day. Takes effect for combats loaded or started after the change.
+    /// turn ends as if they had sent `/endturn` (default 300 s; `0` waits for ever). From 30
+    /// seconds (a shorter one plays an abandoned fight out in moments) to a day. Takes effect
+    /// for combats loaded or started after the change.
     pub async fn set_turn_timeout(&self, campaign_id: i64, seconds: i64) -> Result<i32, ServiceError> {
+        let min = migration::MIN_TURN_TIMEOUT_SECS;
         let secs = i32::try_from(seconds)
             .ok()
-            .filter(|s| (0..=86_400).contains(s))
+            .filter(|s| *s == 0 || (min..=86_400).contains(s))
             .ok_or_else(|| {
-                ServiceError::InvalidInput(
-                    "A turn timeout is between 1 and 86400 seconds (a day), or 0 to wait for ever.".into(),
-                )
+                ServiceError::InvalidInput(format!(
+                    "A turn timeout is between {min} seconds and 86400 (a day), or 0 to wait for ever — not {seconds}."
+                ))
             })?;
         let campaign = campaigns::set_turn_timeout(self.store.db.conn(), campaign_id, secs).await?;
         Ok(campaign.turn_timeout_secs.unwrap_or(secs))

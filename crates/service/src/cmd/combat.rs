@@ -701,7 +701,12 @@ impl Service {
             })
             .await;
         match result {
-            Ok(written) => Ok(Some(Self::update(written.live, written.events, written.extra.1))),
+            Ok(written) => {
+                // No player acted: a run of idle turns goes on.
+                self.carry_idle(combat_id, written.live.version - 1, written.live.version)
+                    .await?;
+                Ok(Some(Self::update(written.live, written.events, written.extra.1)))
+            }
             // Answered in the meantime, or the fight is over: the timer is moot.
             Err(ServiceError::StaleButton | ServiceError::Rules(_) | ServiceError::CombatNotFound(_)) => {
                 timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;

@@ -13,6 +13,8 @@ pub mod death_save_state;
 pub mod debt;
 pub mod expedition;
 pub mod hospital_record;
+pub mod idle_fight;
+pub mod paused_guild;
 pub mod readied_action;
 pub mod timer;
 pub mod turn_resources;
