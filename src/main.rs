@@ -34,6 +34,7 @@ const BOT_ENV: &str = "Environment (or .env):
   RUST_LOG              log filter (default info), e.g. warn,gogobee=debug
   LOG_FORMAT            json for JSON lines (default: text)
   GOGOBEE_SEED          the seed every random stream derives from (default: from the clock)
+  RETENTION_DAYS        days finished fights keep their logs (default 30; 0 keeps them for ever)
   GOGOBEE_CLOCK_OFFSET  run the game's clock ahead (2h, or seconds), for testing";
 
 #[derive(Debug, Subcommand)]

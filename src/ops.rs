@@ -9,6 +9,7 @@
 //! `gogobee_build_info{version}`, and the standard `process_*` figures read from `/proc/self`.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -266,9 +267,9 @@ async fn healthz(State((ops, service)): State<Shared>) -> (StatusCode, String) {
         }
     );
     for (shard, state) in &shards {
-        body.push_str(&format!("gateway shard {shard}: {}\n", state.word()));
+        let _ = writeln!(body, "gateway shard {shard}: {}", state.word());
     }
-    body.push_str(&format!("database: {}\n", if database { "ok" } else { "down" }));
+    let _ = writeln!(body, "database: {}", if database { "ok" } else { "down" });
     (status, body)
 }
 

@@ -66,6 +66,7 @@ fn bot_help_names_every_variable_it_reads() {
         "LOG_FORMAT",
         "GOGOBEE_SEED",
         "GOGOBEE_CLOCK_OFFSET",
+        "RETENTION_DAYS",
     ] {
         assert!(said.contains(var), "{var} missing from bot --help:\n{said}");
     }

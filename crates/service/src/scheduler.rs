@@ -152,9 +152,7 @@ impl Service {
             .order_by_asc(timer::Column::DueAt)
             .order_by_asc(timer::Column::Id)
             .limit(limit);
-        if let Some(owned) = self.timer_filter() {
-            query = query.filter(owned);
-        }
+        query = query.filter(self.timer_filter());
         if self.db().backend() == Backend::Postgres {
             query = query.lock_with_behavior(LockType::Update, LockBehavior::SkipLocked);
         }

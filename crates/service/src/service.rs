@@ -228,7 +228,7 @@ impl Service {
 
     /// Which timers this service may fire: those of the guilds it owns
     /// ([`Service::owning`]), less the paused ones ([`Service::pause_guild`]).
-    pub(crate) fn timer_filter(&self) -> Option<sea_orm::Condition> {
+    pub(crate) fn timer_filter(&self) -> sea_orm::Condition {
         use sea_orm::sea_query::Query;
         use sea_orm::{ColumnTrait as _, Condition};
 
@@ -244,10 +244,10 @@ impl Service {
         let not_paused = Condition::any()
             .add(timer::Column::CampaignId.not_in_subquery(of_paused))
             .add(timer::Column::CampaignId.is_null());
-        Some(match owned {
+        match owned {
             Some(owned) => Condition::all().add(owned).add(not_paused),
             None => Condition::all().add(not_paused),
-        })
+        }
     }
 
     pub(crate) fn update(live: Live, events: Vec<Event>, notices: Vec<Notice>) -> CombatUpdate {

@@ -724,9 +724,7 @@ impl Service {
         let mut pending = timer::Entity::find()
             .filter(timer::Column::FiredAt.is_null())
             .filter(timer::Column::ClaimedAt.is_null());
-        if let Some(owned) = self.timer_filter() {
-            pending = pending.filter(owned);
-        }
+        pending = pending.filter(self.timer_filter());
         Ok(pending
             .order_by_asc(timer::Column::DueAt)
             .one(self.db().conn())
