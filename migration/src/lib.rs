@@ -16,9 +16,9 @@ mod m20261204_000018_integrity;
 mod m20261204_000019_retention;
 mod m20261205_000019_combat_starts;
 mod m20261206_000013_combat_snapshots;
+mod m20261206_000016_paused_fights;
 mod m20261207_000012_interrupts_today;
 mod m20261208_000020_character_names;
-mod m20261206_000016_paused_fights;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 pub use m20261206_000016_paused_fights::MIN_TURN_TIMEOUT_SECS;
