@@ -330,6 +330,8 @@ keys! {
         /// The inn's rests, for coins.
         RestShort => ["name", "coins", "healed", "hp"],
         RestLong => ["name", "coins", "hp"],
+        /// A long rest gave back the day's TDGS Interrupts (seed 001 "Per day: resets after long rest").
+        RestRestoresInterrupts => ["name"],
         Crafted => ["name", "good", "coins"],
         CharacterRetired => ["name"],
     }

@@ -86,6 +86,44 @@ async fn a_day_s_interrupt_uses_follow_the_character_into_its_next_fight(db: Db)
     )
     .unwrap();
     assert_eq!(kept, spent);
+    // A long rest at the inn gives them back the same day, even at full HP (and costs its coins).
+    let rested_at = later + Duration::hours(1);
+    let before = characters::get(db.conn(), ced.character_id).await?;
+    characters::modify(db.conn(), before, |row| {
+        row.hp = row.max_hp;
+        row.coins = 100;
+        Ok(())
+    })
+    .await?;
+    let rested = svc
+        .rest(camp, "bob", service::cmd::rest::RestKind::Long, rested_at)
+        .await?;
+    assert!(rested.interrupts_restored);
+    assert!(rested.cost > 0 && rested.coins_left == 100 - rested.cost);
+    assert_eq!(
+        characters::get(db.conn(), ced.character_id).await?.interrupts_today,
+        None
+    );
+    assert_eq!(a_fight(&svc, camp, rested_at).await?, (true, 0));
+    // Spent again and a short rest at full HP: refused, nothing changes.
+    let row = characters::get(db.conn(), ced.character_id).await?;
+    characters::modify(db.conn(), row, |row| {
+        row.interrupts_today = Some(serde_json::to_string(&spent).unwrap());
+        row.hp = row.max_hp;
+        Ok(())
+    })
+    .await?;
+    assert!(matches!(
+        svc.rest(camp, "bob", service::cmd::rest::RestKind::Short, rested_at)
+            .await,
+        Err(ServiceError::InvalidInput(_))
+    ));
+    assert!(
+        characters::get(db.conn(), ced.character_id)
+            .await?
+            .interrupts_today
+            .is_some()
+    );
     // The next day: back, and the fight's end clears the row.
     let tomorrow = now() + Duration::days(1);
     assert_eq!(a_fight(&svc, camp, tomorrow).await?, (true, 0));

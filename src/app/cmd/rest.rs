@@ -17,7 +17,7 @@ impl Rest {
         let rested = ctx.service().rest(ctx.campaign, ctx.me(), self.0, ctx.now).await?;
         let hp = format!("{}/{} HP", rested.hp, rested.max_hp);
         let coins = rested.cost.to_string();
-        Ok(vec![match rested.kind {
+        let mut replies = vec![match rested.kind {
             RestKind::Short => ctx.app.story(
                 Key::RestShort,
                 &[
@@ -30,6 +30,10 @@ impl Rest {
             RestKind::Long => ctx
                 .app
                 .story(Key::RestLong, &[("name", &rested.name), ("coins", &coins), ("hp", &hp)]),
-        }])
+        }];
+        if rested.interrupts_restored {
+            replies.push(ctx.app.story(Key::RestRestoresInterrupts, &[("name", &rested.name)]));
+        }
+        Ok(replies)
     }
 }

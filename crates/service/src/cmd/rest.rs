@@ -29,6 +29,8 @@ pub struct Rested {
     pub hp: i32,
     pub max_hp: i32,
     pub coins_left: i64,
+    /// A long rest gave back the TDGS Interrupts spent today (a Cleric's Divine Intervention).
+    pub interrupts_restored: bool,
 }
 
 impl Service {
@@ -66,8 +68,12 @@ impl Service {
             RestKind::Long => inn.long_rest,
         });
         let mut healed = 0;
+        let mut interrupts_restored = false;
         let row = characters::modify(conn, row, |row| {
-            if row.hp >= row.max_hp {
+            // Seed 001 "Per day: Resets after long rest": a long rest is worth taking at full HP
+            // when today's per-day Interrupts are spent.
+            let restores = kind == RestKind::Long && row.interrupts_today.is_some();
+            if row.hp >= row.max_hp && !restores {
                 return Err(ServiceError::InvalidInput(format!(
                     "{} is at full HP ({}/{}) — no rest needed, nothing charged.",
                     row.name, row.hp, row.max_hp
@@ -94,6 +100,10 @@ impl Service {
             healed = hp - row.hp.max(0);
             row.hp = hp;
             row.coins -= cost;
+            if restores {
+                row.interrupts_today = None;
+            }
+            interrupts_restored = restores;
             Ok(())
         })
         .await?;
@@ -105,6 +115,7 @@ impl Service {
             hp: row.hp,
             max_hp: row.max_hp,
             coins_left: row.coins,
+            interrupts_restored,
         })
     }
 }
