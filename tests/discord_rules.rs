@@ -260,7 +260,11 @@ async fn dms_offer_only_what_works_there_and_refuse_the_rest_truthfully() {
     let bot = Bot::start(&fake, &dir, None);
     assert!(fake.wait_for_commands(None, WAIT).await.is_ok(), "{}", bot.logs());
     let commands = fake.commands(None);
-    assert_eq!(commands.len(), 25);
+    assert_eq!(
+        commands.len(),
+        30,
+        "25 and the inn's shop, rest, craft, leaderboard and guide"
+    );
     for command in &commands {
         assert_eq!(
             command["integration_types"],
