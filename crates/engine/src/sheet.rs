@@ -189,8 +189,11 @@ pub fn builtin_items(items: &BTreeMap<Item, u32>) -> Box<[Arc<ItemDef>]> {
 }
 
 thread_local! {
-    /// While a [`roster`] is (de)serialised on this thread: the fight's distinct sheets.
+    /// While a [`roster`] is read on this thread: the fight's distinct sheets.
     static ROSTER: RefCell<Option<Vec<Arc<Sheet>>>> = const { RefCell::new(None) };
+    /// While a [`roster`] is written on this thread: each combatant's sheet (by address) and
+    /// the index of its distinct sheet, found once by the roster.
+    static WRITING: RefCell<Option<Vec<(*const Sheet, u32)>>> = const { RefCell::new(None) };
 }
 
 /// Restores the previous roster scope when dropped (also on a panic or an error).
@@ -212,7 +215,7 @@ impl Drop for Scope {
 /// A combatant's `sheet` field: inside a [`roster`], the index of its sheet in the fight's
 /// list; anywhere else (a joining combatant in the command log), the sheet itself.
 pub mod slot {
-    use super::{Arc, Deserialize, Monster, ROSTER, Serialize, Sheet};
+    use super::{Arc, Deserialize, Monster, ROSTER, Serialize, Sheet, WRITING};
     use serde::{Deserializer, Serializer, de::Error as _};
 
     #[derive(Serialize, Deserialize)]
@@ -223,14 +226,10 @@ pub mod slot {
     }
 
     pub fn serialize<S: Serializer>(sheet: &Arc<Sheet>, s: S) -> Result<S::Ok, S::Error> {
-        let index = ROSTER.with(|r| {
-            r.borrow_mut().as_mut().map(|sheets| {
-                let found = sheets.iter().position(|x| Arc::ptr_eq(x, sheet) || **x == **sheet);
-                found.unwrap_or_else(|| {
-                    sheets.push(Arc::clone(sheet));
-                    sheets.len() - 1
-                }) as u32
-            })
+        let index = WRITING.with(|w| {
+            w.borrow()
+                .as_ref()
+                .and_then(|of| of.iter().find(|(p, _)| *p == Arc::as_ptr(sheet)).map(|&(_, i)| i))
         });
         match index {
             Some(i) => s.serialize_u32(i),
@@ -267,21 +266,27 @@ pub mod roster {
     use serde::ser::SerializeStruct;
     use serde::{Deserializer, Serializer};
 
-    use super::{Arc, Scope, Sheet, legacy};
+    use super::{Arc, Scope, Sheet, WRITING, legacy};
     use crate::combatant::Combatant;
 
     pub fn serialize<S: Serializer>(list: &[Combatant], s: S) -> Result<S::Ok, S::Error> {
-        let mut sheets: Vec<Arc<Sheet>> = Vec::new();
+        let mut sheets: Vec<&Arc<Sheet>> = Vec::new();
+        let mut of = Vec::with_capacity(list.len());
         for c in list {
-            if !sheets.iter().any(|x| Arc::ptr_eq(x, &c.sheet) || **x == *c.sheet) {
-                sheets.push(Arc::clone(&c.sheet));
-            }
+            let index = sheets
+                .iter()
+                .position(|x| Arc::ptr_eq(x, &c.sheet) || ***x == *c.sheet)
+                .unwrap_or_else(|| {
+                    sheets.push(&c.sheet);
+                    sheets.len() - 1
+                });
+            of.push((Arc::as_ptr(&c.sheet), index as u32));
         }
         let mut m = s.serialize_struct("Roster", 2)?;
         m.serialize_field("sheets", &sheets)?;
-        let scope = Scope::enter(sheets);
+        let previous = WRITING.with(|w| w.replace(Some(of)));
         let written = m.serialize_field("list", list);
-        drop(scope);
+        WRITING.with(|w| w.replace(previous));
         written?;
         m.end()
     }
