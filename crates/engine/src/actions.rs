@@ -560,7 +560,7 @@ fn close_in(
 pub fn departure(ctx: &mut Ctx, id: CombatantId, plan: movement::MovePlan) -> Vec<Step> {
     let mut steps = Vec::new();
     if !crate::opportunity::suppressed(ctx.combat, id, &plan) {
-        for reactor in ctx.combat.initiative_from_current() {
+        for reactor in crate::timing::reaction_order(ctx.combat) {
             if plan.leaving.contains(&reactor) {
                 steps.push(Step::Offer {
                     reactor,

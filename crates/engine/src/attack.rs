@@ -155,7 +155,7 @@ pub fn swing(ctx: &mut Ctx, mut s: Swing) {
     if !s.declared {
         // The interrupt check (seed 001 "Action anatomy"): Interrupts answering the declared
         // attack (TDGS's Parry — only TDGS has one), then readied "attacks" triggers.
-        let mut offers = if ctx.combat.ruleset == crate::combat::Ruleset::Tdgs {
+        let mut offers = if crate::timing::model(ctx.combat.ruleset).has_interrupt_check() {
             ctx.offers_to_all(&ReactionTrigger::AttackDeclared {
                 attacker: s.attacker,
                 target: s.target,
@@ -190,9 +190,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     let total = d20.natural as i32 + p.to_hit;
     let critical = d20.natural == 20;
     let hit = critical || (d20.natural != 1 && total >= armor_class);
-    if ctx.combat.ruleset == crate::combat::Ruleset::Ticks {
-        ctx.combat.model.timeline.last_swing = Some((s.attacker, s.target, hit));
-    }
+    crate::timing::model(ctx.combat.ruleset).swung(ctx.combat, s.attacker, s.target, hit);
     ctx.emit(Event::AttackRolled {
         attacker: s.attacker,
         target: s.target,
@@ -237,7 +235,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     };
     let mut steps = ctx.offers_to_all(&trigger);
     steps.push(Step::Damage(pending));
-    if ctx.combat.ruleset == crate::combat::Ruleset::Ctb
+    if crate::timing::model(ctx.combat.ruleset).inflicts_statuses()
         && let Some(affliction) = on_hit(ctx.combat.get(s.attacker), s.strike)
     {
         steps.push(Step::Afflict {

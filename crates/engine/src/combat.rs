@@ -95,7 +95,7 @@ pub struct Combat {
     /// Fight-wide state of the timing model (the charge race's clock, TDGS's fixed order, the
     /// tick timeline's loop). Boxed: most fights never need it, and `Combat` stays small.
     #[serde(default)]
-    pub model: Box<crate::timing::ModelState>,
+    pub model: Box<crate::state::ModelState>,
 }
 
 impl Combat {
@@ -251,26 +251,9 @@ impl Combat {
         self.combatants.iter().filter(move |c| c.side == side && !c.is_dead())
     }
 
-    /// Ids in initiative order, starting after the current turn (for reaction ordering).
-    /// Under TDGS, simultaneous events resolve by REF → LUK → d2 instead: the fixed natural order.
-    /// On the tick timeline the reactions one tick sets off (the opportunity attacks of one move
-    /// among them) resolve in initiative order (seed 004 "Reaction pass"): the fixed order, from
-    /// its start, whoever is acting.
+    /// Ids in initiative order, starting after the current turn: the default order reactions
+    /// resolve in (a model may order them its own way, `TimingModel::reaction_order`).
     pub fn initiative_from_current(&self) -> Vec<CombatantId> {
-        if self.ruleset == Ruleset::Ticks && !self.order.is_empty() {
-            return self.order.clone();
-        }
-        if self.ruleset == Ruleset::Tdgs && !self.model.natural_order.is_empty() {
-            let mut ids = self.model.natural_order.clone();
-            let rest: Vec<CombatantId> = self
-                .combatants
-                .iter()
-                .map(|c| c.id)
-                .filter(|id| !ids.contains(id))
-                .collect();
-            ids.extend(rest);
-            return ids;
-        }
         if self.order.is_empty() {
             return self.combatants.iter().map(|c| c.id).collect();
         }

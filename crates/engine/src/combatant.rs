@@ -158,13 +158,13 @@ pub struct Combatant {
     pub readied: Option<ReadiedAction>,
     /// The charge race's sheet (seed 003): charge, AP, cooldowns, status effects.
     #[serde(default)]
-    pub ctb: crate::timing::ctb::CtbSheet,
+    pub ctb: crate::state::ctb::CtbSheet,
     /// TDGS's sheet (seed 001): interrupt uses, the declared Instant.
     #[serde(default)]
-    pub tdgs: crate::timing::tdgs::TdgsSheet,
+    pub tdgs: crate::state::tdgs::TdgsSheet,
     /// The tick timeline's sheet (seed 004): the PER cycle in progress and paused ones.
     #[serde(default)]
-    pub ticks: crate::timing::ticks::TicksSheet,
+    pub ticks: crate::state::ticks::TicksSheet,
 }
 
 impl Combatant {
@@ -239,9 +239,9 @@ impl Combatant {
             items: BTreeMap::new(),
             death: DeathSaveState::default(),
             readied: None,
-            ctb: crate::timing::ctb::CtbSheet::default(),
-            tdgs: crate::timing::tdgs::TdgsSheet::default(),
-            ticks: crate::timing::ticks::TicksSheet::default(),
+            ctb: crate::state::ctb::CtbSheet::default(),
+            tdgs: crate::state::tdgs::TdgsSheet::default(),
+            ticks: crate::state::ticks::TicksSheet::default(),
         }
     }
 

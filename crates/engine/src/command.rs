@@ -68,7 +68,7 @@ pub enum Command {
     /// TDGS: act later this round — after `after`, or at the end of the round (seed 001 "Delay").
     Delay { after: Option<CombatantId> },
     /// TDGS: declare an Instant for the next round's Instant phase (seed 001 "Instant phase").
-    DeclareInstant(crate::timing::tdgs::Instant),
+    DeclareInstant(crate::state::tdgs::Instant),
     /// GM tool: change a combatant's HP by `delta` (Director).
     AdjustHp { target: CombatantId, delta: i32 },
     /// GM tool: end the fight now, no winner (Director).

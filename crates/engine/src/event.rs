@@ -418,13 +418,13 @@ pub enum Event {
     /// before the scene starts).
     InstantDeclared {
         id: CombatantId,
-        instant: crate::timing::tdgs::Instant,
+        instant: crate::state::tdgs::Instant,
         round: u32,
     },
     /// TDGS: an Instant resolves in the Instant phase.
     InstantResolved {
         id: CombatantId,
-        instant: crate::timing::tdgs::Instant,
+        instant: crate::state::tdgs::Instant,
         instant_ref: i32,
     },
     /// TDGS: `id` acts later this round — after `after`, or last.
@@ -436,7 +436,7 @@ pub enum Event {
     PhaseStarted {
         id: CombatantId,
         action: String,
-        phase: crate::timing::ticks::Phase,
+        phase: crate::state::ticks::Phase,
         ticks: u32,
         #[serde(default)]
         tick: u64,

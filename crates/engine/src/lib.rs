@@ -29,6 +29,7 @@ pub mod reactions;
 pub mod readied;
 pub mod resolve;
 pub mod sheet;
+pub mod state;
 pub mod timing;
 pub mod turn;
 pub mod violation;

@@ -138,7 +138,7 @@ impl Ctx<'_> {
             Observed::Attacks { target, .. } => Some(c.get(*target)),
             _ => None,
         };
-        c.initiative_from_current()
+        timing::reaction_order(c)
             .into_iter()
             .filter(|&id| {
                 let r = c.get(id);
@@ -158,8 +158,7 @@ impl Ctx<'_> {
 
     /// Offers `trigger` to every living combatant (in initiative order) who might react to it.
     pub fn offers_to_all(&self, trigger: &ReactionTrigger) -> Vec<Step> {
-        self.combat
-            .initiative_from_current()
+        timing::reaction_order(self.combat)
             .into_iter()
             .filter(|&id| !reactions::options(self.combat, id, trigger).is_empty())
             .map(|reactor| Step::Offer {
@@ -208,7 +207,7 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
     }
     // TDGS: an Instant may be declared before the scene starts, for round 1's Instant phase.
     if let (Command::DeclareInstant(instant), Actor::Combatant(id)) = (command, actor) {
-        return timing::tdgs::declare_instant(ctx, id, *instant);
+        return timing::model(ctx.combat.ruleset).declare_instant(ctx, id, *instant);
     }
     if !ctx.combat.started {
         return Err(RuleViolation::NotStarted);
@@ -260,7 +259,7 @@ pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Resu
     }
     match command {
         Command::EndTurn => Ok(vec![Step::EndTurn(id)]),
-        Command::Delay { after } => timing::tdgs::delay(ctx, id, *after),
+        Command::Delay { after } => timing::model(ctx.combat.ruleset).delay(ctx, id, *after),
         Command::Move(intent) => timing::within_budget(ctx, id, command, |ctx| actions::move_to(ctx, id, *intent)),
         Command::Bonus(bonus) => {
             timing::within_budget(ctx, id, command, |ctx| crate::bonus_actions::perform(ctx, id, *bonus))
@@ -276,12 +275,12 @@ pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Resu
 pub(crate) fn run(ctx: &mut Ctx) {
     while ctx.combat.window.is_none() && ctx.combat.outcome.is_none() {
         let Some(step) = ctx.combat.queue.pop_front() else {
-            // The tick timeline moves on by itself until a player must commit.
-            if ctx.combat.ruleset == crate::combat::Ruleset::Ticks {
-                if timing::ticks::pump(ctx) {
-                    continue;
-                }
-                break;
+            // A model whose fight moves on by itself (the tick timeline) runs until a player must
+            // commit.
+            match timing::model(ctx.combat.ruleset).idle(ctx) {
+                timing::Idle::Advanced => continue,
+                timing::Idle::Halted => break,
+                timing::Idle::AwaitsCommand => {}
             }
             // A combatant who fell on its own turn cannot end it: the turn passes.
             match ctx.combat.current() {
@@ -310,12 +309,9 @@ pub(crate) fn run(ctx: &mut Ctx) {
                 reactions::resolve_counterspell(ctx, reactor, caster, spell, countered);
             }
             Step::Breath { monster } => casting::breath(ctx, monster),
-            Step::BreakWindup { reactor, target } => timing::ticks::break_windup(ctx, reactor, target),
-            Step::Afflict {
-                source,
-                target,
-                affliction,
-            } => timing::ctb::afflict(ctx, source, target, affliction),
+            own @ (Step::BreakWindup { .. } | Step::Afflict { .. }) => {
+                timing::model(ctx.combat.ruleset).run_own_step(ctx, own);
+            }
         }
     }
 }

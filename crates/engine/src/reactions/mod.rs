@@ -250,7 +250,7 @@ pub enum ReactionTrigger {
     /// Tick timeline: `actor` entered `phase` of its action.
     Phase {
         actor: CombatantId,
-        phase: crate::timing::ticks::Phase,
+        phase: crate::state::ticks::Phase,
     },
 }
 

@@ -28,10 +28,6 @@
 //! - A breath weapon is used with the action slot, outside the AP table: it ends the unit's
 //!   actions for the turn (the AI may still move).
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
-
 use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS};
 use crate::combatant::{Combatant, CombatantId, Side};
@@ -44,29 +40,14 @@ use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, PendingDamage, Step};
 use crate::violation::RuleViolation;
 
+pub use crate::state::ctb::{CtbSheet, StatusEffect, StatusKind};
+
 /// Charge needed to act.
 pub const THRESHOLD: i32 = 100;
 /// AP every turn starts with before the speed bonus.
 pub const BASE_AP: u32 = 3;
 /// Ticks that make one `Combat.round` of the race.
 pub const TICKS_PER_ROUND: u64 = 10;
-
-/// A unit's charge-race sheet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct CtbSheet {
-    /// The charge meter: acts at 100 or more.
-    pub charge: i32,
-    /// AP left this turn.
-    pub ap: u32,
-    /// Turns left before an ability may be used again, by ability name (only entries above 0).
-    pub cooldowns: BTreeMap<String, u32>,
-    pub statuses: Vec<StatusEffect>,
-    /// A command paid for in AP is running: the shared rules find the slot they ask for open.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub paid: bool,
-}
-
-pub use crate::content::statuses::{StatusEffect, StatusKind};
 
 /// The unit's speed in the race: base speed in feet / 3, +10 hasted, at least 1.
 pub fn speed(c: &Combatant) -> i32 {
@@ -445,6 +426,21 @@ fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
 pub struct Ctb;
 
 impl super::TimingModel for Ctb {
+    fn inflicts_statuses(&self) -> bool {
+        true
+    }
+
+    fn run_own_step(&self, ctx: &mut Ctx, step: Step) {
+        if let Step::Afflict {
+            source,
+            target,
+            affliction,
+        } = step
+        {
+            afflict(ctx, source, target, affliction);
+        }
+    }
+
     fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
         begin(ctx)
     }

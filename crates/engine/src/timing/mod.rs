@@ -14,8 +14,6 @@ pub mod gogobee;
 pub mod tdgs;
 pub mod ticks;
 
-use serde::{Deserialize, Serialize};
-
 use crate::action_economy::Resource;
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
@@ -25,21 +23,25 @@ use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
 
-/// Fight-wide state a timing model keeps besides `Combat.order`, `turn` and `round`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct ModelState {
-    /// CTB: ticks elapsed in the charge race.
-    #[serde(default)]
-    pub tick: u64,
-    /// TDGS: the natural order (REF → LUK → d2), fixed at scene start.
-    #[serde(default)]
-    pub natural_order: Vec<CombatantId>,
-    /// TDGS: the (REF, LUK) each combatant had when the order was fixed, to notice a change.
-    #[serde(default)]
-    pub order_basis: Vec<(CombatantId, i32, i32)>,
-    /// The tick timeline's loop position, observations and pre-rolled coin.
-    #[serde(default)]
-    pub timeline: ticks::TimelineState,
+pub use crate::state::ModelState;
+use crate::state::tdgs::Instant;
+
+/// What a fight does when no step is queued ([`TimingModel::idle`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Idle {
+    /// Turn-based: the combatant whose turn it is must act.
+    AwaitsCommand,
+    /// The model moved the fight on by itself (one tick's work).
+    Advanced,
+    /// The model waits until a player commits.
+    Halted,
+}
+
+fn not_in_this_ruleset(command: &str, combat: &Combat) -> RuleViolation {
+    RuleViolation::NotInThisRuleset {
+        command: command.into(),
+        ruleset: combat.ruleset.name().into(),
+    }
 }
 
 /// A timing model (DESIGN "Timing models"): one implementation per seed, each owning who acts
@@ -87,6 +89,46 @@ pub trait TimingModel: Sync {
     /// The scene ends (the fight is over): per-scene effects reset.
     fn scene_end(&self, _combat: &mut Combat) {}
 
+    /// The order simultaneous reactions resolve in: by default initiative order from the current
+    /// turn.
+    fn reaction_order(&self, combat: &Combat) -> Vec<CombatantId> {
+        combat.initiative_from_current()
+    }
+
+    /// Before the attack roll (seed 001's interrupt check): whether Interrupts may answer the
+    /// declared attack (`ReactionTrigger::AttackDeclared`).
+    fn has_interrupt_check(&self) -> bool {
+        false
+    }
+
+    /// An attack roll was made: a model that keeps the last swing (the timeline, for a Cancel
+    /// that hits) records it.
+    fn swung(&self, _combat: &mut Combat, _attacker: CombatantId, _target: CombatantId, _hit: bool) {}
+
+    /// `Delay` (TDGS's own): refused by a model without it.
+    fn delay(&self, ctx: &mut Ctx, _id: CombatantId, _after: Option<CombatantId>) -> Result<Vec<Step>, RuleViolation> {
+        Err(not_in_this_ruleset("Delay", ctx.combat))
+    }
+
+    /// `DeclareInstant` (TDGS's own, also before the scene starts): refused by a model without it.
+    fn declare_instant(&self, ctx: &mut Ctx, _id: CombatantId, _instant: Instant) -> Result<(), RuleViolation> {
+        Err(not_in_this_ruleset("Instants", ctx.combat))
+    }
+
+    /// Nothing is queued: a turn-based model awaits a command; a model whose fight moves on by
+    /// itself (the tick timeline) advances it, or halts until a player commits.
+    fn idle(&self, _ctx: &mut Ctx) -> Idle {
+        Idle::AwaitsCommand
+    }
+
+    /// Whether a hit's status (`content::statuses`) takes hold under this model (CTB's statuses).
+    fn inflicts_statuses(&self) -> bool {
+        false
+    }
+
+    /// Runs a step only this model queues (CTB's `Afflict`, the timeline's `BreakWindup`).
+    fn run_own_step(&self, _ctx: &mut Ctx, _step: Step) {}
+
     /// Mutual destruction: `responder` answers `actor`'s action with one that would prevent it,
     /// and `actor`'s would prevent the answer. Which completes first (and the d2s flipped to
     /// decide it), or `None` when the model lets the reaction resolve first as any other.
@@ -109,6 +151,11 @@ pub fn model(ruleset: Ruleset) -> &'static dyn TimingModel {
         Ruleset::Ctb => &ctb::Ctb,
         Ruleset::Ticks => &ticks::Ticks,
     }
+}
+
+/// The order simultaneous reactions resolve in under the fight's model.
+pub fn reaction_order(combat: &Combat) -> Vec<CombatantId> {
+    model(combat.ruleset).reaction_order(combat)
 }
 
 /// `Begin` under the fight's model.

@@ -30,8 +30,6 @@
 //!   `/combat start`), for round 1's.
 //! - *Armor durability*: the shared content has none, so scene end only resets abilities.
 
-use serde::{Deserialize, Serialize};
-
 use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
 use crate::combatant::{Combatant, CombatantId, Controller};
@@ -44,27 +42,7 @@ use crate::reactions::{ReactionKind, ReactionTrigger};
 use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
 
-/// A combatant's TDGS sheet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct TdgsSheet {
-    /// The turn's one action is spent (use or lose).
-    #[serde(default)]
-    pub action_used: bool,
-    /// The free actions taken this turn, by name: free actions are unlimited, each one's own
-    /// limit ("varies") being once a turn.
-    #[serde(default)]
-    pub free_used: Vec<String>,
-    /// The step of this turn is taken.
-    pub stepped: bool,
-    /// Moves bought with the action (Dash) still to take this turn.
-    pub extra_moves: u8,
-    /// Interrupt uses counted against their limits.
-    pub uses: Vec<InterruptUses>,
-    /// The Instant declared for the next Instant phase.
-    pub declared: Option<Instant>,
-}
-
-pub use crate::reactions::{InterruptUses, Limit};
+pub use crate::state::tdgs::{Instant, InterruptUses, Limit, TdgsSheet};
 
 /// One Interrupt an entity has, with its limit and the uses left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,19 +169,6 @@ pub fn carry_day_uses(c: &mut Combatant, today: &[InterruptUses]) {
             }),
         }
     }
-}
-
-/// An Instant: a pre-emptive ability declared for the round's Instant phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Instant {
-    /// Rogue, Instant REF 12: advantage on the rogue's next attack.
-    QuickDraw,
-    /// Fighter / Berserker, Instant REF 8: every standing ally's next attack at advantage.
-    BattleCry,
-    /// Mage, Instant REF 5: the mage is Dodging until its turn.
-    Premonition,
-    /// Ranger, no Instant REF of its own (the ranger's REF): advantage on its next attack.
-    SteadyAim,
 }
 
 impl Instant {
@@ -430,6 +395,35 @@ fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
 pub struct Tdgs;
 
 impl super::TimingModel for Tdgs {
+    /// Simultaneous events resolve by REF → LUK → d2: the natural order fixed at scene start
+    /// (newcomers after it).
+    fn reaction_order(&self, combat: &Combat) -> Vec<CombatantId> {
+        if combat.model.natural_order.is_empty() {
+            return combat.initiative_from_current();
+        }
+        let mut ids = combat.model.natural_order.clone();
+        ids.extend(
+            combat
+                .combatants
+                .iter()
+                .map(|c| c.id)
+                .filter(|id| !combat.model.natural_order.contains(id)),
+        );
+        ids
+    }
+
+    fn has_interrupt_check(&self) -> bool {
+        true
+    }
+
+    fn delay(&self, ctx: &mut Ctx, id: CombatantId, after: Option<CombatantId>) -> Result<Vec<Step>, RuleViolation> {
+        delay(ctx, id, after)
+    }
+
+    fn declare_instant(&self, ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Result<(), RuleViolation> {
+        declare_instant(ctx, id, instant)
+    }
+
     fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
         begin(ctx)
     }

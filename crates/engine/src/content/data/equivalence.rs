@@ -7,8 +7,8 @@ use crate::content::classes::{self, Casting, MAX_LEVEL, XP_FOR_LEVEL};
 use crate::content::gear::SHIELD_WEIGHT_LB;
 use crate::content::items::ItemEffect;
 use crate::content::spells::{SpellEffect, cantrip_multiplier};
+use crate::content::statuses::{StatusEffect, StatusKind};
 use crate::content::{Armor, Class, Item, Monster, Race, Spell, Weapon, Zone, statuses};
-use crate::timing::ctb::{StatusEffect, StatusKind};
 
 /// The status table as the rules had it before it became data.
 fn on_spell_hit(spell: Spell) -> Option<statuses::Affliction> {

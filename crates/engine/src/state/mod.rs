@@ -1,0 +1,28 @@
+//! The timing models' data (DESIGN "Timing models"): what each model stores on a combatant and
+//! on the fight. Data only: the rules that read and change it live in `timing/`, and the shared
+//! rules (combatant, event, command) name these types from here, never from a model.
+
+pub mod ctb;
+pub mod tdgs;
+pub mod ticks;
+
+use serde::{Deserialize, Serialize};
+
+use crate::combatant::CombatantId;
+
+/// Fight-wide state a timing model keeps besides `Combat.order`, `turn` and `round`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ModelState {
+    /// CTB: ticks elapsed in the charge race.
+    #[serde(default)]
+    pub tick: u64,
+    /// TDGS: the natural order (REF → LUK → d2), fixed at scene start.
+    #[serde(default)]
+    pub natural_order: Vec<CombatantId>,
+    /// TDGS: the (REF, LUK) each combatant had when the order was fixed, to notice a change.
+    #[serde(default)]
+    pub order_basis: Vec<(CombatantId, i32, i32)>,
+    /// The tick timeline's loop position, observations and pre-rolled coin.
+    #[serde(default)]
+    pub timeline: ticks::TimelineState,
+}

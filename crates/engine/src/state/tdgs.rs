@@ -1,0 +1,39 @@
+//! TDGS's data (seed 001 "Document 6: Action Economy"): a combatant's turn budget, Interrupt
+//! uses and declared Instant. The rules are `timing::tdgs`.
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::reactions::{InterruptUses, Limit};
+
+/// A combatant's TDGS sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TdgsSheet {
+    /// The turn's one action is spent (use or lose).
+    #[serde(default)]
+    pub action_used: bool,
+    /// The free actions taken this turn, by name: free actions are unlimited, each one's own
+    /// limit ("varies") being once a turn.
+    #[serde(default)]
+    pub free_used: Vec<String>,
+    /// The step of this turn is taken.
+    pub stepped: bool,
+    /// Moves bought with the action (Dash) still to take this turn.
+    pub extra_moves: u8,
+    /// Interrupt uses counted against their limits.
+    pub uses: Vec<InterruptUses>,
+    /// The Instant declared for the next Instant phase.
+    pub declared: Option<Instant>,
+}
+
+/// An Instant: a pre-emptive ability declared for the round's Instant phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Instant {
+    /// Rogue, Instant REF 12: advantage on the rogue's next attack.
+    QuickDraw,
+    /// Fighter / Berserker, Instant REF 8: every standing ally's next attack at advantage.
+    BattleCry,
+    /// Mage, Instant REF 5: the mage is Dodging until its turn.
+    Premonition,
+    /// Ranger, no Instant REF of its own (the ranger's REF): advantage on its next attack.
+    SteadyAim,
+}
