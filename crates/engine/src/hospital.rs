@@ -3,7 +3,8 @@
 //!
 //! Rounding: modifiers apply one after the other to the base fee, each result rounded to the
 //! nearest coin (halves round up); the cap is 40 % of the coins held at admission, rounded down,
-//! so the fee never exceeds 40 % of the balance.
+//! and again 40 % of the coins held at payment ([`charged_at_payment`]: the smaller fee wins),
+//! so the fee never exceeds 40 % of the *current* balance.
 
 use chrono::Duration;
 
@@ -66,8 +67,7 @@ pub fn fee(level: u32, zone_tier: u8, cleric_in_party: bool, coins: u64) -> Fee 
     } else {
         after_zone
     };
-    // In u128: 40 % of any u64 is a u64, but 40 times it may not be.
-    let cap = u64::try_from(u128::from(coins) * u128::from(CAP_PERCENT) / 100).unwrap_or(u64::MAX);
+    let cap = cap(coins);
     let fee = after_cleric.min(cap);
     Fee {
         base,
@@ -77,6 +77,19 @@ pub fn fee(level: u32, zone_tier: u8, cleric_in_party: bool, coins: u64) -> Fee 
         fee,
         capped: fee < after_cleric,
     }
+}
+
+/// 40 % of `coins`, rounded down (none of a negative balance).
+fn cap(coins: u64) -> u64 {
+    // In u128: 40 % of any u64 is a u64, but 40 times it may not be.
+    u64::try_from(u128::from(coins) * u128::from(CAP_PERCENT) / 100).unwrap_or(u64::MAX)
+}
+
+/// What `/hospital pay` charges: the fee fixed at admission, or 40 % of the `coins` held now if
+/// that is smaller (§8.3: "never exceeds 40 % of the player's current coin balance").
+pub fn charged_at_payment(admission_fee: i64, coins: i64) -> i64 {
+    let now = i64::try_from(cap(coins.max(0).unsigned_abs())).unwrap_or(i64::MAX);
+    admission_fee.max(0).min(now)
 }
 
 /// XP actually gained while in debt: 10 % less, rounded down.
@@ -136,6 +149,18 @@ mod tests {
         assert_eq!((f.after_cleric, f.cap, f.fee, f.capped), (1_170, 400, 400, true));
         assert_eq!(fee(1, 3, false, 0).fee, 0);
         assert_eq!(fee(1, 3, false, 49).fee, 19); // 40 % of 49 is 19.6, rounded down
+    }
+
+    #[test]
+    fn the_fee_never_exceeds_forty_percent_of_the_current_coin_balance() {
+        // 138 fixed at admission with 1,000 held; 100 left at payment: 40 % of 100 wins.
+        assert_eq!(charged_at_payment(138, 100), 40);
+        assert_eq!(charged_at_payment(138, 1_000), 138);
+        assert_eq!(charged_at_payment(138, 345), 138); // 40 % of 345 is 138
+        assert_eq!(charged_at_payment(138, 49), 19);
+        assert_eq!(charged_at_payment(138, 0), 0);
+        assert_eq!(charged_at_payment(138, -5), 0);
+        assert_eq!(charged_at_payment(900, i64::MAX), 900);
     }
 
     #[test]

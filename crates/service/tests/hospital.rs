@@ -14,7 +14,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::{Duration, TimeZone, Utc};
 use engine::{Event, RuleViolation};
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 use service::cmd::gm::HpAdjusted;
 use service::entity::{character, debt, expedition, hospital_record, timer};
 use service::{
@@ -27,6 +27,7 @@ on_every_backend! {
     the_fee_counts_a_cleric_ally_and_is_capped => crate::the_fee_counts_a_cleric_ally_and_is_capped;
     paying_starts_a_rest_that_blocks_expeditions_and_nothing_else => crate::paying_starts_a_rest_that_blocks_expeditions_and_nothing_else;
     an_unpaid_fee_becomes_a_debt_that_costs_xp_until_paid => crate::an_unpaid_fee_becomes_a_debt_that_costs_xp_until_paid;
+    the_fee_never_exceeds_forty_percent_of_the_current_coin_balance => crate::the_fee_never_exceeds_forty_percent_of_the_current_coin_balance;
     a_rest_due_while_down_ends_at_once_on_restart => crate::a_rest_due_while_down_ends_at_once_on_restart;
     setting_out_after_the_rest_discharges_once => crate::setting_out_after_the_rest_discharges_once;
     two_workers_fire_each_of_two_thousand_timers_once => crate::two_workers_fire_each_of_two_thousand_timers_once;
@@ -255,6 +256,7 @@ async fn paying_starts_a_rest_that_blocks_expeditions_and_nothing_else(db: Db) -
         paid.payment,
         Payment::Paid {
             fee: 138,
+            admission_fee: 138,
             rest: Duration::hours(4),
             coins_left: 862
         }
@@ -390,27 +392,21 @@ async fn an_unpaid_fee_becomes_a_debt_that_costs_xp_until_paid(db: Db) -> Result
     let svc = Service::with_seed(db.clone(), 21);
     let camp = campaign(&svc).await?;
     let (before, _) = die_on_an_expedition(&svc, camp).await?;
-    // The coins were spent after admission: 100 left of a 138 fee.
-    svc.gm_grant_coins(camp, "vic", -900).await?;
-    let paid = svc.hospital_pay(camp, CHANNEL, "vic", now()).await?;
-    assert_eq!(
-        paid.payment,
-        Payment::Deferred {
-            fee: 138,
-            rest: Duration::hours(4),
-            coins: 100
-        }
-    );
-    let debts = debt::Entity::find().all(db.conn()).await?;
-    assert_eq!(debts.len(), 1);
-    assert_eq!(
-        (debts[0].amount, debts[0].paid_at, debts[0].character_id),
-        (138, None, before.id)
-    );
+    // A debt stored before the cap at payment (a fee deferred when the coins were gone): it
+    // still costs XP until paid. Paying the fee now starts the rest.
+    svc.hospital_pay(camp, CHANNEL, "vic", now()).await?;
+    svc.gm_grant_coins(camp, "vic", -862 + 100).await?;
     let record = hospital_record::Entity::find().one(db.conn()).await?.expect("record");
-    assert_eq!((record.fee_paid, record.paid_at), (false, None));
-    // The rest started all the same.
-    assert_eq!(record.recovery_ends, Some(now() + Duration::hours(4)));
+    debt::ActiveModel {
+        character_id: Set(before.id),
+        hospital_record_id: Set(Some(record.id)),
+        amount: Set(138),
+        created_at: Set(now()),
+        paid_at: Set(None),
+        ..Default::default()
+    }
+    .insert(db.conn())
+    .await?;
     assert_eq!(svc.hospital(camp, "vic", now()).await?.debt, 138);
     assert_eq!(
         svc.hospital_pay(camp, CHANNEL, "vic", now()).await?.payment,
@@ -445,6 +441,34 @@ async fn an_unpaid_fee_becomes_a_debt_that_costs_xp_until_paid(db: Db) -> Result
     assert_eq!(svc.hospital(camp, "vic", ends).await?.debt, 0);
     let (gained, total) = xp_from_a_won_fight(&svc, camp, "pit", "vic").await?;
     assert_eq!(gained, total);
+    Ok(())
+}
+
+async fn the_fee_never_exceeds_forty_percent_of_the_current_coin_balance(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db.clone(), 21);
+    let camp = campaign(&svc).await?;
+    let (before, killed) = die_on_an_expedition(&svc, camp).await?;
+    // 138 fixed at admission with 1,000 held; 900 spent before paying: 40 % of 100 is 40.
+    assert_eq!(admission(&killed).fee.fee, 138);
+    svc.gm_grant_coins(camp, "vic", -900).await?;
+    let view = svc.hospital(camp, "vic", now()).await?;
+    assert_eq!((view.awaiting_payment, view.coins), (Some(40), 100));
+    let paid = svc.hospital_pay(camp, CHANNEL, "vic", now()).await?;
+    assert_eq!(
+        paid.payment,
+        Payment::Paid {
+            fee: 40,
+            admission_fee: 138,
+            rest: Duration::hours(4),
+            coins_left: 60
+        }
+    );
+    // No debt: the capped fee is the whole fee.
+    assert!(debt::Entity::find().all(db.conn()).await?.is_empty());
+    let record = hospital_record::Entity::find().one(db.conn()).await?.expect("record");
+    assert_eq!((record.fee_paid, record.paid_at), (true, Some(now())));
+    assert_eq!(svc.hospital(camp, "vic", now()).await?.debt, 0);
+    assert_eq!(service::repo::characters::get(db.conn(), before.id).await?.coins, 60);
     Ok(())
 }
 

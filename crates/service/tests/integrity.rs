@@ -23,7 +23,7 @@ on_every_backend! {
     rewards_land_beside_concurrent_grants => crate::rewards_land_beside_concurrent_grants;
     three_expedition_starts_leave_one_expedition => crate::three_expedition_starts_leave_one_expedition;
     three_payments_of_one_fee_pay_it_once => crate::three_payments_of_one_fee_pay_it_once;
-    three_deferrals_of_one_fee_owe_it_once => crate::three_deferrals_of_one_fee_owe_it_once;
+    three_capped_payments_of_one_fee_pay_it_once => crate::three_capped_payments_of_one_fee_pay_it_once;
 }
 
 fn now() -> DateTimeUtc {
@@ -329,30 +329,27 @@ async fn three_payments_of_one_fee_pay_it_once(db: Db) -> Result<(), ServiceErro
     Ok(())
 }
 
-async fn three_deferrals_of_one_fee_owe_it_once(db: Db) -> Result<(), ServiceError> {
+async fn three_capped_payments_of_one_fee_pay_it_once(db: Db) -> Result<(), ServiceError> {
     let svc = Service::new(db.clone());
     let (camp, _, _) = aria(&svc).await?;
     svc.gm_grant_coins(camp, "alice", 480).await?;
     let fee = aria_dies(&svc, camp).await?;
-    // The coins are gone by the time of payment: the fee becomes a debt.
-    svc.gm_grant_coins(camp, "alice", -500).await?;
+    // Most coins spent before paying: the fee is capped at 40 % of what is left, taken once.
+    let left = svc.inventory(camp, "alice").await?.coins.min(10);
+    let held = svc.inventory(camp, "alice").await?.coins;
+    svc.gm_grant_coins(camp, "alice", left - held).await?;
+    let charged = engine::hospital::charged_at_payment(fee, left);
+    assert!(charged < fee, "the cap bites: {charged} of {fee}");
     let results = pay_three_times(&svc, camp).await;
-    let deferred = results
+    let paid = results
         .iter()
-        .filter(|r| matches!(r, Ok(Payment::Deferred { .. })))
+        .filter(|r| matches!(r, Ok(Payment::Paid { fee: f, .. }) if *f == charged))
         .count();
-    assert_eq!(deferred, 1, "{results:?}");
-    let owed = results
-        .iter()
-        .filter(|r| matches!(r, Ok(Payment::StillOwed { amount, coins: 0 }) if *amount == fee))
-        .count();
-    assert_eq!(owed, 2, "{results:?}");
-    let debts = debt::Entity::find().all(db.conn()).await?;
-    assert_eq!(
-        debts.iter().map(|d| d.amount).collect::<Vec<_>>(),
-        vec![fee],
-        "one debt"
-    );
+    assert_eq!(paid, 1, "{results:?}");
+    let nothing = results.iter().filter(|r| matches!(r, Ok(Payment::NothingOwed))).count();
+    assert_eq!(nothing, 2, "{results:?}");
+    assert_eq!(svc.inventory(camp, "alice").await?.coins, left - charged, "charged once");
+    assert!(debt::Entity::find().all(db.conn()).await?.is_empty(), "no debt");
     assert_eq!(rests(&db).await?, 1, "one recovery rest");
     Ok(())
 }

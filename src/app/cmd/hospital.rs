@@ -35,14 +35,30 @@ impl Hospital {
                 let paid = s.hospital_pay(campaign, ctx.channel(), me, ctx.now).await?;
                 let name = paid.name.as_str();
                 match paid.payment {
-                    Payment::Paid { fee, rest, .. } => vec![app.story(
-                        Key::HospitalPaid,
-                        &[("name", name), ("fee", &fee.to_string()), ("duration", &describe(rest))],
-                    )],
-                    Payment::Deferred { fee, rest, .. } => vec![
-                        app.story(Key::HospitalDebt, &[("name", name), ("fee", &fee.to_string())]),
-                        app.story(Key::RestRemaining, &[("name", name), ("remaining", &describe(rest))]),
-                    ],
+                    Payment::Paid {
+                        fee,
+                        admission_fee,
+                        rest,
+                        coins_left,
+                    } => {
+                        let mut replies = vec![app.story(
+                            Key::HospitalPaid,
+                            &[("name", name), ("fee", &fee.to_string()), ("duration", &describe(rest))],
+                        )];
+                        if fee < admission_fee {
+                            replies.push(Reply::public(
+                                render::info(
+                                    "Hospital fee capped",
+                                    &format!(
+                                        "{fee} coins instead of {admission_fee}: the fee never exceeds 40% of the {} coins you held at payment.",
+                                        fee + coins_left
+                                    ),
+                                )
+                                .ephemeral(),
+                            ));
+                        }
+                        replies
+                    }
                     Payment::DebtCleared { amount, .. } => {
                         vec![app.story(Key::DebtCleared, &[("name", name), ("fee", &amount.to_string())])]
                     }

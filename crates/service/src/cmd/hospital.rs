@@ -5,9 +5,11 @@
 //!
 //! The rule implemented (also in the README): the fee is fixed at admission — the level's base
 //! fee, the zone-tier modifier, −25 % with a Cleric ally in the fight, capped at 40 % of the
-//! coins held at admission. `/hospital pay` takes the whole fee if the character holds it;
-//! otherwise (coins spent since admission) the whole fee becomes a debt, XP gains are 10 %
-//! lower until a later `/hospital pay` clears it, and the recovery rest starts either way.
+//! coins held at admission — and capped again at `/hospital pay` by 40 % of the coins held then
+//! (the smaller fee wins, [`hospital::charged_at_payment`]), so the fee never exceeds 40 % of
+//! the player's *current* balance and can always be paid. A debt stored before that rule (a fee
+//! deferred when the coins were gone) still costs 10 % of XP gains until a later `/hospital pay`
+//! clears it.
 
 use chrono::Duration;
 use engine::content::{Class, Zone};
@@ -59,11 +61,14 @@ pub struct Admission {
 /// What `/hospital pay` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Payment {
-    /// The fee was paid; the recovery rest has begun.
-    Paid { fee: i64, rest: Duration, coins_left: i64 },
-    /// The character could not pay: the fee is a debt now (−10 % XP until paid); the rest
-    /// has begun all the same.
-    Deferred { fee: i64, rest: Duration, coins: i64 },
+    /// The fee was paid — the admission fee or, if smaller, 40 % of the coins held now
+    /// (`fee < admission_fee` then); the recovery rest has begun.
+    Paid {
+        fee: i64,
+        admission_fee: i64,
+        rest: Duration,
+        coins_left: i64,
+    },
     /// An earlier debt was paid off.
     DebtCleared { amount: i64, coins_left: i64 },
     /// A debt is still owed and the character cannot pay it yet.
@@ -84,7 +89,8 @@ pub struct Paid {
 pub struct HospitalView {
     pub name: String,
     pub coins: i64,
-    /// Admitted and not yet through `/hospital pay`: the fee fixed at admission.
+    /// Admitted and not yet through `/hospital pay`: what paying now would charge (the fee
+    /// fixed at admission, or 40 % of the coins held now if smaller).
     pub awaiting_payment: Option<i64>,
     /// Unpaid debt (deferred fees), in coins.
     pub debt: i64,
@@ -317,7 +323,10 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         let record = latest(conn, row.id).await?;
         let debt = open_debts(conn, row.id).await?.iter().map(|d| d.amount).sum();
-        let awaiting_payment = record.as_ref().filter(|r| r.recovery_ends.is_none()).map(|r| r.fee);
+        let awaiting_payment = record
+            .as_ref()
+            .filter(|r| r.recovery_ends.is_none())
+            .map(|r| hospital::charged_at_payment(r.fee, row.coins));
         let rest = record
             .as_ref()
             .and_then(|r| r.recovery_ends)
@@ -333,9 +342,8 @@ impl Service {
         })
     }
 
-    /// `/hospital pay`: pays the fee fixed at admission and starts the recovery rest (a timer
-    /// due when it ends, written in the same transaction); without the coins the fee becomes a
-    /// debt and the rest starts anyway. With no fee pending, pays off a debt if the coins are
+    /// `/hospital pay`: pays the fee fixed at admission, capped by 40 % of the coins held now,
+    /// and starts the recovery rest (a timer due when it ends, written in the same transaction). With no fee pending, pays off a debt if the coins are
     /// there. `channel_id` is where Thom tells the player the rest is over if their DMs are
     /// closed.
     pub async fn hospital_pay(
@@ -368,58 +376,35 @@ impl Service {
         let name = row.name.clone();
         let pending = latest(&*txn, row.id).await?.filter(|r| r.recovery_ends.is_none());
         let payment = if let Some(record) = pending {
-            let fee = record.fee;
+            let fee = hospital::charged_at_payment(record.fee, row.coins);
             let level = u32::try_from(row.level).unwrap_or(1);
             let rest = hospital::recovery_rest(level);
             let ends = now + rest;
-            let can_pay = row.coins >= fee;
             // Conditional on the rest not having started: of two racing payments one starts
             // it, the other finds nothing pending (PostgreSQL; SQLite serialises them).
-            let mut started = hospital_record::Entity::update_many()
+            let started = hospital_record::Entity::update_many()
                 .col_expr(hospital_record::Column::RecoveryEnds, Expr::value(ends))
+                .col_expr(hospital_record::Column::FeePaid, Expr::value(true))
+                .col_expr(hospital_record::Column::PaidAt, Expr::value(now))
                 .filter(hospital_record::Column::Id.eq(record.id))
                 .filter(hospital_record::Column::RecoveryEnds.is_null());
-            if can_pay {
-                started = started
-                    .col_expr(hospital_record::Column::FeePaid, Expr::value(true))
-                    .col_expr(hospital_record::Column::PaidAt, Expr::value(now));
-            }
             if started.exec(&*txn).await?.rows_affected != 1 {
                 return Ok(None);
             }
-            if can_pay {
-                let paid = characters::modify(&*txn, row, |row| {
-                    if row.coins < fee {
-                        // Spent meanwhile (PostgreSQL): this try is void; the next defers the fee.
-                        return Err(ServiceError::Contended);
-                    }
-                    row.coins -= fee;
-                    Ok(())
-                })
-                .await;
-                row = match paid {
-                    Ok(row) => row,
-                    Err(ServiceError::Contended) => return Ok(None),
-                    Err(err) => return Err(err),
-                };
-            } else {
-                let debt = debt::ActiveModel {
-                    character_id: Set(row.id),
-                    hospital_record_id: Set(Some(record.id)),
-                    amount: Set(fee),
-                    created_at: Set(now),
-                    paid_at: Set(None),
-                    ..Default::default()
+            let paid = characters::modify(&*txn, row, |row| {
+                if hospital::charged_at_payment(record.fee, row.coins) != fee {
+                    // Spent meanwhile (PostgreSQL): this try is void; the next charges anew.
+                    return Err(ServiceError::Contended);
                 }
-                .insert(&*txn)
-                .await;
-                match debt {
-                    Ok(_) => {}
-                    // `ux_debts_hospital_record`: deferred by a racing payment already.
-                    Err(err) if crate::store::is_unique_violation(&err) => return Ok(None),
-                    Err(err) => return Err(err.into()),
-                }
-            }
+                row.coins -= fee;
+                Ok(())
+            })
+            .await;
+            row = match paid {
+                Ok(row) => row,
+                Err(ServiceError::Contended) => return Ok(None),
+                Err(err) => return Err(err),
+            };
             let rest_timer = timer::ActiveModel {
                 kind: Set(RECOVERY_REST.to_owned()),
                 campaign_id: Set(Some(campaign_id)),
@@ -442,15 +427,11 @@ impl Service {
                 Err(err) if crate::store::is_unique_violation(&err) => return Ok(None),
                 Err(err) => return Err(err.into()),
             }
-            let coins = row.coins;
-            if can_pay {
-                Payment::Paid {
-                    fee,
-                    rest,
-                    coins_left: coins,
-                }
-            } else {
-                Payment::Deferred { fee, rest, coins }
+            Payment::Paid {
+                fee,
+                admission_fee: record.fee,
+                rest,
+                coins_left: row.coins,
             }
         } else {
             let debts = open_debts(&*txn, row.id).await?;
@@ -498,7 +479,7 @@ impl Service {
             }
         };
         txn.commit().await?;
-        if matches!(payment, Payment::Paid { .. } | Payment::Deferred { .. }) {
+        if matches!(payment, Payment::Paid { .. }) {
             self.store.wake.notify_one();
         }
         Ok(Some(Paid { name, payment }))
