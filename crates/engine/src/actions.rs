@@ -605,6 +605,7 @@ pub fn arrive(ctx: &mut Ctx, mover: CombatantId, plan: &movement::MovePlan) {
             feet: plan.feet,
             to: plan.changes.clone(),
             difficult_terrain,
+            outcome: plan.outcome,
         });
     }
     let mut steps = Vec::new();

@@ -437,14 +437,19 @@ pub fn heal(ctx: &mut Ctx, by: CombatantId, target: CombatantId, amount: i32) {
         return;
     }
     let was_downed = c.is_downed();
+    let before = c.hp.max(0);
     c.hp = c.hp.saturating_add(amount.max(0)).min(c.max_hp);
     let hp = c.hp;
+    // What the healing really gave: none of it past the maximum (Second Wind at full HP is +0).
+    let amount = hp - before;
     if was_downed && hp > 0 {
         c.death.revive(now);
     }
+    let prone = c.conditions.prone;
     ctx.emit(Event::Healed { target, by, amount, hp });
     if was_downed && hp > 0 {
-        ctx.emit(Event::Revived { id: target, hp });
+        // Healed awake but still on the floor: standing costs half their speed (§3.2).
+        ctx.emit(Event::Revived { id: target, hp, prone });
     }
 }
 

@@ -109,6 +109,9 @@ pub enum Event {
         feet: i32,
         to: Vec<(CombatantId, Band)>,
         difficult_terrain: bool,
+        /// What the move came to (closed in, left a reach, …), for the narration.
+        #[serde(default)]
+        outcome: crate::movement::MoveOutcome,
     },
     MoveAborted {
         id: CombatantId,
@@ -214,6 +217,12 @@ pub enum Event {
         caster: CombatantId,
         spell: Spell,
         by: CombatantId,
+        /// The counterspeller's INT check and its DC (10 + the spell's level); 0 in fights
+        /// logged before they were kept.
+        #[serde(default)]
+        roll: i32,
+        #[serde(default)]
+        dc: i32,
     },
     CounterspellFailed {
         caster: CombatantId,
@@ -303,6 +312,10 @@ pub enum Event {
         id: CombatantId,
         trigger_by: CombatantId,
         action: String,
+        /// What set it off (a move, a spell, an ability, an attack); `None` in fights logged
+        /// before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        observed: Option<crate::readied::Observed>,
     },
     ReactionOffered {
         reactor: CombatantId,
@@ -343,6 +356,10 @@ pub enum Event {
     Revived {
         id: CombatantId,
         hp: i32,
+        /// Healed awake but still on the floor (a potion or a spell does not stand them up;
+        /// a natural 20 does).
+        #[serde(default)]
+        prone: bool,
     },
     Died {
         id: CombatantId,

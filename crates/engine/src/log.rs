@@ -37,6 +37,7 @@ pub fn line(c: &Combat, event: &Event) -> String {
             feet,
             to,
             difficult_terrain,
+            ..
         } => {
             let bands: Vec<String> = to.iter().map(|(o, b)| format!("{} {}", n(*o), b.name())).collect();
             let terrain = if *difficult_terrain {
@@ -152,8 +153,15 @@ pub fn line(c: &Combat, event: &Event) -> String {
             let target = target.map_or(String::new(), |t| format!(" at {}", n(t)));
             format!("{} casts {}{slot}{target}", n(*caster), spell.name())
         }
-        Event::SpellCountered { caster, spell, by } => {
-            format!("{} counters {}'s {}", n(*by), n(*caster), spell.name())
+        Event::SpellCountered {
+            caster,
+            spell,
+            by,
+            roll,
+            dc,
+        } => {
+            let check = if *dc > 0 { format!(" ({roll} vs DC {dc})") } else { String::new() };
+            format!("{} counters {}'s {}{check}", n(*by), n(*caster), spell.name())
         }
         Event::CounterspellFailed { by, roll, dc, .. } => {
             format!("{}'s counterspell fails ({roll} vs DC {dc})", n(*by))
@@ -242,7 +250,9 @@ pub fn line(c: &Combat, event: &Event) -> String {
             )
         }
         Event::ReadiedActionSet { id, action, trigger } => format!("{} readies {action} — when {trigger}", n(*id)),
-        Event::ReadiedActionTriggered { id, trigger_by, action } => {
+        Event::ReadiedActionTriggered {
+            id, trigger_by, action, ..
+        } => {
             format!("{} sets it off: {}'s readied {action} fires", n(*trigger_by), n(*id))
         }
         Event::ReactionOffered { reactor, options, .. } => {
@@ -275,7 +285,8 @@ pub fn line(c: &Combat, event: &Event) -> String {
             format!("{} is stable (wakes in {wakes_in} turns)", n(*id))
         }
         Event::Woke { id } => format!("{} wakes with 1 HP", n(*id)),
-        Event::Revived { id, hp } => format!("{} is back on their feet ({hp} HP)", n(*id)),
+        Event::Revived { id, hp, prone: false } => format!("{} is back on their feet ({hp} HP)", n(*id)),
+        Event::Revived { id, hp, prone: true } => format!("{} is back ({hp} HP), still prone", n(*id)),
         Event::Died { id } => format!("{} dies", n(*id)),
         Event::MonsterSlain { id, .. } => format!("{} is slain", n(*id)),
         Event::HpAdjusted { id, delta, hp } => {

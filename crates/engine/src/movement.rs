@@ -116,6 +116,28 @@ impl MoveIntent {
     }
 }
 
+/// What a move came to, as TwinBee narrates it (§3.3 "TwinBee narrates all movement"): by the
+/// bands it changed, not the words the player typed. Entering someone's reach says most, then
+/// leaving one, then closing or opening distance, then a shift that changed no band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum MoveOutcome {
+    /// Into melee with this one.
+    ClosedIn(CombatantId),
+    /// Out of this one's reach (and perhaps others').
+    LeftReach(CombatantId),
+    /// Closer to this one (far → near), still out of reach.
+    Advanced(CombatantId),
+    /// Farther from this one (near → far); no reach was left.
+    FellBack(CombatantId),
+    /// A shift that changed no band, still in this one's reach.
+    ShiftedInMelee(CombatantId),
+    /// A shift that changed no band, in no one's reach.
+    Shifted,
+    /// A move logged before outcomes were kept.
+    #[default]
+    Unrecorded,
+}
+
 /// A resolved move: the new band to each enemy whose band changes, and its cost in feet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MovePlan {
@@ -127,6 +149,9 @@ pub struct MovePlan {
     pub entering: Vec<CombatantId>,
     /// Teleportation (Misty Step): provokes no opportunity attacks.
     pub teleport: bool,
+    /// What the move comes to, for the narration.
+    #[serde(default)]
+    pub outcome: MoveOutcome,
 }
 
 /// Plans `intent` given the mover's current band to each living enemy.
@@ -194,13 +219,41 @@ pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) 
         .filter(|(_, to)| *to == Band::Melee)
         .map(|(id, _)| *id)
         .collect();
+    let outcome = outcome(bands, &changes, &leaving, &entering);
     Ok(MovePlan {
         changes,
         feet: terrain_cost(feet, difficult),
         leaving,
         entering,
         teleport: false,
+        outcome,
     })
+}
+
+/// What changing `changes` from `bands` comes to (see [`MoveOutcome`]).
+fn outcome(
+    bands: &[(CombatantId, Band)],
+    changes: &[(CombatantId, Band)],
+    leaving: &[CombatantId],
+    entering: &[CombatantId],
+) -> MoveOutcome {
+    let before = |id: CombatantId| bands.iter().find(|(b, _)| *b == id).map(|(_, band)| *band);
+    if let Some(&with) = entering.first() {
+        return MoveOutcome::ClosedIn(with);
+    }
+    if let Some(&of) = leaving.first() {
+        return MoveOutcome::LeftReach(of);
+    }
+    if let Some(&(toward, _)) = changes.iter().find(|(id, to)| before(*id).is_some_and(|b| *to < b)) {
+        return MoveOutcome::Advanced(toward);
+    }
+    if let Some(&(from, _)) = changes.iter().find(|(id, to)| before(*id).is_some_and(|b| *to > b)) {
+        return MoveOutcome::FellBack(from);
+    }
+    match bands.iter().find(|(_, band)| *band == Band::Melee) {
+        Some(&(with, _)) => MoveOutcome::ShiftedInMelee(with),
+        None => MoveOutcome::Shifted,
+    }
 }
 
 /// Feet `id` has already covered toward melee with `target` on earlier turns (0 once the band
@@ -248,6 +301,22 @@ mod tests {
         let p = plan(MoveIntent::Shift(Direction::North), &[(A, Band::Melee)], false).unwrap();
         assert_eq!(p.feet, SHIFT_FEET);
         assert!(p.changes.is_empty() && p.leaving.is_empty());
+    }
+
+    #[test]
+    fn each_move_is_narrated_by_what_it_came_to() {
+        let out = |intent, bands: &[(CombatantId, Band)]| plan(intent, bands, false).unwrap().outcome;
+        // Toward from far: closer, not "gives ground".
+        assert_eq!(out(MoveIntent::Toward, &[(A, Band::Far)]), MoveOutcome::Advanced(A));
+        assert_eq!(out(MoveIntent::Toward, &[(A, Band::Near)]), MoveOutcome::ClosedIn(A));
+        assert_eq!(out(MoveIntent::Melee(B), &[(A, Band::Far), (B, Band::Near)]), MoveOutcome::ClosedIn(B));
+        assert_eq!(out(MoveIntent::Away, &[(A, Band::Melee), (B, Band::Near)]), MoveOutcome::LeftReach(A));
+        assert_eq!(out(MoveIntent::Away, &[(A, Band::Near)]), MoveOutcome::FellBack(A));
+        assert_eq!(out(MoveIntent::Ranged, &[(A, Band::Near), (B, Band::Melee)]), MoveOutcome::LeftReach(B));
+        // A sideways shift in melee stays in melee.
+        let east = MoveIntent::Shift(Direction::East);
+        assert_eq!(out(east, &[(A, Band::Near), (B, Band::Melee)]), MoveOutcome::ShiftedInMelee(B));
+        assert_eq!(out(east, &[(A, Band::Near)]), MoveOutcome::Shifted);
     }
 
     #[test]

@@ -95,6 +95,31 @@ fn second_wind_heals_1d10_plus_fighter_level() {
 }
 
 #[test]
+fn second_wind_at_full_hp_heals_the_hp_really_gained() {
+    let mut f = Fight::new(vec![
+        pc("Bo", Race::Human, Class::Fighter, 3),
+        puppet("Ogre", Monster::Ogre),
+    ]);
+    let bo = f.id("Bo");
+    f.turn_of(bo);
+    // Full: nothing gained, whatever the 1d10 + 3 rolled.
+    let events = f.act(bo, Command::Bonus(BonusAction::SecondWind));
+    assert_eq!(healed(&events, bo), vec![0]);
+    assert_eq!(f.get(bo).hp, 28);
+    // Two short: 2, not the roll.
+    let mut f = Fight::new(vec![
+        pc("Bo", Race::Human, Class::Fighter, 3),
+        puppet("Ogre", Monster::Ogre),
+    ]);
+    let bo = f.id("Bo");
+    f.turn_of(bo);
+    f.direct(Command::AdjustHp { target: bo, delta: -2 });
+    let events = f.act(bo, Command::Bonus(BonusAction::SecondWind));
+    assert_eq!(healed(&events, bo), vec![2], "1d10 + 3 is at least 4; only 2 were missing");
+    assert_eq!(f.get(bo).hp, 28);
+}
+
+#[test]
 fn second_wind_is_refused_for_other_classes_and_when_spent() {
     let mut f = Fight::new(vec![
         pc("Vex", Race::Human, Class::Rogue, 5),

@@ -202,7 +202,7 @@ fn counterspell_spends_a_slot_and_cancels_the_spell_on_an_int_check_against_ten_
     if roll >= 11 {
         assert!(any(
             &events,
-            |e| matches!(e, Event::SpellCountered { spell: Spell::MagicMissile, by, .. } if *by == aria)
+            |e| matches!(e, Event::SpellCountered { spell: Spell::MagicMissile, by, roll: r, dc: 11, .. } if *by == aria && *r == roll)
         ));
         assert!(damage_to(&events, aria).is_empty());
         assert_eq!(f.get(aria).hp, hp);

@@ -53,7 +53,7 @@ fn readied_attack_fires_when_the_goblin_moves_into_melee_range() {
     assert_eq!(offered_to(&events, bo), Some(vec![ReactionKind::Readied]));
     let events = f.act(bo, Command::React(ReactionKind::Readied));
     let fired = position(&events, |e| {
-        matches!(e, Event::ReadiedActionTriggered { id, trigger_by, action } if *id == bo && *trigger_by == goblin && action == "attack")
+        matches!(e, Event::ReadiedActionTriggered { id, trigger_by, action, .. } if *id == bo && *trigger_by == goblin && action == "attack")
     })
     .expect("the readied attack fires");
     let swing = position(&events, |e| matches!(e, Event::AttackRolled { .. })).unwrap();
@@ -221,6 +221,12 @@ fn readied_cast_fires_when_an_enemy_casts_a_spell_and_spends_its_slot_then() {
         Event::SpellCast { caster, spell: Spell::MagicMissile, slot: Some(1), target: Some(t) } if *caster == aria && *t == drow
     )));
     assert_eq!(f.get(aria).pools.spell_slots[0], 1);
+    // Set off by the spell, and said so: not "… moves."
+    assert!(any(&events, |e| matches!(
+        e,
+        Event::ReadiedActionTriggered { id, observed: Some(engine::readied::Observed::CastsSpell { caster, spell: Spell::MagicMissile }), .. }
+            if *id == aria && *caster == drow
+    )));
     let to_drow: i32 = common::damage_to(&events, drow).iter().sum();
     assert_eq!(common::damage_to(&events, drow).len(), 3);
     assert_eq!(f.get(drow).hp, drow_hp - to_drow);

@@ -116,6 +116,26 @@ fn mention(c: &Combatant) -> (String, Option<String>) {
     }
 }
 
+/// "1 turn", "3 turns".
+fn turns(n: impl Into<u64>) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { "turn" } else { "turns" })
+}
+
+/// What a readied action's trigger did, as the verb after its doer: "moves", "casts Fire Bolt",
+/// "uses its breath weapon", "attacks Bo", "closes in", "pulls away".
+fn did(observed: Option<&engine::readied::Observed>, n: &dyn Fn(CombatantId) -> String) -> String {
+    use engine::readied::Observed;
+    match observed {
+        None | Some(Observed::Moves { .. }) => "moves".into(),
+        Some(Observed::EntersMelee { .. }) => "closes in".into(),
+        Some(Observed::LeavesMelee { .. }) => "pulls away".into(),
+        Some(Observed::CastsSpell { spell, .. }) => format!("casts {}", spell.name()),
+        Some(Observed::UsesAbility { ability, .. }) => format!("uses {}", escape_markdown(&lower_words(ability))),
+        Some(Observed::Attacks { target, .. }) => format!("attacks {}", n(*target)),
+    }
+}
+
 /// A `Revived` right after the natural-20 death save that caused it: the save's line says it all.
 fn revived_by_natural_20(events: &[Event], i: usize, event: &Event) -> bool {
     let Event::Revived { id, .. } = event else {
@@ -205,15 +225,26 @@ impl Renderer {
                 feet,
                 to,
                 difficult_terrain,
+                outcome,
             } => {
+                use engine::movement::MoveOutcome;
                 let feet = feet.to_string();
                 let name = n(*id);
-                let mut lines = match to.iter().find(|(_, b)| *b == Band::Melee) {
-                    Some((target, _)) => one(
-                        Key::MoveIntoMelee,
-                        &[("name", &name), ("target", &n(*target)), ("feet", &feet)],
-                    ),
-                    None => one(Key::MoveOutOfMelee, &[("name", &name), ("feet", &feet)]),
+                let with = |key: Key, other: CombatantId| {
+                    one(key, &[("name", &name), ("target", &n(other)), ("feet", &feet)])
+                };
+                let mut lines = match *outcome {
+                    MoveOutcome::ClosedIn(other) => with(Key::MoveIntoMelee, other),
+                    MoveOutcome::LeftReach(other) => with(Key::MoveOutOfReach, other),
+                    MoveOutcome::Advanced(other) => with(Key::MoveCloser, other),
+                    MoveOutcome::FellBack(other) => with(Key::MoveFellBack, other),
+                    MoveOutcome::ShiftedInMelee(other) => with(Key::MoveShiftInMelee, other),
+                    MoveOutcome::Shifted => one(Key::MoveShift, &[("name", &name), ("feet", &feet)]),
+                    // Logged before outcomes were kept: only arriving in melee is certain.
+                    MoveOutcome::Unrecorded => match to.iter().find(|(_, b)| *b == Band::Melee) {
+                        Some((other, _)) => with(Key::MoveIntoMelee, *other),
+                        None => one(Key::MoveShift, &[("name", &name), ("feet", &feet)]),
+                    },
                 };
                 if *difficult_terrain {
                     lines.push(say(Key::MoveDifficultTerrain, &[("name", &name), ("feet", &feet)]));
@@ -369,10 +400,24 @@ impl Renderer {
                     &[("name", &n(*caster)), ("spell", spell.name())],
                 ),
             },
-            Event::SpellCountered { caster, spell, by } => one(
-                Key::SpellCountered,
-                &[("name", &n(*by)), ("caster", &n(*caster)), ("spell", spell.name())],
-            ),
+            Event::SpellCountered {
+                caster,
+                spell,
+                by,
+                roll,
+                dc,
+            } => {
+                let line = say(
+                    Key::SpellCountered,
+                    &[("name", &n(*by)), ("caster", &n(*caster)), ("spell", spell.name())],
+                );
+                // The INT check shown as a failed one is (fights logged before it was kept: none).
+                if *dc > 0 {
+                    vec![format!("{line} `{roll} vs DC {dc}`")]
+                } else {
+                    vec![line]
+                }
+            }
             Event::CounterspellFailed { caster, by, roll, dc } => vec![format!(
                 "{} `{roll} vs DC {dc}`",
                 say(Key::CounterspellFailed, &[("name", &n(*by)), ("caster", &n(*caster))])
@@ -490,12 +535,18 @@ impl Renderer {
                     ("trigger", &escape_markdown(trigger)),
                 ],
             ),
-            Event::ReadiedActionTriggered { id, trigger_by, action } => one(
+            Event::ReadiedActionTriggered {
+                id,
+                trigger_by,
+                action,
+                observed,
+            } => one(
                 Key::ReadiedActionTriggered,
                 &[
                     ("name", &n(*id)),
                     ("mover", &n(*trigger_by)),
                     ("action", &escape_markdown(action)),
+                    ("did", &did(observed.as_ref(), &n)),
                 ],
             ),
             Event::ReactionOffered { reactor, .. } => one(Key::ReactionOffered, &[("name", &n(*reactor))]),
@@ -540,11 +591,12 @@ impl Renderer {
                     ],
                 )
             }
-            Event::Stabilized { id, wakes_in } => {
-                one(Key::Stabilised, &[("name", &n(*id)), ("turns", &wakes_in.to_string())])
-            }
+            Event::Stabilized { id, wakes_in } => one(Key::Stabilised, &[("name", &n(*id)), ("turns", &turns(*wakes_in))]),
             Event::Woke { id } => one(Key::Woke, &[("name", &n(*id))]),
-            Event::Revived { id, hp } => one(Key::Revived, &[("name", &n(*id)), ("hp", &hp.to_string())]),
+            Event::Revived { id, hp, prone } => one(
+                if *prone { Key::RevivedProne } else { Key::Revived },
+                &[("name", &n(*id)), ("hp", &hp.to_string())],
+            ),
             Event::Died { id } => one(Key::PlayerDeath, &[("name", &n(*id))]),
             Event::MonsterSlain { id, by } => match by {
                 Some(killer) => one(Key::MonsterSlain, &[("name", &n(*id)), ("killer", &n(*killer))]),
@@ -582,7 +634,7 @@ impl Renderer {
             ),
             Event::CooldownStarted { id, ability, turns } => one(
                 Key::CooldownStarted,
-                &[("name", &n(*id)), ("ability", ability), ("turns", &turns.to_string())],
+                &[("name", &n(*id)), ("ability", ability), ("turns", &self::turns(*turns))],
             ),
             Event::StatusTicked { id, status, amount, .. } => {
                 let key = match amount.signum() {
@@ -612,7 +664,7 @@ impl Renderer {
                 } else {
                     one(
                         Key::StatusApplied,
-                        &[("name", &n(*id)), ("status", &status), ("turns", &turns.to_string())],
+                        &[("name", &n(*id)), ("status", &status), ("turns", &self::turns(*turns))],
                     )
                 }
             }
@@ -968,7 +1020,11 @@ impl Renderer {
                 Key::ReactionPromptReadied,
                 seed,
                 salt,
-                &[("name", &name), ("mover", &n(observed.actor()))],
+                &[
+                    ("name", &name),
+                    ("mover", &n(observed.actor())),
+                    ("did", &did(Some(observed), &n)),
+                ],
             ),
             ReactionTrigger::Phase { actor, phase } => self.flavor.pick(
                 match phase {

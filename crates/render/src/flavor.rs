@@ -145,7 +145,12 @@ keys! {
         /// The message content that pings the player whose turn it is.
         TurnPing => ["mention", "name"],
         MoveIntoMelee => ["name", "target", "feet"],
-        MoveOutOfMelee => ["name", "feet"],
+        /// §3.3: each move narrated by what it came to (`engine::movement::MoveOutcome`).
+        MoveOutOfReach => ["name", "target", "feet"],
+        MoveCloser => ["name", "target", "feet"],
+        MoveFellBack => ["name", "target", "feet"],
+        MoveShiftInMelee => ["name", "target", "feet"],
+        MoveShift => ["name", "feet"],
         /// Appended to a move through Difficult Terrain (§3.4).
         MoveDifficultTerrain => ["name", "feet"],
         /// Closing on someone too far to reach this turn (the feet carry over).
@@ -181,7 +186,7 @@ keys! {
         ReactionPromptAllyDown => ["name", "ally"],
         ReactionPromptSpell => ["name", "caster", "spell"],
         ReactionPromptDexSave => ["name", "damage"],
-        ReactionPromptReadied => ["name", "mover"],
+        ReactionPromptReadied => ["name", "mover", "did"],
         ReactionPassed => ["name"],
         DamageReduced => ["name", "target", "reaction", "amount", "damage"],
         SpellCountered => ["name", "caster", "spell"],
@@ -194,7 +199,7 @@ keys! {
         ParryFailed => ["name", "attacker"],
         ReadiedActionSet => ["name", "action", "trigger"],
         /// §5: "The goblin moves. Your readied attack fires."
-        ReadiedActionTriggered => ["name", "mover", "action"],
+        ReadiedActionTriggered => ["name", "mover", "action", "did"],
         ReadiedActionExpired => ["name", "action"],
         SpellCast => ["name", "spell", "target"],
         SpellCastUntargeted => ["name", "spell"],
@@ -228,6 +233,8 @@ keys! {
         StabiliseFailure => ["name", "target"],
         Woke => ["name"],
         Revived => ["name", "hp"],
+        /// Healed awake by a potion or a spell, still prone.
+        RevivedProne => ["name", "hp"],
         MonsterSlain => ["name", "killer"],
         MonsterSlainUnattributed => ["name"],
         /// CTB: the charge race stopped; `name` acts.

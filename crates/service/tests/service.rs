@@ -30,6 +30,7 @@ on_every_backend! {
     reaction_window_times_out_into_a_pass => crate::reaction_window_times_out_into_a_pass;
     concurrent_commands_on_one_combat_keep_the_log_consistent => crate::concurrent_commands_on_one_combat_keep_the_log_consistent;
     roll_expressions => crate::roll_expressions;
+    the_sheet_during_a_fight_shows_the_hp_the_fight_has_left => crate::the_sheet_during_a_fight_shows_the_hp_the_fight_has_left;
 }
 
 /// A fixed clock: tests never read the real one.
@@ -511,6 +512,32 @@ async fn gm_tools(db: Db) -> Result<(), ServiceError> {
     svc.gm_spawn(camp, CHANNEL, "kobold", 1, now()).await?;
     let closed = svc.gm_end_combat(camp, CHANNEL, now()).await?;
     assert_eq!(closed.combat.outcome, Some(Outcome::Halted));
+    Ok(())
+}
+
+async fn the_sheet_during_a_fight_shows_the_hp_the_fight_has_left(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db.clone());
+    let camp = campaign(&svc).await?;
+    let ivy = svc.create_character(camp, "ivy", "Ivy", "tiefling", "mage", now()).await?;
+    let bo = svc.create_character(camp, "bo", "Bo", "human", "fighter", now()).await?;
+    svc.gm_spawn(camp, CHANNEL, "ogre", 1, now()).await?;
+    svc.join_combat(camp, CHANNEL, "ivy", now()).await?;
+    svc.join_combat(camp, CHANNEL, "bo", now()).await?;
+    let started = svc.start_combat(camp, CHANNEL, "ivy", now()).await?;
+    assert!(started.combat.outcome.is_none());
+    let HpAdjusted::InCombat(hurt) = svc.gm_adjust_hp(camp, CHANNEL, "Bo", -4, now()).await? else {
+        panic!("Bo is in the fight");
+    };
+    let in_fight = hurt.combat.combatants.iter().find(|c| c.name == "Bo").expect("Bo").hp;
+    // The row still holds the HP Bo went in with; the sheet shows the fight's.
+    assert_eq!(characters::for_player(db.conn(), camp, "bo").await?.expect("row").hp, bo.max_hp);
+    let sheet = svc.sheet(camp, "bo").await?;
+    assert_eq!((sheet.hp, sheet.max_hp), (in_fight, bo.max_hp));
+    assert!(sheet.hp <= bo.max_hp - 4, "{} of {}", sheet.hp, bo.max_hp);
+    // Ivy's sheet shows hers (whatever the ogre has done to her by now).
+    let ivy_in_fight = hurt.combat.combatants.iter().find(|c| c.name == "Ivy").expect("Ivy").hp;
+    assert_eq!(svc.sheet(camp, "ivy").await?.hp, ivy_in_fight.max(0));
+    assert!(ivy_in_fight <= ivy.max_hp);
     Ok(())
 }
 

@@ -99,6 +99,8 @@ pub fn resolve(ctx: &mut Ctx, reactor: CombatantId, caster: CombatantId, spell: 
         caster,
         spell,
         by: reactor,
+        roll,
+        dc,
     });
     for step in &mut ctx.combat.queue {
         match step {

@@ -71,6 +71,7 @@ fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, observed: &Observed) -> Vec
         id: reactor,
         trigger_by,
         action: action.describe(),
+        observed: Some(observed.clone()),
     });
     match action {
         HeldAction::Attack { target } => {

@@ -123,6 +123,22 @@ fn max_hp(race: Race, class: Class, level: u32) -> i32 {
     class.max_hp(level, con)
 }
 
+/// The active combat a character fights in now, if any.
+pub(crate) async fn active_combat<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<Option<i64>, ServiceError> {
+    let mut fights = Query::select();
+    fights
+        .column(combatant::Column::CombatId)
+        .from(combatant::Entity)
+        .and_where(combatant::Column::CharacterId.eq(character_id))
+        .and_where(combatant::Column::CombatId.not_in_subquery(crate::cmd::hospital::died_in(character_id)));
+    Ok(combat::Entity::find()
+        .filter(combat::Column::Status.eq(crate::repo::combats::ACTIVE))
+        .filter(combat::Column::Id.in_subquery(fights))
+        .one(db)
+        .await?
+        .map(|c| c.id))
+}
+
 /// Whether a character fights in an active combat now.
 pub(crate) async fn in_active_combat<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<bool, ServiceError> {
     let mut fights = Query::select();
@@ -211,7 +227,25 @@ impl Service {
 
     /// `/character sheet`.
     pub async fn sheet(&self, campaign_id: i64, player_id: &str) -> Result<Sheet, ServiceError> {
-        Sheet::of(&Self::character_of(self.db().conn(), campaign_id, player_id).await?)
+        let conn = self.db().conn();
+        let row = Self::character_of(conn, campaign_id, player_id).await?;
+        let mut sheet = Sheet::of(&row)?;
+        // In a fight the row keeps the HP they went in with until it settles: show the fight's.
+        if let Some(combat_id) = active_combat(conn, row.id).await? {
+            match self.store.snapshot(combat_id).await {
+                Ok(live) => {
+                    let index = live.characters.iter().position(|c| *c == Some(row.id));
+                    if let Some(c) = index.and_then(|i| live.combat.combatants.get(i)) {
+                        sheet.hp = c.hp.max(0);
+                        sheet.max_hp = c.max_hp;
+                    }
+                }
+                // Ended meanwhile: the row is up to date.
+                Err(ServiceError::Rules(engine::RuleViolation::CombatOver)) => {}
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(sheet)
     }
 
     /// `/character inventory`: coins, consumables, carried gear, this run's materials.
