@@ -209,12 +209,12 @@ pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) 
         }
         MoveIntent::Shift(_) => feet = SHIFT_FEET,
     }
-    let leaving = changes
+    let leaving: Vec<CombatantId> = changes
         .iter()
         .filter(|(id, to)| *to != Band::Melee && bands.iter().any(|(b, band)| b == id && *band == Band::Melee))
         .map(|(id, _)| *id)
         .collect();
-    let entering = changes
+    let entering: Vec<CombatantId> = changes
         .iter()
         .filter(|(_, to)| *to == Band::Melee)
         .map(|(id, _)| *id)
