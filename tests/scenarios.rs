@@ -131,6 +131,11 @@ fn tdgs_an_instant_before_the_start_a_parry_at_the_interrupt_check_and_a_once_a_
 }
 
 #[test]
+fn twinbee_narrates_each_move_by_what_it_came_to_in_every_direction_and_band() {
+    check("tests/scenarios/movement.txt");
+}
+
+#[test]
 fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
     check("tests/scenarios/turn_timer.txt");
 }

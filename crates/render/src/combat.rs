@@ -540,15 +540,22 @@ impl Renderer {
                 trigger_by,
                 action,
                 observed,
-            } => one(
-                Key::ReadiedActionTriggered,
-                &[
-                    ("name", &n(*id)),
-                    ("mover", &n(*trigger_by)),
-                    ("action", &escape_markdown(action)),
-                    ("did", &did(observed.as_ref(), &n)),
-                ],
-            ),
+            } => {
+                use engine::readied::Observed;
+                let moved = matches!(
+                    observed,
+                    None | Some(Observed::Moves { .. } | Observed::EntersMelee { .. } | Observed::LeavesMelee { .. })
+                );
+                one(
+                    if moved { Key::ReadiedActionTriggered } else { Key::ReadiedActionTriggeredBy },
+                    &[
+                        ("name", &n(*id)),
+                        ("mover", &n(*trigger_by)),
+                        ("action", &escape_markdown(action)),
+                        ("did", &did(observed.as_ref(), &n)),
+                    ],
+                )
+            }
             Event::ReactionOffered { reactor, .. } => one(Key::ReactionOffered, &[("name", &n(*reactor))]),
             Event::ReactionTaken { reactor, reaction } => {
                 if !reaction.reaction().narrated() {

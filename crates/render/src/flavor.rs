@@ -199,7 +199,10 @@ keys! {
         ParryFailed => ["name", "attacker"],
         ReadiedActionSet => ["name", "action", "trigger"],
         /// §5: "The goblin moves. Your readied attack fires."
-        ReadiedActionTriggered => ["name", "mover", "action", "did"],
+        /// Set off by a move (the seed's "The goblin moves. Your readied attack fires.").
+        ReadiedActionTriggered => ["name", "mover", "action"],
+        /// Set off by a spell, an ability or an attack: `did` says which.
+        ReadiedActionTriggeredBy => ["name", "mover", "action", "did"],
         ReadiedActionExpired => ["name", "action"],
         SpellCast => ["name", "spell", "target"],
         SpellCastUntargeted => ["name", "spell"],

@@ -72,7 +72,12 @@ fn a_readied_action_set_off_by_a_spell_is_announced_as_the_spell() {
         action: "attack".into(),
         observed: Some(Observed::Moves { mover: CombatantId(2) }),
     });
-    assert!(moved.iter().all(|l| l.contains("**Goblin** moves")), "{moved:?}");
+    assert!(
+        moved
+            .iter()
+            .all(|l| l.contains("**Goblin** moves") || l.contains("**Goblin** makes its move")),
+        "{moved:?}"
+    );
     let attacked = lines(&Event::ReadiedActionTriggered {
         id: CombatantId(1),
         trigger_by: CombatantId(2),
