@@ -182,7 +182,11 @@ pub fn after_mark(ctx: &mut Ctx, id: CombatantId, result: DeathSaveResult) {
             let c = ctx.combat.get_mut(id);
             c.hp = 1;
             c.conditions.prone = false;
-            ctx.emit(Event::Revived { id, hp: 1, prone: false });
+            ctx.emit(Event::Revived {
+                id,
+                hp: 1,
+                prone: false,
+            });
         }
         DeathSaveResult::Died => {
             ctx.emit(Event::Died { id });

@@ -160,7 +160,11 @@ pub fn line(c: &Combat, event: &Event) -> String {
             roll,
             dc,
         } => {
-            let check = if *dc > 0 { format!(" ({roll} vs DC {dc})") } else { String::new() };
+            let check = if *dc > 0 {
+                format!(" ({roll} vs DC {dc})")
+            } else {
+                String::new()
+            };
             format!("{} counters {}'s {}{check}", n(*by), n(*caster), spell.name())
         }
         Event::CounterspellFailed { by, roll, dc, .. } => {

@@ -309,13 +309,25 @@ mod tests {
         // Toward from far: closer, not "gives ground".
         assert_eq!(out(MoveIntent::Toward, &[(A, Band::Far)]), MoveOutcome::Advanced(A));
         assert_eq!(out(MoveIntent::Toward, &[(A, Band::Near)]), MoveOutcome::ClosedIn(A));
-        assert_eq!(out(MoveIntent::Melee(B), &[(A, Band::Far), (B, Band::Near)]), MoveOutcome::ClosedIn(B));
-        assert_eq!(out(MoveIntent::Away, &[(A, Band::Melee), (B, Band::Near)]), MoveOutcome::LeftReach(A));
+        assert_eq!(
+            out(MoveIntent::Melee(B), &[(A, Band::Far), (B, Band::Near)]),
+            MoveOutcome::ClosedIn(B)
+        );
+        assert_eq!(
+            out(MoveIntent::Away, &[(A, Band::Melee), (B, Band::Near)]),
+            MoveOutcome::LeftReach(A)
+        );
         assert_eq!(out(MoveIntent::Away, &[(A, Band::Near)]), MoveOutcome::FellBack(A));
-        assert_eq!(out(MoveIntent::Ranged, &[(A, Band::Near), (B, Band::Melee)]), MoveOutcome::LeftReach(B));
+        assert_eq!(
+            out(MoveIntent::Ranged, &[(A, Band::Near), (B, Band::Melee)]),
+            MoveOutcome::LeftReach(B)
+        );
         // A sideways shift in melee stays in melee.
         let east = MoveIntent::Shift(Direction::East);
-        assert_eq!(out(east, &[(A, Band::Near), (B, Band::Melee)]), MoveOutcome::ShiftedInMelee(B));
+        assert_eq!(
+            out(east, &[(A, Band::Near), (B, Band::Melee)]),
+            MoveOutcome::ShiftedInMelee(B)
+        );
         assert_eq!(out(east, &[(A, Band::Near)]), MoveOutcome::Shifted);
     }
 

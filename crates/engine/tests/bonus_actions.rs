@@ -115,7 +115,11 @@ fn second_wind_at_full_hp_heals_the_hp_really_gained() {
     f.turn_of(bo);
     f.direct(Command::AdjustHp { target: bo, delta: -2 });
     let events = f.act(bo, Command::Bonus(BonusAction::SecondWind));
-    assert_eq!(healed(&events, bo), vec![2], "1d10 + 3 is at least 4; only 2 were missing");
+    assert_eq!(
+        healed(&events, bo),
+        vec![2],
+        "1d10 + 3 is at least 4; only 2 were missing"
+    );
     assert_eq!(f.get(bo).hp, 28);
 }
 

@@ -121,7 +121,10 @@ fn natural_twenty_on_a_death_save_revives_with_one_hp_clears_the_marks_and_keeps
         (outcome, result, s, fails),
         (DeathSaveOutcome::CriticalSuccess, DeathSaveResult::Revived, 0, 0)
     );
-    assert!(any(&events, |e| matches!(e, Event::Revived { id, hp: 1, prone: false } if *id == bo)));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::Revived { id, hp: 1, prone: false } if *id == bo)
+    ));
     let c = f.get(bo);
     assert_eq!(c.hp, 1);
     assert!(c.is_standing() && !c.conditions.prone, "stands up");
@@ -252,7 +255,10 @@ fn potion_of_healing_administered_to_a_downed_ally_stabilises_and_heals() {
     assert_eq!(f.get(vex).items.get(&Item::PotionOfHealing), None);
     // Awake, but a potion does not stand them up: still prone, and the event says so.
     assert!(f.get(bo).conditions.prone);
-    assert!(any(&events, |e| matches!(e, Event::Revived { id, hp, prone: true } if *id == bo && *hp == amount)));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::Revived { id, hp, prone: true } if *id == bo && *hp == amount)
+    ));
     let events = f.act(vex, Command::EndTurn);
     assert!(save(&events).is_none(), "no more death saves");
 }

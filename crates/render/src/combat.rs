@@ -230,9 +230,8 @@ impl Renderer {
                 use engine::movement::MoveOutcome;
                 let feet = feet.to_string();
                 let name = n(*id);
-                let with = |key: Key, other: CombatantId| {
-                    one(key, &[("name", &name), ("target", &n(other)), ("feet", &feet)])
-                };
+                let with =
+                    |key: Key, other: CombatantId| one(key, &[("name", &name), ("target", &n(other)), ("feet", &feet)]);
                 let mut lines = match *outcome {
                     MoveOutcome::ClosedIn(other) => with(Key::MoveIntoMelee, other),
                     MoveOutcome::LeftReach(other) => with(Key::MoveOutOfReach, other),
@@ -547,7 +546,11 @@ impl Renderer {
                     None | Some(Observed::Moves { .. } | Observed::EntersMelee { .. } | Observed::LeavesMelee { .. })
                 );
                 one(
-                    if moved { Key::ReadiedActionTriggered } else { Key::ReadiedActionTriggeredBy },
+                    if moved {
+                        Key::ReadiedActionTriggered
+                    } else {
+                        Key::ReadiedActionTriggeredBy
+                    },
                     &[
                         ("name", &n(*id)),
                         ("mover", &n(*trigger_by)),
@@ -598,7 +601,9 @@ impl Renderer {
                     ],
                 )
             }
-            Event::Stabilized { id, wakes_in } => one(Key::Stabilised, &[("name", &n(*id)), ("turns", &turns(*wakes_in))]),
+            Event::Stabilized { id, wakes_in } => {
+                one(Key::Stabilised, &[("name", &n(*id)), ("turns", &turns(*wakes_in))])
+            }
             Event::Woke { id } => one(Key::Woke, &[("name", &n(*id))]),
             Event::Revived { id, hp, prone } => one(
                 if *prone { Key::RevivedProne } else { Key::Revived },

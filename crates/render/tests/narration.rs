@@ -27,7 +27,13 @@ fn lines(event: &Event) -> Vec<String> {
     let r = renderer();
     let combat = party();
     (0..24)
-        .flat_map(|seed| r.narrate(&combat, std::slice::from_ref(event), &RenderContext::new("c-1", 1, seed).unwrap()))
+        .flat_map(|seed| {
+            r.narrate(
+                &combat,
+                std::slice::from_ref(event),
+                &RenderContext::new("c-1", 1, seed).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -37,7 +43,10 @@ fn stable_and_awake_again_in_1_turn_not_1_turns() {
         id: CombatantId(0),
         wakes_in: 1,
     });
-    assert!(one.iter().all(|l| l.contains("1 turn") && !l.contains("1 turns")), "{one:?}");
+    assert!(
+        one.iter().all(|l| l.contains("1 turn") && !l.contains("1 turns")),
+        "{one:?}"
+    );
     let three = lines(&Event::Stabilized {
         id: CombatantId(0),
         wakes_in: 3,
@@ -48,7 +57,10 @@ fn stable_and_awake_again_in_1_turn_not_1_turns() {
         ability: "Nimble Escape".into(),
         turns: 1,
     });
-    assert!(cooldown.iter().all(|l| l.contains("1 turn") && !l.contains("turn(s)")), "{cooldown:?}");
+    assert!(
+        cooldown.iter().all(|l| l.contains("1 turn") && !l.contains("turn(s)")),
+        "{cooldown:?}"
+    );
 }
 
 #[test]
@@ -63,7 +75,9 @@ fn a_readied_action_set_off_by_a_spell_is_announced_as_the_spell() {
         }),
     });
     assert!(
-        fired.iter().all(|l| l.contains("**Aria** casts Magic Missile") && !l.contains("moves")),
+        fired
+            .iter()
+            .all(|l| l.contains("**Aria** casts Magic Missile") && !l.contains("moves")),
         "{fired:?}"
     );
     let moved = lines(&Event::ReadiedActionTriggered {
@@ -87,7 +101,10 @@ fn a_readied_action_set_off_by_a_spell_is_announced_as_the_spell() {
             target: CombatantId(0),
         }),
     });
-    assert!(attacked.iter().all(|l| l.contains("**Goblin** attacks **Bo**")), "{attacked:?}");
+    assert!(
+        attacked.iter().all(|l| l.contains("**Goblin** attacks **Bo**")),
+        "{attacked:?}"
+    );
 }
 
 #[test]
@@ -105,15 +122,26 @@ fn a_successful_counterspell_shows_its_int_check_against_dc_10_plus_the_spell_le
 #[test]
 fn an_ally_revived_by_a_potion_is_said_to_be_still_prone() {
     let r = renderer();
-    let on_feet: Vec<String> = r.flavor().raw_lines(Key::Revived).iter().map(|l| l.replace("{hp}", "7")).collect();
+    let on_feet: Vec<String> = r
+        .flavor()
+        .raw_lines(Key::Revived)
+        .iter()
+        .map(|l| l.replace("{hp}", "7"))
+        .collect();
     let prone = lines(&Event::Revived {
         id: CombatantId(0),
         hp: 7,
         prone: true,
     });
     for line in &prone {
-        assert!(line.contains("7 HP") && !line.contains("on their feet") && !line.contains("rises"), "{line}");
-        assert!(!on_feet.iter().any(|l| line.contains(&l.replace("{name}", "**Bo**"))), "{line}");
+        assert!(
+            line.contains("7 HP") && !line.contains("on their feet") && !line.contains("rises"),
+            "{line}"
+        );
+        assert!(
+            !on_feet.iter().any(|l| line.contains(&l.replace("{name}", "**Bo**"))),
+            "{line}"
+        );
     }
     let standing = lines(&Event::Revived {
         id: CombatantId(0),

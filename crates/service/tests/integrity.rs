@@ -348,7 +348,11 @@ async fn three_capped_payments_of_one_fee_pay_it_once(db: Db) -> Result<(), Serv
     assert_eq!(paid, 1, "{results:?}");
     let nothing = results.iter().filter(|r| matches!(r, Ok(Payment::NothingOwed))).count();
     assert_eq!(nothing, 2, "{results:?}");
-    assert_eq!(svc.inventory(camp, "alice").await?.coins, left - charged, "charged once");
+    assert_eq!(
+        svc.inventory(camp, "alice").await?.coins,
+        left - charged,
+        "charged once"
+    );
     assert!(debt::Entity::find().all(db.conn()).await?.is_empty(), "no debt");
     assert_eq!(rests(&db).await?, 1, "one recovery rest");
     Ok(())

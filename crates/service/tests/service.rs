@@ -518,8 +518,12 @@ async fn gm_tools(db: Db) -> Result<(), ServiceError> {
 async fn the_sheet_during_a_fight_shows_the_hp_the_fight_has_left(db: Db) -> Result<(), ServiceError> {
     let svc = Service::new(db.clone());
     let camp = campaign(&svc).await?;
-    let ivy = svc.create_character(camp, "ivy", "Ivy", "tiefling", "mage", now()).await?;
-    let bo = svc.create_character(camp, "bo", "Bo", "human", "fighter", now()).await?;
+    let ivy = svc
+        .create_character(camp, "ivy", "Ivy", "tiefling", "mage", now())
+        .await?;
+    let bo = svc
+        .create_character(camp, "bo", "Bo", "human", "fighter", now())
+        .await?;
     svc.gm_spawn(camp, CHANNEL, "ogre", 1, now()).await?;
     svc.join_combat(camp, CHANNEL, "ivy", now()).await?;
     svc.join_combat(camp, CHANNEL, "bo", now()).await?;
@@ -530,7 +534,10 @@ async fn the_sheet_during_a_fight_shows_the_hp_the_fight_has_left(db: Db) -> Res
     };
     let in_fight = hurt.combat.combatants.iter().find(|c| c.name == "Bo").expect("Bo").hp;
     // The row still holds the HP Bo went in with; the sheet shows the fight's.
-    assert_eq!(characters::for_player(db.conn(), camp, "bo").await?.expect("row").hp, bo.max_hp);
+    assert_eq!(
+        characters::for_player(db.conn(), camp, "bo").await?.expect("row").hp,
+        bo.max_hp
+    );
     let sheet = svc.sheet(camp, "bo").await?;
     assert_eq!((sheet.hp, sheet.max_hp), (in_fight, bo.max_hp));
     assert!(sheet.hp <= bo.max_hp - 4, "{} of {}", sheet.hp, bo.max_hp);
