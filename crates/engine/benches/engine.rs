@@ -16,15 +16,23 @@ fn now() -> chrono::DateTime<chrono::Utc> {
 
 /// A level-1 fighter in melee with a goblin, at the start of the fighter's turn.
 fn fighter_turn() -> Combat {
+    fighter_turn_among(2)
+}
+
+/// The same, with `combatants − 2` more goblins standing by at the default distance.
+fn fighter_turn_among(combatants: usize) -> Combat {
     let fighter = Combatant::character("Bo", Race::Human, Class::Fighter, 1, Controller::Player("bo".into()));
-    let mut goblin = Combatant::monster("Goblin", Monster::Goblin);
-    goblin.hp = 1_000_000;
-    goblin.max_hp = 1_000_000;
-    let mut combat = Combat::new(vec![fighter, goblin], Terrain::default());
+    let goblins = (1..combatants).map(|i| {
+        let mut goblin = Combatant::monster(&format!("Goblin {i}"), Monster::Goblin);
+        goblin.hp = 1_000_000;
+        goblin.max_hp = 1_000_000;
+        goblin
+    });
+    let mut combat = Combat::new(std::iter::once(fighter).chain(goblins).collect(), Terrain::default());
     combat.set_band(CombatantId(0), CombatantId(1), Band::Melee);
     combat.started = true;
     combat.round = 1;
-    combat.order = vec![CombatantId(0), CombatantId(1)];
+    combat.order = (0..combatants as u32).map(CombatantId).collect();
     combat.get_mut(CombatantId(0)).resources = TurnResources::fresh(30);
     combat
 }
@@ -75,6 +83,28 @@ fn attack(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
+    // The cost of one attack should not grow with the size of the fight (issue 13).
+    for combatants in [2, 10, 40] {
+        let start = fighter_turn_among(combatants);
+        group.bench_function(format!("apply_attack_among_{combatants}"), |b| {
+            b.iter_batched_ref(
+                || start.clone(),
+                |combat| {
+                    let events = apply(
+                        combat,
+                        Actor::Combatant(CombatantId(0)),
+                        Command::Attack {
+                            target: Some(CombatantId(1)),
+                        },
+                        &mut d,
+                        now(),
+                    );
+                    black_box(events.expect("legal attack"))
+                },
+                BatchSize::SmallInput,
+            );
+        });
+    }
     group.finish();
 }
 

@@ -133,6 +133,13 @@ impl Ctx<'_> {
     /// Offers for every readied action `observed` sets off, in initiative order.
     pub fn readied_offers(&self, observed: &Observed) -> Vec<Step> {
         let c = &*self.combat;
+        if !c
+            .combatants
+            .iter()
+            .any(|r| r.readied.as_ref().is_some_and(|readied| !readied.fired))
+        {
+            return Vec::new();
+        }
         let actor = c.get(observed.actor());
         let victim = match observed {
             Observed::Attacks { target, .. } => Some(c.get(*target)),
@@ -171,6 +178,10 @@ impl Ctx<'_> {
 
 /// Applies `command` from `actor`: returns what happened, or why not — leaving `combat` and
 /// `dice` untouched on `Err`.
+///
+/// Check, then change: every command's handler validates before it writes anything, so a refusal
+/// needs no copy of the fight to roll back; only the dice, which a check may have rolled, are put
+/// back. Debug builds (every test) keep a copy anyway and assert a refusal changed nothing.
 #[allow(clippy::needless_pass_by_value)] // commands are handed over, as in DESIGN's signature
 pub fn apply(
     combat: &mut Combat,
@@ -179,20 +190,28 @@ pub fn apply(
     dice: &mut Dice,
     now: DateTime<Utc>,
 ) -> Result<Vec<Event>, RuleViolation> {
-    let mut next = combat.clone();
-    let mut next_dice = dice.clone();
+    #[cfg(debug_assertions)]
+    let before = combat.clone();
+    let position = dice.position();
     let mut ctx = Ctx {
-        combat: &mut next,
-        dice: &mut next_dice,
+        combat,
+        dice,
         now,
         events: Vec::new(),
     };
-    dispatch(&mut ctx, actor, &command)?;
+    if let Err(violation) = dispatch(&mut ctx, actor, &command) {
+        if ctx.dice.position() != position {
+            *ctx.dice = Dice::at(position);
+        }
+        #[cfg(debug_assertions)]
+        assert!(
+            *ctx.combat == before,
+            "refusing {command:?} ({violation:?}) changed the fight: handlers must check, then change"
+        );
+        return Err(violation);
+    }
     run(&mut ctx);
-    let events = ctx.events;
-    *combat = next;
-    *dice = next_dice;
-    Ok(events)
+    Ok(ctx.events)
 }
 
 fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleViolation> {
