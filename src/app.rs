@@ -158,6 +158,7 @@ impl App {
             if let Notice::Admitted(admission) = notice {
                 replies.extend(self.admission_replies(admission));
             }
+            replies.extend(self.duel_replies(notice));
             if let Notice::Settled(settled) = notice
                 && settled.expedition_abandoned
             {
@@ -284,6 +285,9 @@ impl App {
         if let Some(replies) = self.life_press(caller, custom_id, now).await {
             return replies;
         }
+        if let Some(replies) = self.arena_press(caller, custom_id, now).await {
+            return replies;
+        }
         let Some(button) = ReactionButton::parse(custom_id) else {
             return refusal("That button is not one of mine.");
         };
@@ -383,7 +387,9 @@ impl App {
             Suggest::Race => owned(&mut Race::ALL.iter().map(|r| r.name())),
             Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
             Suggest::Monster => owned(&mut Monster::ALL.iter().map(|m| m.name())),
-            Suggest::Stock | Suggest::Sellable | Suggest::Recipe => self.world_names(caller, list, now).await,
+            Suggest::Stock | Suggest::Sellable | Suggest::Recipe | Suggest::Stored => {
+                self.world_names(caller, list, now).await
+            }
         };
         names
     }
@@ -422,10 +428,12 @@ pub enum Suggest {
     Sellable,
     /// Crafting recipes.
     Recipe,
+    /// What the caller's room at the inn holds.
+    Stored,
 }
 
 impl Suggest {
-    pub const ALL: [Suggest; 11] = [
+    pub const ALL: [Suggest; 12] = [
         Suggest::Target,
         Suggest::Spell,
         Suggest::Item,
@@ -437,6 +445,7 @@ impl Suggest {
         Suggest::Stock,
         Suggest::Sellable,
         Suggest::Recipe,
+        Suggest::Stored,
     ];
 }
 

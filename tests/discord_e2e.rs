@@ -52,6 +52,7 @@ async fn every_command_is_registered_with_a_valid_body() {
     assert_eq!(
         names,
         [
+            "arena",
             "attack",
             "bonus",
             "campaign",
@@ -71,6 +72,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "help",
             "hide",
             "hospital",
+            "house",
             "instant",
             "leaderboard",
             "move",

@@ -136,6 +136,16 @@ fn twinbee_narrates_each_move_by_what_it_came_to_in_every_direction_and_band() {
 }
 
 #[test]
+fn an_arena_duel_ends_at_zero_hp_and_only_the_challenged_may_answer() {
+    check("tests/scenarios/arena.txt");
+}
+
+#[test]
+fn a_pet_fights_beside_its_owner_and_a_room_keeps_what_they_do_not_carry() {
+    check("tests/scenarios/companions.txt");
+}
+
+#[test]
 fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
     check("tests/scenarios/turn_timer.txt");
 }

@@ -47,11 +47,23 @@ const GROUPS: &[(&str, &[Entry])] = &[
             (&["shop", "sell"], "/shop sell item:Shadow moss count:3"),
             (&["craft", "list"], "/craft list"),
             (&["craft", "make"], "/craft make recipe:Potion of Healing"),
+            (&["house", "buy"], "/house buy"),
+            (&["house", "list"], "/house list"),
+            (&["house", "store"], "/house store item:Shadow moss count:5"),
+            (&["house", "take"], "/house take item:Potion of Healing"),
             (&["rest", "short"], "/rest short"),
             (&["rest", "long"], "/rest long"),
             (&["hospital", "bill"], "/hospital bill"),
             (&["hospital", "pay"], "/hospital pay"),
             (&["hospital", "status"], "/hospital status"),
+        ],
+    ),
+    (
+        "The arena",
+        &[
+            (&["arena", "challenge"], "/arena challenge user:@friend"),
+            (&["arena", "spectate"], "/arena spectate"),
+            (&["arena", "top"], "/arena top"),
         ],
     ),
     (

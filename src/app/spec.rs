@@ -363,7 +363,7 @@ pub const COMMANDS: &[Spec] = &[
     ),
     cmd(
         &["shop", "buy"],
-        "buy potions, scrolls, weapons or armor from Thom",
+        "buy potions, scrolls, weapons, armor or a pet from Thom",
         &[
             listed("item", true, Suggest::Stock, "what to buy"),
             integer("count", false, 1, 99, "how many (default 1)"),
@@ -398,6 +398,31 @@ pub const COMMANDS: &[Spec] = &[
             &["level", "coins", "streak"],
             "rank by (default: level)",
         )],
+    ),
+    cmd(
+        &["arena", "challenge"],
+        "challenge another player to a duel (to 0 HP, no one dies)",
+        &[user("user", "whom to challenge")],
+    ),
+    cmd(&["arena", "spectate"], "follow the duels being fought", &[]),
+    cmd(&["arena", "top"], "the arena's win streaks", &[]),
+    cmd(&["house", "buy"], "a room of your own at the inn, bought once", &[]),
+    cmd(&["house", "list"], "what your room's chest holds", &[]),
+    cmd(
+        &["house", "store"],
+        "put something from your pack in your room's chest",
+        &[
+            listed("item", true, Suggest::Sellable, "what to store"),
+            integer("count", false, 1, 99, "how many (default 1)"),
+        ],
+    ),
+    cmd(
+        &["house", "take"],
+        "take something from your room's chest",
+        &[
+            listed("item", true, Suggest::Stored, "what to take"),
+            integer("count", false, 1, 99, "how many (default 1)"),
+        ],
     ),
     cmd(&["guide"], "every command, grouped, with an example each", &[]),
 ];

@@ -1,5 +1,5 @@
 //! The world around the fight (issue 20) as the app's shared pieces see it: autocomplete lists
-//! for the shop and the workbench.
+//! for the shop, the workbench and the room at the inn.
 
 use chrono::{DateTime, Utc};
 
@@ -12,7 +12,21 @@ impl App {
             return Vec::new();
         };
         match list {
-            Suggest::Stock => world.stock.iter().map(|s| s.name.to_string()).collect(),
+            Suggest::Stock => world
+                .stock
+                .iter()
+                .map(|s| s.name.to_string())
+                .chain(world.pets.iter().map(|p| p.name.to_string()))
+                .collect(),
+            Suggest::Stored => {
+                let Ok(campaign) = self.service.campaign_id_for(&caller.guild, &caller.channel, now).await else {
+                    return Vec::new();
+                };
+                match self.service.house_list(campaign, &caller.user).await {
+                    Ok(v) => v.room.goods.into_keys().chain(v.room.materials.into_keys()).collect(),
+                    Err(_) => Vec::new(),
+                }
+            }
             Suggest::Recipe => world.recipes.iter().map(|r| r.name.to_string()).collect(),
             _ => {
                 let Ok(campaign) = self.service.campaign_id_for(&caller.guild, &caller.channel, now).await else {

@@ -96,6 +96,10 @@ pub struct Combat {
     /// tick timeline's loop). Boxed: most fights never need it, and `Combat` stays small.
     #[serde(default)]
     pub model: Box<crate::state::ModelState>,
+    /// An arena duel (issue 20): no one dies in the ring — the fight ends as soon as one side
+    /// has no one standing (see `outcome::check_outcome`), before any death save is rolled.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duel: bool,
 }
 
 impl Combat {
@@ -135,7 +139,16 @@ impl Combat {
             window: None,
             outcome: None,
             model: Box::default(),
+            duel: false,
         }
+    }
+
+    /// The same fight as an arena duel: it ends when a side has no one standing, so no one
+    /// rolls a death save or dies (before it begins).
+    #[must_use]
+    pub fn as_duel(mut self) -> Self {
+        self.duel = true;
+        self
     }
 
     /// The band two opponents start at: Near, or Far when either is a ranged-minded monster.

@@ -20,12 +20,23 @@ pub fn release_grapples(ctx: &mut Ctx, id: CombatantId) {
 }
 
 /// Victory when every enemy is dead; defeat when no party member stands and none is still
-/// rolling death saves.
+/// rolling death saves. In a duel ([`crate::Combat::duel`]) the fight ends at 0 HP: victory
+/// when no enemy stands, defeat when no party member does — a downed duellist never rolls a
+/// death save, so no one dies in the arena.
 pub fn check_outcome(ctx: &mut Ctx) {
     if ctx.combat.outcome.is_some() || !ctx.combat.started {
         return;
     }
     let c = &*ctx.combat;
+    if c.duel {
+        let beaten = |side: Side| !c.combatants.iter().any(|x| x.side == side && x.is_standing());
+        if beaten(Side::Enemies) {
+            finish(ctx, Outcome::Victory);
+        } else if beaten(Side::Party) {
+            finish(ctx, Outcome::Defeat);
+        }
+        return;
+    }
     if c.side_alive(Side::Enemies).next().is_none() {
         finish(ctx, Outcome::Victory);
     } else if c.side_alive(Side::Party).all(|p| !p.is_standing() && !p.death.dying()) {

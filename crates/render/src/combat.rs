@@ -625,6 +625,27 @@ impl Renderer {
                     ],
                 )
             }
+            Event::CombatEnded {
+                outcome: outcome @ (Outcome::Victory | Outcome::Defeat),
+                ..
+            } if c.duel => {
+                // The arena: the one still standing wins; no XP, no death.
+                let winner = if *outcome == Outcome::Victory {
+                    Side::Party
+                } else {
+                    Side::Enemies
+                };
+                let name = |side: Side| {
+                    c.combatants
+                        .iter()
+                        .find(|x| x.side == side && x.is_character())
+                        .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
+                };
+                one(
+                    Key::DuelWon,
+                    &[("name", &name(winner)), ("rival", &name(winner.opponent()))],
+                )
+            }
             Event::CombatEnded { outcome, xp } => match outcome {
                 Outcome::Victory => one(Key::Victory, &[("xp", &xp.to_string())]),
                 Outcome::Defeat => one(Key::Defeat, &[]),
@@ -812,6 +833,16 @@ impl Renderer {
             .zone
             .map(|z| format!(" — {}", z.name()))
             .unwrap_or_default();
+        if combat.duel {
+            return match combat.outcome {
+                Some(_) => "The duel is over — the arena".to_owned(),
+                None if combat.round == 0 => "Arena duel".to_owned(),
+                None if combat.ruleset == engine::Ruleset::Ticks => {
+                    format!("Arena duel · round {} · tick {}", combat.round, combat.model.tick)
+                }
+                None => format!("Arena duel · round {}", combat.round),
+            };
+        }
         match combat.outcome {
             Some(Outcome::Victory) => format!("Victory{zone}"),
             Some(Outcome::Defeat) => format!("Defeat{zone}"),
@@ -1219,7 +1250,12 @@ pub fn hp_line(combat: &Combat, c: &Combatant) -> String {
 /// HP fields: one per side (continued in further fields past 1024 characters).
 fn hp_fields(combat: &Combat) -> Vec<EmbedField> {
     let mut fields = Vec::new();
-    for (side, title) in [(Side::Party, "Party"), (Side::Enemies, "Enemies")] {
+    let titles = if combat.duel {
+        [(Side::Party, "Challenger"), (Side::Enemies, "Challenged")]
+    } else {
+        [(Side::Party, "Party"), (Side::Enemies, "Enemies")]
+    };
+    for (side, title) in titles {
         let lines: Vec<String> = combat
             .combatants
             .iter()

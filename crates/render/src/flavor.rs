@@ -300,6 +300,15 @@ keys! {
         GmSetLevel => ["name", "level"],
         GmEndCombat => [],
         CharacterRenamed => ["name", "old"],
+        /// The arena (issue 20): a challenge, offered with Accept / Decline buttons.
+        ArenaChallenge => ["name", "rival"],
+        ArenaDeclined => ["name", "rival"],
+        /// A duel's last line: `name` is still standing, `rival` at 0 HP (no one dies).
+        DuelWon => ["name", "rival"],
+        /// The streaks after a duel: the winner's, and the run the loser's defeat ended.
+        ArenaStreak => ["name", "streak", "rival", "lost"],
+        /// The same when the loser had no streak to lose.
+        ArenaWinStreak => ["name", "streak"],
     }
     TwinbeeExpedition {
         ExpeditionStart => ["name", "zone"],
@@ -344,6 +353,15 @@ keys! {
         RestRestoresInterrupts => ["name"],
         Crafted => ["name", "good", "coins"],
         CharacterRetired => ["name"],
+        /// A pet bought at the shop (issue 20).
+        PetAdopted => ["name", "pet", "coins", "left"],
+        /// A room of one's own at the inn, bought once.
+        RoomBought => ["name", "coins", "capacity"],
+        /// Something put in the room's chest, or taken out; `good` reads "2 × Potion of Healing".
+        RoomStored => ["name", "good", "stored", "capacity"],
+        RoomTaken => ["name", "good", "stored", "capacity"],
+        /// A long rest in one's own room, free.
+        RestOwnRoom => ["name", "hp"],
     }
 }
 

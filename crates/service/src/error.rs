@@ -132,4 +132,10 @@ pub enum ServiceError {
     /// Another character of the campaign has this name (case-insensitively).
     #[error("There's already a character called {name} here — pick another name.")]
     NameTaken { name: String },
+    /// The channel's fight is an arena duel: one against one, no one else joins.
+    #[error("That's an arena duel — one against one, no one else joins. /arena spectate follows it.")]
+    ArenaDuel,
+    /// An arena challenge or its answer refused: who cannot duel, and why.
+    #[error("{0}")]
+    Arena(String),
 }

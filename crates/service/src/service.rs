@@ -72,6 +72,8 @@ pub enum Notice {
     /// A character died and was admitted to the Hospital (seed 000 §8.1), in the same
     /// transaction as the command that killed them.
     Admitted(crate::cmd::hospital::Admission),
+    /// An arena duel ended: the streaks it changed (`cmd::arena`).
+    DuelEnded(crate::cmd::arena::DuelEnd),
 }
 
 impl Service {

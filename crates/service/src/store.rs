@@ -1177,7 +1177,12 @@ impl Store {
                 aftermath.push(crate::Notice::Admitted(admission));
             }
         }
-        if after.combat.outcome.is_some() {
+        if after.combat.outcome.is_some() && after.combat.duel {
+            // An arena duel: the streaks, and nothing else of the fight (`cmd::arena`).
+            if let Some(end) = crate::cmd::arena::settle(txn, after, now).await? {
+                aftermath.push(crate::Notice::DuelEnded(end));
+            }
+        } else if after.combat.outcome.is_some() {
             let settled = crate::cmd::combat::settle(txn, after, &applied.events, now).await?;
             aftermath.push(crate::Notice::Settled(settled));
         }

@@ -45,6 +45,20 @@ pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
     if sheet.can_level_up {
         notes.push("Enough XP to level up: /character levelup".to_owned());
     }
+    if sheet.arena_streak > 0 {
+        notes.push(format!(
+            "Arena streak: {} in a row",
+            super::arena::in_a_row(sheet.arena_streak)
+        ));
+    }
+    if let Some((pet, fights_as)) = &sheet.pet {
+        notes.push(format!("Pet: {pet} (fights beside you as {fights_as})"));
+    }
+    if let Some((stored, capacity)) = sheet.room {
+        notes.push(format!(
+            "Room at the inn: {stored}/{capacity} in the chest · free long rests"
+        ));
+    }
     CharacterSheet {
         name: sheet.name.clone(),
         race: sheet.race.name().to_owned(),

@@ -3,6 +3,7 @@
 //! one service call, its render — like mini-redis's `cmd/`.
 
 mod action;
+mod arena;
 mod campaign;
 mod character;
 mod combat;
@@ -10,6 +11,7 @@ mod craft;
 mod expedition;
 mod gm;
 mod hospital;
+mod house;
 mod life;
 mod rest;
 mod roll;
@@ -18,6 +20,7 @@ mod shop;
 use chrono::{DateTime, Utc};
 
 pub use action::Action;
+pub use arena::Arena;
 pub use campaign::Campaign;
 pub use character::Character;
 pub use combat::CombatCmd;
@@ -25,6 +28,7 @@ pub use craft::Craft;
 pub use expedition::Expedition;
 pub use gm::Gm;
 pub use hospital::Hospital;
+pub use house::House;
 pub use life::Leaderboard;
 pub use rest::Rest;
 pub use roll::Roll;
@@ -48,6 +52,8 @@ pub enum AppCommand {
     Rest(Rest),
     Craft(Craft),
     Leaderboard(Leaderboard),
+    Arena(Arena),
+    House(House),
     /// `/help` with no ally (and `help` at the table): the list of commands.
     Guide,
     /// `/help` with no ally (and `help` at the table): the list of commands.
@@ -98,6 +104,8 @@ impl AppCommand {
             "rest" => Self::Rest(Rest::parse(sub)),
             "craft" => Self::Craft(Craft::parse(sub, &inv)?),
             "leaderboard" => Self::Leaderboard(Leaderboard::parse(&inv)),
+            "arena" => Self::Arena(Arena::parse(sub, &inv)?),
+            "house" => Self::House(House::parse(sub, &inv)?),
             "guide" => Self::Guide,
             "help" if inv.opt("ally").is_none() => Self::Help,
             _ => Self::Action(Action::parse(&inv)?),
@@ -119,6 +127,8 @@ impl AppCommand {
             Self::Rest(c) => c.run(ctx).await,
             Self::Craft(c) => c.run(ctx).await,
             Self::Leaderboard(c) => c.run(ctx).await,
+            Self::Arena(c) => c.run(ctx).await,
+            Self::House(c) => c.run(ctx).await,
             Self::Guide => Ok(help_pages().into_iter().map(Reply::public).collect()),
             Self::Help => Ok(help_pages().into_iter().map(Reply::public).collect()),
         }

@@ -27,6 +27,9 @@ impl Rest {
                     ("hp", &hp),
                 ],
             ),
+            RestKind::Long if rested.own_room => {
+                ctx.app.story(Key::RestOwnRoom, &[("name", &rested.name), ("hp", &hp)])
+            }
             RestKind::Long => ctx
                 .app
                 .story(Key::RestLong, &[("name", &rested.name), ("coins", &coins), ("hp", &hp)]),

@@ -83,11 +83,36 @@ impl Shop {
                 for (name, n, price) in &list.materials {
                     lines.push(format!("{name} × {n} — {price} coins each"));
                 }
+                lines.push("\n**Pets** (one each; fights beside you, kept for good)".to_owned());
+                for (name, monster, price) in &list.pets {
+                    let yours = if list.pet.as_deref() == Some(name.as_str()) {
+                        " · yours"
+                    } else {
+                        ""
+                    };
+                    lines.push(format!("{name} — {price} coins (fights as a {monster}){yours}"));
+                }
                 vec![Reply::public(
                     render::info("Thom Krooke's shop", &lines.join("\n")).ephemeral(),
                 )]
             }
-            Self::Buy { item, count } => vec![trade(Key::ShopBought, &s.shop_buy(campaign, me, &item, count).await?)],
+            Self::Buy { item, count } => {
+                let bought = s.shop_buy(campaign, me, &item, count).await?;
+                let is_pet = service::goods::world().is_ok_and(|w| w.stock(&bought.good).is_none());
+                if is_pet {
+                    vec![app.story(
+                        Key::PetAdopted,
+                        &[
+                            ("name", &bought.name),
+                            ("pet", &bought.good),
+                            ("coins", &bought.total.to_string()),
+                            ("left", &bought.coins_left.to_string()),
+                        ],
+                    )]
+                } else {
+                    vec![trade(Key::ShopBought, &bought)]
+                }
+            }
             Self::Sell { item, count } => vec![trade(Key::ShopSold, &s.shop_sell(campaign, me, &item, count).await?)],
         })
     }

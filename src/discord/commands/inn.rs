@@ -1,5 +1,5 @@
 //! `/shop list|buy|sell`, `/rest short|long`, `/craft list|make`: Thom Krooke's inn; and
-//! `/leaderboard`, `/guide` (issue 20).
+//! `/leaderboard`, `/arena`, `/guide` (issue 20).
 
 use super::{complete, options};
 use crate::discord::{Context, Error, play};
@@ -17,7 +17,7 @@ async fn shop_list(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["shop", "list"], options!()).await
 }
 
-/// Buy potions, scrolls, weapons or armor.
+/// Buy potions, scrolls, weapons, armor or a pet.
 #[poise::command(slash_command)]
 async fn buy(
     ctx: Context<'_>,
@@ -118,4 +118,87 @@ pub async fn leaderboard(
 #[poise::command(slash_command)]
 pub async fn guide(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["guide"], options!()).await
+}
+
+/// The arena behind Thom's inn: duels to 0 HP (no one dies), and the win streaks.
+#[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
+#[poise::command(slash_command, subcommands("challenge", "spectate", "top"), subcommand_required)]
+pub async fn arena(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Challenge another player to a duel (to 0 HP, no one dies); only they may accept.
+#[poise::command(slash_command)]
+async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Whom to challenge"] user: poise::serenity_prelude::User,
+) -> Result<(), Error> {
+    play(ctx, &["arena", "challenge"], options!(user)).await
+}
+
+/// Follow the duels being fought (only you see it).
+#[poise::command(slash_command)]
+async fn spectate(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["arena", "spectate"], options!()).await
+}
+
+/// The arena's win streaks.
+#[poise::command(slash_command)]
+async fn top(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["arena", "top"], options!()).await
+}
+
+/// Your room at Thom's inn: a chest for what you don't carry, and free long rests.
+#[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
+#[poise::command(
+    slash_command,
+    subcommands("house_buy", "house_list", "store", "take"),
+    subcommand_required
+)]
+pub async fn house(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// A room of your own at the inn, bought once.
+#[poise::command(slash_command, rename = "buy")]
+async fn house_buy(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["house", "buy"], options!()).await
+}
+
+/// What your room's chest holds (only you see it).
+#[poise::command(slash_command, rename = "list")]
+async fn house_list(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["house", "list"], options!()).await
+}
+
+/// Put something from your pack in your room's chest.
+#[poise::command(slash_command)]
+async fn store(
+    ctx: Context<'_>,
+    #[description = "What to store"]
+    #[autocomplete = "complete::sellable"]
+    #[max_length = 100]
+    item: String,
+    #[description = "How many (default 1)"]
+    #[min = 1]
+    #[max = 99]
+    count: Option<u32>,
+) -> Result<(), Error> {
+    play(ctx, &["house", "store"], options!(item, count)).await
+}
+
+/// Take something from your room's chest.
+#[poise::command(slash_command)]
+async fn take(
+    ctx: Context<'_>,
+    #[description = "What to take"]
+    #[autocomplete = "complete::stored"]
+    #[max_length = 100]
+    item: String,
+    #[description = "How many (default 1)"]
+    #[min = 1]
+    #[max = 99]
+    count: Option<u32>,
+) -> Result<(), Error> {
+    play(ctx, &["house", "take"], options!(item, count)).await
 }

@@ -70,6 +70,8 @@ fn every_command() -> Vec<poise::Command<Data, Error>> {
         inn::rest(),
         inn::craft(),
         inn::leaderboard(),
+        inn::arena(),
+        inn::house(),
         inn::guide(),
     ]
 }
@@ -194,5 +196,8 @@ pub mod complete {
     }
     pub async fn recipe(ctx: Context<'_>, partial: &str) -> Choices {
         suggest(ctx, Suggest::Recipe, partial).await
+    }
+    pub async fn stored(ctx: Context<'_>, partial: &str) -> Choices {
+        suggest(ctx, Suggest::Stored, partial).await
     }
 }

@@ -45,6 +45,12 @@ pub struct Sheet {
     pub attacks_per_action: u32,
     pub spells: Vec<Spell>,
     pub coins: i64,
+    /// Duels won in a row (reset by a loss or a death, seed 000 §8.2).
+    pub arena_streak: i32,
+    /// The pet's name (`cmd::pets`), and the name it fights under.
+    pub pet: Option<(String, String)>,
+    /// The room at the inn (`cmd::house`): things in its chest, and how many it holds.
+    pub room: Option<(u32, u32)>,
 }
 
 /// What a character carries.
@@ -90,6 +96,13 @@ impl Sheet {
                 .filter_map(|s| engine::content::Spell::parse(&s.name))
                 .collect(),
             coins: row.coins,
+            arena_streak: row.arena_streak,
+            pet: row
+                .pet
+                .as_ref()
+                .map(|p| (p.clone(), crate::cmd::pets::fighting_name(&row.name, p))),
+            room: crate::cmd::house::room(row)?
+                .map(|r| (r.stored(), crate::goods::the_world().map_or(0, |w| w.room.capacity))),
         })
     }
 }

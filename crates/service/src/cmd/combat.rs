@@ -393,6 +393,8 @@ pub(crate) struct NewFight<'a> {
     /// Combatants in order, with the character behind each (`None` for monsters).
     pub members: Vec<(Combatant, Option<i64>)>,
     pub terrain: Terrain,
+    /// An arena duel (`cmd::arena`): it ends at 0 HP and no one dies.
+    pub duel: bool,
 }
 
 /// The combatant a player controls in a fight; a character who died in it controls nothing
@@ -424,6 +426,7 @@ impl Service {
             expedition_id,
             members,
             terrain,
+            duel,
         } = fight;
         if combats::active_in_channel(txn, campaign_id, channel_id)
             .await?
@@ -437,6 +440,11 @@ impl Service {
         let number = combats::count_in_campaign(txn, campaign_id).await? + 1;
         let seed = fight_seed(self.seed, campaign_id, channel_id, number, expedition_id);
         let (combatants, characters): (Vec<Combatant>, Vec<Option<i64>>) = members.into_iter().unzip();
+        let mut combat = Combat::new(combatants, terrain)
+            .with_ruleset(engine::Ruleset::parse(&campaign.ruleset).unwrap_or_default());
+        if duel {
+            combat = combat.as_duel();
+        }
         let mut live = Live {
             id: 0,
             campaign_id,
@@ -445,8 +453,7 @@ impl Service {
             reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
             turn_timeout_secs: crate::repo::campaigns::turn_timeout_secs(&campaign),
             version: 0,
-            combat: Combat::new(combatants, terrain)
-                .with_ruleset(engine::Ruleset::parse(&campaign.ruleset).unwrap_or_default()),
+            combat,
             dice: Dice::seeded(seed),
             reaction_timer: None,
             turn_timer: None,
@@ -483,6 +490,46 @@ impl Service {
             .await?;
         let notices = written.extra.1;
         Ok(Self::update(written.live, written.events, notices))
+    }
+
+    /// The pets of a new fight's characters join it beside their owners (`cmd::pets`), through
+    /// the engine's `Join`, as one logged command — before it begins.
+    pub(crate) async fn join_pets(
+        &self,
+        combat_id: i64,
+        owners: &[crate::entity::character::Model],
+        now: DateTimeUtc,
+    ) -> Result<(), ServiceError> {
+        let mut pets = Vec::new();
+        for owner in owners {
+            pets.extend(crate::cmd::pets::combatant(owner)?);
+        }
+        if pets.is_empty() {
+            return Ok(());
+        }
+        self.store
+            .run(combat_id, now, |live| {
+                room_for(&live.combat, pets.len())?;
+                let mut events = Vec::new();
+                let mut commands = Vec::new();
+                for pet in &pets {
+                    let (_, mut joined) = live.join(pet.clone(), None, now)?;
+                    events.append(&mut joined);
+                    commands.push((
+                        Actor::Director,
+                        Command::Join {
+                            combatant: Box::new(pet.clone()),
+                        },
+                    ));
+                }
+                Ok(Applied {
+                    logged: Logged::Sequence { commands },
+                    events,
+                    extra: (),
+                })
+            })
+            .await?;
+        Ok(())
     }
 
     /// Rolls initiative and runs monster turns until a player must act.
@@ -528,17 +575,23 @@ impl Service {
             let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
             let mut joiner = crate::convert::combatant(&row)?;
             crate::convert::carry_interrupts(&mut joiner, &row, now);
+            let pet = crate::cmd::pets::combatant(&row)?;
             let written = self
                 .store
                 .run(combat_id, now, |live| {
                     if live.characters.contains(&Some(row.id)) {
                         return Err(ServiceError::AlreadyJoined { name: row.name.clone() });
                     }
+                    if live.combat.duel {
+                        return Err(ServiceError::ArenaDuel);
+                    }
                     if fighting {
                         return Err(ServiceError::InCombat { name: row.name.clone() });
                     }
-                    room_for(&live.combat, 1)?;
-                    let (id, events) = live.join(joiner.clone(), Some(row.id), now)?;
+                    // The owner's pet comes along (`cmd::pets`), in the same logged command.
+                    let pet = pet.clone().filter(|_| !live.combat.duel);
+                    room_for(&live.combat, 1 + usize::from(pet.is_some()))?;
+                    let (id, mut events) = live.join(joiner.clone(), Some(row.id), now)?;
                     let initiative = events.iter().find_map(|e| match e {
                         Event::Joined {
                             placement: engine::Placement::Initiative { total, .. },
@@ -546,13 +599,26 @@ impl Service {
                         } => Some(*total),
                         _ => None,
                     });
-                    Ok(Applied {
-                        logged: Logged::Engine {
-                            actor: Actor::Director,
-                            command: Command::Join {
-                                combatant: Box::new(joiner.clone()),
+                    let join = |c: &Combatant| {
+                        (
+                            Actor::Director,
+                            Command::Join {
+                                combatant: Box::new(c.clone()),
                             },
-                        },
+                        )
+                    };
+                    let logged = if let Some(pet) = &pet {
+                        let (_, mut more) = live.join(pet.clone(), None, now)?;
+                        events.append(&mut more);
+                        Logged::Sequence {
+                            commands: vec![join(&joiner), join(pet)],
+                        }
+                    } else {
+                        let (actor, command) = join(&joiner);
+                        Logged::Engine { actor, command }
+                    };
+                    Ok(Applied {
+                        logged,
                         events,
                         extra: Notice::Joined { id, initiative },
                     })

@@ -315,6 +315,7 @@ impl Service {
                         expedition_id: Some(exp.id),
                         members,
                         terrain,
+                        duel: false,
                     },
                     now,
                 )
@@ -325,6 +326,7 @@ impl Service {
         let encounter = match created {
             Some(live) => {
                 self.store.cache_new(&live);
+                self.join_pets(live.id, std::slice::from_ref(&row), now).await?;
                 Some(self.begin(live.id, now).await?)
             }
             None => None,

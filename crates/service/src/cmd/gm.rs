@@ -53,6 +53,9 @@ impl Service {
                 let written = self
                     .store
                     .run(combat_id, now, |live| {
+                        if live.combat.duel {
+                            return Err(ServiceError::ArenaDuel);
+                        }
                         crate::cmd::combat::room_for(&live.combat, count as usize)?;
                         let spawned = name_monsters(kind, count, &live.combat.combatants);
                         let mut ids = Vec::new();
@@ -85,6 +88,7 @@ impl Service {
                         expedition_id: None,
                         members,
                         terrain: Terrain::default(),
+                        duel: false,
                     },
                     now,
                 )

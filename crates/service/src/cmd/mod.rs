@@ -1,5 +1,6 @@
 //! The service functions, one module per command group; each is an `impl Service` block.
 
+pub mod arena;
 pub mod campaign;
 pub mod character;
 pub mod combat;
@@ -7,6 +8,8 @@ pub mod craft;
 pub mod expedition;
 pub mod gm;
 pub mod hospital;
+pub mod house;
+pub mod pets;
 pub mod rest;
 pub mod retention;
 pub mod roll;

@@ -5,6 +5,7 @@
 //! begins with them full — so a rest's work outside combat is hit points. Refused (nothing
 //! charged) in a fight, out on an expedition (its encounters included), in the Hospital before
 //! `/hospital pay`, during the recovery rest (the healers' rest ends with full HP), and at full HP.
+//! A character with a room of their own (`cmd::house`) takes the long rest there, free.
 
 use crate::cmd::hospital::latest;
 use crate::goods::the_world;
@@ -31,6 +32,8 @@ pub struct Rested {
     pub coins_left: i64,
     /// A long rest gave back the TDGS Interrupts spent today (a Cleric's Divine Intervention).
     pub interrupts_restored: bool,
+    /// Slept in their own room (a free long rest).
+    pub own_room: bool,
 }
 
 impl Service {
@@ -63,8 +66,11 @@ impl Service {
                 Some(_) => {}
             }
         }
+        // A character with a room of their own sleeps there for nothing (`cmd::house`).
+        let own_room = row.housing.is_some();
         let cost = i64::from(match kind {
             RestKind::Short => inn.short_rest,
+            RestKind::Long if own_room => 0,
             RestKind::Long => inn.long_rest,
         });
         let mut healed = 0;
@@ -116,6 +122,7 @@ impl Service {
             max_hp: row.max_hp,
             coins_left: row.coins,
             interrupts_restored,
+            own_room: own_room && kind == RestKind::Long,
         })
     }
 }

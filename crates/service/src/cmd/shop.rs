@@ -36,6 +36,9 @@ pub struct ShopList {
     pub stock: Vec<ShopGood>,
     /// Materials and trophies carried, with counts and what Thom pays for one.
     pub materials: Vec<(String, u32, u32)>,
+    /// Pets for sale (name, the monster it fights as, price), and the character's own.
+    pub pets: Vec<(String, String, u32)>,
+    pub pet: Option<String>,
 }
 
 /// A buy or a sale.
@@ -103,6 +106,12 @@ impl Service {
             coins: row.coins,
             stock,
             materials,
+            pets: world
+                .pets
+                .iter()
+                .map(|p| (p.name.to_string(), p.monster.to_string(), p.price))
+                .collect(),
+            pet: row.pet,
         })
     }
 
@@ -116,10 +125,34 @@ impl Service {
     ) -> Result<Trade, ServiceError> {
         check_count(count)?;
         let world = the_world()?;
+        if world.stock(good).is_none()
+            && let Some(pet) = world.pet(good)
+        {
+            if count != 1 {
+                return Err(ServiceError::InvalidInput(
+                    "One pet at a time — leave out the count.".to_owned(),
+                ));
+            }
+            let adopted = self.buy_pet(campaign_id, player_id, pet).await?;
+            return Ok(Trade {
+                name: adopted.name,
+                good: adopted.pet,
+                count: 1,
+                each: pet.price,
+                total: adopted.price,
+                coins_left: adopted.coins_left,
+            });
+        }
         let good = world.stock(good).ok_or_else(|| ServiceError::Unknown {
             kind: "good on Thom's shelves",
             given: good.trim().to_owned(),
-            valid: crate::convert::choices(world.stock.iter().map(|s| &*s.name)),
+            valid: crate::convert::choices(
+                world
+                    .stock
+                    .iter()
+                    .map(|s| &*s.name)
+                    .chain(world.pets.iter().map(|p| &*p.name)),
+            ),
         })?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;

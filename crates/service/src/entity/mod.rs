@@ -2,6 +2,7 @@
 //!
 //! They stay inside this crate: service functions convert them to and from engine types.
 
+pub mod arena_duel;
 pub mod campaign;
 pub mod character;
 pub mod combat;

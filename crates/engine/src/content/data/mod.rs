@@ -25,7 +25,9 @@ use std::sync::{Arc, OnceLock};
 
 pub use defs::*;
 pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_NAME_LEN};
-pub use world::{GoodKind, InnDef, MaterialDef, RecipeDef, StockDef, WORLD_BUILTIN, World, normalize_name};
+pub use world::{
+    GoodKind, InnDef, MaterialDef, PetDef, RecipeDef, RoomDef, SHIELD, StockDef, WORLD_BUILTIN, World, normalize_name,
+};
 
 use super::normalize;
 

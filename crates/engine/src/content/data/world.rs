@@ -83,9 +83,32 @@ pub struct InnDef {
     pub long_rest: u32,
 }
 
+/// A pet Thom sells (issue 20): a companion that fights beside its owner with a monster's stat
+/// block (monsters.toml), played by the game on its own turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PetDef {
+    /// What the shop calls it ("Wolf pup").
+    pub name: Box<str>,
+    /// The monster whose stat block it fights with.
+    pub monster: Box<str>,
+    pub price: u32,
+}
+
+/// A room of one's own at the inn (issue 20): bought once, it stores goods beyond what its owner
+/// carries and gives a free long rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoomDef {
+    pub price: u32,
+    /// How many goods (counted one by one) its chest holds.
+    pub capacity: u32,
+}
+
 /// The shop, the inn and the recipes, validated.
 #[derive(Debug, Clone)]
 pub struct World {
+    /// Pets for sale, in file order.
+    pub pets: Vec<PetDef>,
+    pub room: RoomDef,
     pub stock: Vec<StockDef>,
     /// Zone materials and monster trophies, in file order (trophies after materials).
     pub materials: Vec<MaterialDef>,
@@ -133,6 +156,11 @@ impl World {
         find(&self.materials, |m| &m.name, name)
     }
 
+    /// The pet for sale by this name (or by its monster's).
+    pub fn pet(&self, name: &str) -> Option<&PetDef> {
+        find(&self.pets, |p| &p.name, name).or_else(|| find(&self.pets, |p| &p.monster, name))
+    }
+
     /// The recipe by this name, or by the good it makes.
     pub fn recipe(&self, name: &str) -> Option<&RecipeDef> {
         find(&self.recipes, |r| &r.name, name).or_else(|| find(&self.recipes, |r| &r.makes, name))
@@ -160,6 +188,24 @@ struct RawFile {
     material: Vec<S<RawMaterial>>,
     #[serde(default)]
     recipe: Vec<S<RawRecipe>>,
+    #[serde(default)]
+    pet: Vec<S<RawPet>>,
+    room: Option<S<RawRoom>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPet {
+    name: S<String>,
+    monster: S<String>,
+    price: S<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRoom {
+    price: S<i64>,
+    capacity: S<i64>,
 }
 
 #[derive(Deserialize)]
@@ -289,6 +335,8 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
     let mut stock: Vec<StockDef> = Vec::new();
     let mut materials: Vec<MaterialDef> = Vec::new();
     let mut recipes_raw = Vec::new();
+    let mut pets: Vec<PetDef> = Vec::new();
+    let mut room = None;
     let mut seen: HashMap<(&'static str, String), String> = HashMap::new();
     let mut first = |r: &mut Report, kind: &'static str, name: &S<String>| -> bool {
         let at = format!("{}:{}", r.files[r.file].path, {
@@ -409,7 +457,57 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
                 recipes_raw.push((*i, entry));
             }
         }
+        for entry in &raw.pet {
+            let p = entry.get_ref();
+            if !first(&mut r, "pet", &p.name) {
+                continue;
+            }
+            let Some(monster) = content.monsters.get(p.monster.get_ref()) else {
+                r.err(
+                    &p.monster.span(),
+                    format!(
+                        "pet \"{}\" fights as \"{}\", which is no monster; monsters are {}",
+                        p.name.get_ref(),
+                        p.monster.get_ref(),
+                        content
+                            .monsters
+                            .all()
+                            .iter()
+                            .map(|m| &*m.name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+                continue;
+            };
+            if let Some(price) = r.number("price", &p.price, PRICE) {
+                pets.push(PetDef {
+                    name: p.name.get_ref().as_str().into(),
+                    monster: monster.name.clone(),
+                    price,
+                });
+            }
+        }
+        if let Some(n) = &raw.room {
+            if room.is_some() {
+                r.err(&n.span(), "[room] is defined twice; give it once");
+            } else {
+                let n = n.get_ref();
+                let price = r.number("price", &n.price, PRICE);
+                let capacity = r.number("capacity", &n.capacity, 1..=1_000);
+                if let (Some(price), Some(capacity)) = (price, capacity) {
+                    room = Some(RoomDef { price, capacity });
+                }
+            }
+        }
     }
+    let room = room.unwrap_or_else(|| {
+        if r.issues.is_empty() {
+            r.file = 0;
+            r.err(&(0..0), "no file gives [room] (price, capacity)");
+        }
+        RoomDef { price: 0, capacity: 0 }
+    });
     let (sell_percent, trophy) = shop.unwrap_or_else(|| {
         if r.issues.is_empty() {
             r.file = 0;
@@ -509,6 +607,8 @@ fn load(files: &[ContentFile<'_>], content: &Content) -> Result<World, ContentEr
     }
     if r.issues.is_empty() {
         Ok(World {
+            pets,
+            room,
             stock,
             materials,
             recipes,
