@@ -147,6 +147,8 @@ async fn every_command_is_registered_with_a_valid_body() {
     assert_eq!(sub("shop"), ["list", "buy", "sell"]);
     assert_eq!(sub("rest"), ["short", "long"]);
     assert_eq!(sub("craft"), ["list", "make"]);
+    assert_eq!(sub("arena"), ["challenge", "spectate", "top"]);
+    assert_eq!(sub("house"), ["buy", "list", "store", "take"]);
     assert_eq!(sub("move"), ["melee", "ranged", "toward", "away", "shift"]);
     assert_eq!(sub("gm"), ["spawn", "hp", "grant", "level", "end"]);
 
@@ -243,6 +245,52 @@ async fn a_full_fight_from_character_create_to_victory() {
         latencies.len(),
         latencies.iter().max()
     );
+}
+
+/// The arena through Discord: a challenge pings the challenged player with Accept / Decline;
+/// a bystander's press is refused privately and the buttons stay; the challenged player's press
+/// closes the prompt and starts the duel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_challenge_is_answered_only_by_the_challenged_player() {
+    let (fake, bot, table, _dir) = start("arena").await;
+    for (user, name, race, class) in [
+        ("alice", "Aria", "elf", "rogue"),
+        ("bob", "Bram", "dwarf", "fighter"),
+        ("carol", "Cora", "human", "cleric"),
+    ] {
+        table
+            .slash(
+                user,
+                "character",
+                &["create"],
+                json!({"name": name, "race": race, "class": class}),
+            )
+            .await;
+    }
+    let offered = table
+        .slash("alice", "arena", &["challenge"], json!({"user": "bob"}))
+        .await;
+    assert!(!is_ephemeral(&offered), "{}", offered.body);
+    let (message, buttons) = table
+        .prompt_for("bob")
+        .unwrap_or_else(|| panic!("a challenge pinging Bram: {:#?}\n{}", table.messages(), bot.logs()));
+    let accept = buttons.iter().find(|(l, _)| l == "Accept the duel").unwrap().1.clone();
+    let refused = table.press("carol", message, &accept, true).await;
+    assert_eq!(refused.body["type"], 4);
+    assert!(is_ephemeral(&refused), "{}", refused.body);
+    assert!(text_of(&refused).contains("Only Bram may answer"), "{}", refused.body);
+    assert!(table.prompt_for("bob").is_some(), "still open");
+    let accepted = table.press("bob", message, &accept, true).await;
+    assert_eq!(accepted.body["type"], 7, "{}", accepted.body);
+    assert_eq!(fake.message(message).unwrap()["components"], json!([]));
+    assert!(table.any_title_starts("Arena duel"), "{:#?}", table.messages());
+    let watched = table.slash("carol", "arena", &["spectate"], json!({})).await;
+    assert!(
+        is_ephemeral(&watched) && watched.body.to_string().contains("Arena duel"),
+        "{}",
+        watched.body
+    );
+    assert_all_valid(&fake);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
