@@ -16,6 +16,7 @@ use service::{CombatUpdate, DateTimeUtc, Db, Notice, Service, ServiceError};
 
 on_every_backend! {
     a_pet_joins_its_owners_fights_and_acts_on_its_own_turn => crate::a_pet_joins_its_owners_fights_and_acts_on_its_own_turn;
+    a_pet_joins_its_owners_expedition_encounters => crate::a_pet_joins_its_owners_expedition_encounters;
     a_room_stores_what_you_do_not_carry_and_rests_you_free => crate::a_room_stores_what_you_do_not_carry_and_rests_you_free;
     racing_stores_move_a_thing_once => crate::racing_stores_move_a_thing_once;
     pet_and_room_are_kept_on_death => crate::pet_and_room_are_kept_on_death;
@@ -175,7 +176,10 @@ async fn a_room_stores_what_you_do_not_carry_and_rests_you_free(db: Db) -> Resul
     assert_eq!(potions(&svc.inventory(camp, "alice").await?), 0);
     let before = row(&svc, camp, "alice").await?;
     let refused = svc.house_store(camp, "alice", "potion", 1).await.unwrap_err();
-    assert!(refused.to_string().contains("no Potion of Healing"), "{refused}");
+    assert!(
+        refused.to_string().contains("carries no Potion of Healing to store"),
+        "{refused}"
+    );
     assert_eq!(
         row(&svc, camp, "alice").await?,
         before,
@@ -268,5 +272,32 @@ async fn pet_and_room_are_kept_on_death(db: Db) -> Result<(), ServiceError> {
     assert_eq!(after.pet, before.pet, "the pet is kept");
     assert_eq!(after.housing, before.housing, "the room and its chest are kept");
     assert_eq!(after.pet.as_deref(), Some("Giant rat"));
+    Ok(())
+}
+
+async fn a_pet_joins_its_owners_expedition_encounters(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db, 20);
+    let camp = campaign(&svc).await?;
+    hero(&svc, camp, "alice", "Aria", 100).await?;
+    svc.shop_buy(camp, "alice", "Giant rat", 1).await?;
+    svc.start_expedition(camp, "alice", "Forest of Shadows", now()).await?;
+    let mut encounter = None;
+    for _ in 0..4 {
+        let room = svc.advance(camp, CHANNEL, "alice", now()).await?;
+        if room.encounter.is_some() {
+            encounter = room.encounter;
+            break;
+        }
+    }
+    let fight = encounter.expect("the forest's last room is a fight");
+    let rat = fight.combat.by_name("Aria's Giant rat")?;
+    assert_eq!(rat.side, Side::Party);
+    assert!(
+        fight.combat.order.contains(&rat.id),
+        "in the initiative order from the start"
+    );
+    // The join is in the log: the fight rebuilt from the database has the rat too.
+    let (_, stored) = svc.stored_combat(fight.combat_id).await?;
+    assert_eq!(stored.combatants, fight.combat.combatants);
     Ok(())
 }

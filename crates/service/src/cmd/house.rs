@@ -183,6 +183,17 @@ impl Service {
                 *room.materials.entry(name.clone()).or_default() += count;
                 moved = name;
             } else if let Some((kind, name)) = good(what) {
+                let have = goods::held(row, kind, &name)?;
+                if have < count {
+                    return Err(ServiceError::InvalidInput(if have == 0 {
+                        format!(
+                            "{} carries no {name} to store (worn or wielded gear stays on — unequip it first).",
+                            row.name
+                        )
+                    } else {
+                        format!("{} carries {have} {name}, not {count}.", row.name)
+                    }));
+                }
                 goods::take(row, kind, &name, count)?;
                 *room.goods.entry(name.clone()).or_default() += count;
                 moved = name;
