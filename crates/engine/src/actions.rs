@@ -178,32 +178,14 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<
                 });
             }
             spend(ctx, id, Resource::Action)?;
-            if contest(ctx, id, *target) {
-                ctx.combat.get_mut(*target).conditions.grappled_by = Some(id);
-                ctx.emit(Event::Grappled { id, target: *target });
-            }
+            grapple(ctx, id, *target);
             Ok(vec![])
         }
         Command::Shove { target, mode } => {
             enemy(ctx.combat, id, *target)?;
             in_melee(ctx.combat, id, *target)?;
             spend(ctx, id, Resource::Action)?;
-            if contest(ctx, id, *target) {
-                match mode {
-                    ShoveMode::Prone => ctx.combat.get_mut(*target).conditions.prone = true,
-                    ShoveMode::Push => {
-                        ctx.combat.set_band(id, *target, Band::Near);
-                        if ctx.combat.get(*target).conditions.grappled_by == Some(id) {
-                            ctx.combat.get_mut(*target).conditions.grappled_by = None;
-                        }
-                    }
-                }
-                ctx.emit(Event::Shoved {
-                    id,
-                    target: *target,
-                    mode: *mode,
-                });
-            }
+            shove(ctx, id, *target, *mode);
             Ok(vec![])
         }
         Command::Stabilize { ally: target } => {
@@ -234,6 +216,30 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<
         other => Err(RuleViolation::Pointless {
             reason: format!("{other:?} is not an action."),
         }),
+    }
+}
+
+/// Grapple's contest and, won, its hold.
+pub fn grapple(ctx: &mut Ctx, id: CombatantId, target: CombatantId) {
+    if contest(ctx, id, target) {
+        ctx.combat.get_mut(target).conditions.grappled_by = Some(id);
+        ctx.emit(Event::Grappled { id, target });
+    }
+}
+
+/// Shove's contest and, won, the target prone or pushed out of reach.
+pub fn shove(ctx: &mut Ctx, id: CombatantId, target: CombatantId, mode: ShoveMode) {
+    if contest(ctx, id, target) {
+        match mode {
+            ShoveMode::Prone => ctx.combat.get_mut(target).conditions.prone = true,
+            ShoveMode::Push => {
+                ctx.combat.set_band(id, target, Band::Near);
+                if ctx.combat.get(target).conditions.grappled_by == Some(id) {
+                    ctx.combat.get_mut(target).conditions.grappled_by = None;
+                }
+            }
+        }
+        ctx.emit(Event::Shoved { id, target, mode });
     }
 }
 
@@ -355,8 +361,24 @@ fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleVi
     let others: Vec<&crate::combatant::Combatant> =
         c.combatants.iter().filter(|o| o.id != id && !o.is_dead()).collect();
     let (action, trigger, trigger_desc) = readied::parse(text, me, &others)?;
-    if let readied::HeldAction::Cast { spell, .. } = action {
-        casting::check_castable(me, spell, true)?;
+    match action {
+        readied::HeldAction::Cast { spell, .. } => casting::check_castable(me, spell, true)?,
+        readied::HeldAction::UseItem { item, .. } => {
+            let carried = me.items.get(&item).copied().unwrap_or(0) > 0;
+            let def = me
+                .item_def(item)
+                .filter(|_| carried)
+                .ok_or_else(|| RuleViolation::ItemNotCarried {
+                    item: item.name().into(),
+                })?;
+            if matches!(def.effect, ItemEffect::Scroll(_)) {
+                return Err(RuleViolation::UnparsableReady {
+                    reason: format!("a {} is read on your own turn", item.name()),
+                    forms: readied::READY_FORMS.to_owned(),
+                });
+            }
+        }
+        _ => {}
     }
     let expires_at = c.round + 1;
     crate::timing::spend_slot(ctx.combat, id, Resource::Action);
@@ -382,6 +404,18 @@ fn use_item(
     id: CombatantId,
     item: Item,
     target: Option<CombatantId>,
+) -> Result<Vec<Step>, RuleViolation> {
+    item_used(ctx, id, item, target, true)
+}
+
+/// The item's checks, then (the action spent when `spend_action`: a readied use spent it at
+/// Ready) its effect.
+pub fn item_used(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    item: Item,
+    target: Option<CombatantId>,
+    spend_action: bool,
 ) -> Result<Vec<Step>, RuleViolation> {
     let target = target.unwrap_or(id);
     if ctx.combat.get(id).items.get(&item).copied().unwrap_or(0) == 0 {
@@ -419,7 +453,9 @@ fn use_item(
             });
         }
     }
-    spend(ctx, id, Resource::Action)?;
+    if spend_action {
+        spend(ctx, id, Resource::Action)?;
+    }
     consume(ctx, id, item);
     ctx.emit(Event::ItemUsed { id, item, target });
     match effect {

@@ -1,6 +1,9 @@
-//! The Ready action (seed 000 §5): `ready <action> when <trigger>`. The trigger text is parsed
-//! into a structured [`Trigger`]; a readied action fires as the readier's reaction, and expires
-//! at the start of their next turn with the action and the reaction both spent.
+//! The Ready action (seed 000 §5): `ready <action> when <trigger>`. Any of §2.1's actions that
+//! make sense as a reaction can be held — attack, cast, dash, disengage, dodge, help, hide,
+//! shove, grapple, use item — each firing with its real effect (`reactions::readied`). The
+//! trigger text is parsed into a structured [`Trigger`]; a readied action fires as the readier's
+//! reaction, and expires at the start of their next turn with the action and the reaction both
+//! spent.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +15,10 @@ use crate::violation::RuleViolation;
 pub const READY_FORMS: &str = "\"attack when the goblin moves into melee range\", \
 \"attack when an enemy leaves melee\", \"cast magic missile when an enemy casts a spell\", \
 \"dodge when the dragon uses breath weapon\", \"attack when the orc attacks an ally\", \
-\"dodge when an enemy moves\"";
+\"dodge when an enemy moves\", \"disengage when the ogre moves into melee\", \
+\"dash when an enemy casts a spell\", \"help Bo when the goblin attacks Bo\", \
+\"hide when the goblin moves away\", \"shove prone when the orc comes close\", \
+\"grapple when the goblin moves into melee\", \"use potion of healing on Bo when the goblin attacks Bo\"";
 
 /// A readied action waiting for its trigger (seed 000 §9 `ReadiedAction`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +45,30 @@ pub enum HeldAction {
         target: Option<CombatantId>,
     },
     Dodge,
+    /// Get away at once: one band farther from every enemy (it may provoke).
+    Dash,
+    /// Slip out of every enemy's reach without provoking.
+    Disengage,
+    /// Give an ally (the named one, or the one the trigger's attack is aimed at) advantage.
+    Help {
+        ally: Option<CombatantId>,
+    },
+    /// Stealth against the enemies' passive Perception (not with an enemy in reach).
+    Hide,
+    /// Shove the named enemy or the trigger's creature (in reach): prone or pushed away.
+    Shove {
+        target: Option<CombatantId>,
+        mode: crate::command::ShoveMode,
+    },
+    /// Grab the named enemy or the trigger's creature (in reach).
+    Grapple {
+        target: Option<CombatantId>,
+    },
+    /// Drink a consumable, or give it to an ally in reach.
+    UseItem {
+        item: crate::content::Item,
+        target: Option<CombatantId>,
+    },
 }
 
 impl HeldAction {
@@ -47,6 +77,17 @@ impl HeldAction {
             HeldAction::Attack { .. } => "attack".into(),
             HeldAction::Cast { spell, .. } => format!("cast {}", spell.name()),
             HeldAction::Dodge => "dodge".into(),
+            HeldAction::Dash => "dash".into(),
+            HeldAction::Disengage => "disengage".into(),
+            HeldAction::Help { .. } => "help".into(),
+            HeldAction::Hide => "hide".into(),
+            HeldAction::Shove {
+                mode: crate::command::ShoveMode::Prone,
+                ..
+            } => "shove prone".into(),
+            HeldAction::Shove { .. } => "shove".into(),
+            HeldAction::Grapple { .. } => "grapple".into(),
+            HeldAction::UseItem { item, .. } => format!("use {}", item.name()),
         }
     }
 }
@@ -111,6 +152,40 @@ impl Observed {
             Observed::Attacks { attacker, .. } => *attacker,
         }
     }
+}
+
+/// Where a readied Dash or Disengage takes the readier: out of every reach (a Disengage in
+/// melee), or one band farther from every enemy.
+pub fn getaway(
+    combat: &crate::combat::Combat,
+    readier: CombatantId,
+    action: HeldAction,
+) -> crate::movement::MoveIntent {
+    let in_melee = combat
+        .bands_of(readier)
+        .iter()
+        .any(|(_, b)| *b == crate::movement::Band::Melee);
+    if action == HeldAction::Disengage && in_melee {
+        crate::movement::MoveIntent::Ranged
+    } else {
+        crate::movement::MoveIntent::Away
+    }
+}
+
+/// The ally a readied Help helps: the one named, or the one the trigger's attack is aimed at;
+/// standing, on the readier's side, not the readier.
+pub fn helped_ally(
+    combat: &crate::combat::Combat,
+    readier: &Combatant,
+    named: Option<CombatantId>,
+    observed: &Observed,
+) -> Option<CombatantId> {
+    let ally = named.or(match observed {
+        Observed::Attacks { target, .. } => Some(*target),
+        _ => None,
+    })?;
+    let a = combat.get(ally);
+    (a.id != readier.id && a.side == readier.side && a.is_standing()).then_some(ally)
 }
 
 /// Whether `words` (normalised) name `c`: part of its name, or of its kind ("the dragon" is the
@@ -346,12 +421,19 @@ pub fn parse_trigger(text: &str, readier: &Combatant, others: &[&Combatant]) -> 
     Err(unparsable(format!("I don't recognise the trigger \"{text}\"")))
 }
 
-/// Parses the held action: `attack [target]`, `cast <spell> [at target]`, `dodge`.
+/// Parses the held action: `attack [target]`, `cast <spell> [at target]`, `dodge`, `dash`,
+/// `disengage`, `help [ally]`, `hide`, `shove [prone|away] [target]`, `grapple [target]`,
+/// `use <item> [on ally]`.
 pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> Result<HeldAction, RuleViolation> {
     let text = text.trim().to_lowercase();
     let (verb, rest) = text.split_once(' ').unwrap_or((text.as_str(), ""));
     let target_of = |name: &str| -> Result<Option<CombatantId>, RuleViolation> {
-        let name = strip_article(name.trim_start_matches("at ").trim_start_matches("on "));
+        let name = strip_article(
+            name.trim()
+                .trim_start_matches("at ")
+                .trim_start_matches("on ")
+                .trim_start_matches("to "),
+        );
         if name.is_empty() {
             return Ok(None);
         }
@@ -367,6 +449,41 @@ pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> R
             target: target_of(rest)?,
         }),
         "dodge" => Ok(HeldAction::Dodge),
+        "dash" | "run" | "flee" => Ok(HeldAction::Dash),
+        "disengage" | "withdraw" => Ok(HeldAction::Disengage),
+        "help" | "aid" | "assist" => Ok(HeldAction::Help { ally: target_of(rest)? }),
+        "hide" => Ok(HeldAction::Hide),
+        "shove" | "push" | "trip" => {
+            let rest = rest.trim();
+            let (mode, rest) = if verb == "trip" {
+                (crate::command::ShoveMode::Prone, rest)
+            } else if let Some(r) = rest.strip_prefix("prone") {
+                (crate::command::ShoveMode::Prone, r)
+            } else if let Some(r) = rest.strip_prefix("away").or_else(|| rest.strip_prefix("back")) {
+                (crate::command::ShoveMode::Push, r)
+            } else {
+                (crate::command::ShoveMode::Push, rest)
+            };
+            Ok(HeldAction::Shove {
+                target: target_of(rest)?,
+                mode,
+            })
+        }
+        "grapple" | "grab" => Ok(HeldAction::Grapple {
+            target: target_of(rest)?,
+        }),
+        "use" | "drink" | "give" => {
+            let (item_text, target_text) = rest
+                .split_once(" on ")
+                .or_else(|| rest.split_once(" to "))
+                .unwrap_or((rest, ""));
+            let item = crate::content::Item::parse(item_text)
+                .ok_or_else(|| unparsable(format!("\"{}\" is not an item I know", item_text.trim())))?;
+            Ok(HeldAction::UseItem {
+                item,
+                target: target_of(target_text)?,
+            })
+        }
         "cast" => {
             let (spell_text, target_text) = rest.split_once(" at ").unwrap_or((rest, ""));
             let spell = Spell::parse(spell_text)
@@ -385,7 +502,7 @@ pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> R
         }
         "" => Err(unparsable("say which action to hold")),
         other => Err(unparsable(format!(
-            "\"{other}\" can't be readied (attack, cast or dodge)"
+            "\"{other}\" can't be readied (attack, cast, dash, disengage, dodge, help, hide, shove, grapple or use an item)"
         ))),
     }
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Fight, advantage, any, monster, offered_to, pc, position, puppet, rolls};
+use common::{Fight, advantage, any, healed, monster, offered_to, pc, position, puppet, rolls};
 use engine::action_economy::Resource;
 use engine::content::{Class, Monster, Race, Spell};
 use engine::event::AttackKind;
@@ -265,4 +265,162 @@ fn readied_dodge_fires_when_the_dragon_uses_breath_weapon_before_the_breath_land
         .unwrap();
     assert!(dodge < at);
     assert!(advantage(&d20), "Dodge gives the DEX save advantage");
+}
+
+// §5 "prepare an action to fire on a specified trigger": any of §2.1's actions that make sense
+// as a reaction, each with its real effect.
+
+/// Bo and Vex (level 1 fighter, rogue) against a goblin the GM drives, at Near; Bo's turn.
+fn party_and_goblin() -> (Fight, CombatantId, CombatantId, CombatantId) {
+    let mut f = Fight::new(vec![
+        pc("Bo", Race::Human, Class::Fighter, 1),
+        pc("Vex", Race::Human, Class::Rogue, 1),
+        puppet("Goblin", Monster::Goblin),
+    ]);
+    let (bo, vex, goblin) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"));
+    f.get_mut(goblin).hp = 40;
+    f.start_with_order(vec![bo, vex, goblin]);
+    (f, bo, vex, goblin)
+}
+
+#[test]
+fn ready_disengage_slips_out_of_reach_without_provoking_when_the_goblin_moves_into_melee() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    ready(&mut f, bo, "disengage when the goblin moves into melee range");
+    f.act(bo, Command::EndTurn);
+    f.act(vex, Command::EndTurn);
+    let events = f.act(goblin, Command::Move(MoveIntent::Melee(bo)));
+    assert_eq!(offered_to(&events, bo), Some(vec![ReactionKind::Readied]));
+    let events = f.act(bo, Command::React(ReactionKind::Readied));
+    assert!(any(&events, |e| matches!(e, Event::Disengaged { id } if *id == bo)));
+    assert!(any(&events, |e| matches!(e, Event::Moved { id, .. } if *id == bo)));
+    assert_eq!(f.band(bo, goblin), Band::Near, "out of its reach again");
+    assert_eq!(offered_to(&events, goblin), None, "a Disengage provokes nothing");
+}
+
+#[test]
+fn ready_dash_gets_away_a_band_when_the_goblin_moves() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    ready(&mut f, bo, "dash when the goblin moves");
+    f.act(bo, Command::EndTurn);
+    f.act(vex, Command::EndTurn);
+    let events = f.act(
+        goblin,
+        Command::Move(MoveIntent::Shift(engine::movement::Direction::East)),
+    );
+    assert_eq!(offered_to(&events, bo), Some(vec![ReactionKind::Readied]));
+    let events = f.act(bo, Command::React(ReactionKind::Readied));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::Dashed { id, movement: 30 } if *id == bo)
+    ));
+    assert_eq!(f.band(bo, goblin), Band::Far, "near → far: 30 ft away");
+}
+
+#[test]
+fn ready_help_gives_the_attacked_ally_advantage() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    f.melee(bo, goblin);
+    f.act(bo, Command::EndTurn);
+    ready(&mut f, vex, "help when the goblin attacks Bo");
+    f.act(vex, Command::EndTurn);
+    let events = f.act(goblin, Command::Attack { target: Some(bo) });
+    assert_eq!(offered_to(&events, vex), Some(vec![ReactionKind::Readied]));
+    let events = f.act(vex, Command::React(ReactionKind::Readied));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::Helped { id, ally } if *id == vex && *ally == bo)
+    ));
+    assert!(f.get(bo).conditions.helped, "Bo's next attack has advantage");
+}
+
+#[test]
+fn ready_hide_rolls_stealth_against_the_goblins_passive_perception() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    f.act(bo, Command::EndTurn);
+    ready(&mut f, vex, "hide when the goblin moves");
+    f.act(vex, Command::EndTurn);
+    let events = f.act(goblin, Command::Move(MoveIntent::Melee(bo)));
+    assert_eq!(offered_to(&events, vex), Some(vec![ReactionKind::Readied]));
+    let events = f.act(vex, Command::React(ReactionKind::Readied));
+    let (roll, against, hidden) = events
+        .iter()
+        .find_map(|e| match e {
+            Event::HideAttempted {
+                id,
+                roll,
+                against,
+                hidden,
+            } if *id == vex => Some((*roll, *against, *hidden)),
+            _ => None,
+        })
+        .expect("Vex tries to hide");
+    assert_eq!(against, f.get(goblin).passive_perception());
+    assert_eq!(hidden, roll >= against);
+    assert_eq!(f.get(vex).conditions.hidden.is_some(), hidden);
+}
+
+#[test]
+fn ready_shove_prone_and_grapple_contest_str_when_the_goblin_closes_in() {
+    for (text, prone) in [
+        ("shove prone when the goblin moves into melee", true),
+        ("grapple when the goblin moves into melee", false),
+    ] {
+        let (mut f, bo, vex, goblin) = party_and_goblin();
+        ready(&mut f, bo, text);
+        f.act(bo, Command::EndTurn);
+        f.act(vex, Command::EndTurn);
+        let events = f.act(goblin, Command::Move(MoveIntent::Melee(bo)));
+        assert_eq!(offered_to(&events, bo), Some(vec![ReactionKind::Readied]), "{text}");
+        let events = f.act(bo, Command::React(ReactionKind::Readied));
+        let won = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Contest { id, target, won, .. } if *id == bo && *target == goblin => Some(*won),
+                _ => None,
+            })
+            .expect("a STR contest");
+        if prone {
+            assert_eq!(f.get(goblin).conditions.prone, won, "{text}");
+        } else {
+            assert_eq!(f.get(goblin).conditions.grappled_by == Some(bo), won, "{text}");
+            assert_eq!(f.get(goblin).speed() == 0, won, "grappled: speed 0");
+        }
+    }
+}
+
+#[test]
+fn ready_use_item_gives_the_attacked_ally_a_potion() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    f.melee(bo, goblin);
+    f.get_mut(vex).items.insert(engine::content::Item::PotionOfHealing, 1);
+    f.direct(Command::AdjustHp { target: bo, delta: -9 });
+    f.act(bo, Command::EndTurn);
+    ready(&mut f, vex, "use potion of healing on Bo when the goblin attacks Bo");
+    f.act(vex, Command::EndTurn);
+    let hp = f.get(bo).hp;
+    let events = f.act(goblin, Command::Attack { target: Some(bo) });
+    assert_eq!(offered_to(&events, vex), Some(vec![ReactionKind::Readied]));
+    let mut next = f.upcoming();
+    let amount = (next.die(4) + next.die(4)) as i32 + 2;
+    let events = f.act(vex, Command::React(ReactionKind::Readied));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::ItemUsed { id, target, .. } if *id == vex && *target == bo)
+    ));
+    assert_eq!(healed(&events, bo), vec![amount.min(f.get(bo).max_hp - hp)]);
+    assert_eq!(f.get(vex).items.get(&engine::content::Item::PotionOfHealing), None);
+}
+
+#[test]
+fn a_held_action_that_cannot_be_done_now_stays_held_for_a_later_trigger() {
+    // A shove needs the goblin in reach: its move at range passes the readied shove by.
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    f.set_band(bo, goblin, Band::Far);
+    ready(&mut f, bo, "shove when the goblin moves");
+    f.act(bo, Command::EndTurn);
+    f.act(vex, Command::EndTurn);
+    let events = f.act(goblin, Command::Move(MoveIntent::Toward));
+    assert_eq!(offered_to(&events, bo), None, "far → near: still out of reach");
+    assert!(f.get(bo).readied.as_ref().is_some_and(|r| !r.fired));
 }

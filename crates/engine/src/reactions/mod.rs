@@ -408,10 +408,44 @@ pub fn take(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, trigger: &R
     kind.reaction().take(ctx, reactor, trigger)
 }
 
-/// Whether a held action can be carried out against the trigger's creature now.
-pub fn readied_feasible(combat: &Combat, reactor: &Combatant, action: HeldAction, trigger_by: CombatantId) -> bool {
+/// Whether a held action can be carried out against the trigger's creature now (if not, the
+/// trigger passes it by and it stays held for a later one).
+pub fn readied_feasible(combat: &Combat, reactor: &Combatant, action: HeldAction, observed: &Observed) -> bool {
+    let trigger_by = observed.actor();
+    let foe_in_reach = |target: Option<CombatantId>| {
+        let target = target.unwrap_or(trigger_by);
+        let t = combat.get(target);
+        t.side != reactor.side && !t.is_dead() && combat.band(reactor.id, target) == Band::Melee
+    };
     match action {
         HeldAction::Dodge => true,
+        HeldAction::Dash | HeldAction::Disengage => {
+            let intent = crate::readied::getaway(combat, reactor.id, action);
+            reactor.speed() > 0 && crate::movement::plan(intent, &combat.bands_of(reactor.id), false).is_ok()
+        }
+        HeldAction::Help { ally } => crate::readied::helped_ally(combat, reactor, ally, observed).is_some(),
+        HeldAction::Hide => crate::actions::hide_allowed(combat, reactor.id).is_ok(),
+        HeldAction::Shove { target, .. } => foe_in_reach(target),
+        HeldAction::Grapple { target } => {
+            foe_in_reach(target) && combat.get(target.unwrap_or(trigger_by)).conditions.grappled_by != Some(reactor.id)
+        }
+        HeldAction::UseItem { item, target } => {
+            let usable = reactor.items.get(&item).copied().unwrap_or(0) > 0
+                && reactor
+                    .item_def(item)
+                    .is_some_and(|d| !matches!(d.effect, crate::content::data::ItemEffectDef::Scroll(_)));
+            let to = target.unwrap_or(reactor.id);
+            usable
+                && (to == reactor.id || {
+                    let t = combat.get(to);
+                    t.side == reactor.side
+                        && !t.is_dead()
+                        && combat.band(reactor.id, to) == Band::Melee
+                        && reactor
+                            .item_def(item)
+                            .is_some_and(crate::content::data::ItemDef::can_administer)
+                })
+        }
         HeldAction::Attack { target } => {
             let target = target.unwrap_or(trigger_by);
             let t = combat.get(target);

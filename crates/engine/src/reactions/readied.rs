@@ -34,7 +34,7 @@ impl Reaction for Readied {
         };
         r.readied
             .as_ref()
-            .is_some_and(|readied| !readied.fired && readied_feasible(combat, r, readied.action, observed.actor()))
+            .is_some_and(|readied| !readied.fired && readied_feasible(combat, r, readied.action, observed))
     }
 
     fn take(&self, ctx: &mut Ctx, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<Step> {
@@ -130,6 +130,46 @@ fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, observed: &Observed) -> Vec
             ctx.combat.get_mut(reactor).conditions.dodging = true;
             ctx.emit(Event::Dodging { id: reactor });
             vec![]
+        }
+        HeldAction::Dash | HeldAction::Disengage => {
+            // Away at once, as far as one band from every enemy: the held action's move (the
+            // turn's own movement is untouched). A Disengage leaves every reach unprovoked.
+            let intent = crate::readied::getaway(ctx.combat, reactor, action);
+            if action == HeldAction::Disengage {
+                ctx.combat.get_mut(reactor).conditions.disengaged = true;
+                ctx.emit(Event::Disengaged { id: reactor });
+            } else {
+                let movement = ctx.combat.get(reactor).speed();
+                ctx.emit(Event::Dashed { id: reactor, movement });
+            }
+            let difficult = ctx.combat.terrain.difficult;
+            match crate::movement::plan(intent, &ctx.combat.bands_of(reactor), difficult) {
+                Ok(plan) => crate::actions::departure(ctx, reactor, plan),
+                Err(_) => vec![],
+            }
+        }
+        HeldAction::Help { ally } => {
+            let r = ctx.combat.get(reactor);
+            if let Some(ally) = crate::readied::helped_ally(ctx.combat, r, ally, observed) {
+                ctx.combat.get_mut(ally).conditions.helped = true;
+                ctx.emit(Event::Helped { id: reactor, ally });
+            }
+            vec![]
+        }
+        HeldAction::Hide => {
+            crate::actions::hide(ctx, reactor);
+            vec![]
+        }
+        HeldAction::Shove { target, mode } => {
+            crate::actions::shove(ctx, reactor, target.unwrap_or(trigger_by), mode);
+            vec![]
+        }
+        HeldAction::Grapple { target } => {
+            crate::actions::grapple(ctx, reactor, target.unwrap_or(trigger_by));
+            vec![]
+        }
+        HeldAction::UseItem { item, target } => {
+            crate::actions::item_used(ctx, reactor, item, target, false).unwrap_or_default()
         }
     }
 }
