@@ -127,7 +127,26 @@ pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
     c.set_shield(row.shield.is_some());
     c.hp = row.hp.clamp(0, c.max_hp);
     c.set_items(inventory(row)?);
+    c.pack_lb = pack_lb(&c, &pack(row)?);
     Ok(c)
+}
+
+/// What everyone carries besides gear and consumables (bedroll, rations, rope, torches).
+pub const KIT_LB: i32 = 10;
+
+/// The pack's weight (§3.2 "Encumbered (carry weight)"): the kit, the spare weapons, armor and
+/// shields at `gear.toml`'s weights, and the consumables at `items.toml`'s (tenths of a pound,
+/// rounded up). Materials weigh nothing here.
+pub fn pack_lb(c: &Combatant, pack: &Pack) -> i32 {
+    let weapons: i32 = pack.weapons.iter().map(|w| w.def().weight_lb).sum();
+    let armor: i32 = pack.armor.iter().map(|a| a.def().weight_lb).sum();
+    let shields = i32::try_from(pack.shields).unwrap_or(i32::MAX) * engine::content::data::builtin().shield.weight_lb;
+    let tenths: i32 = c
+        .items
+        .iter()
+        .map(|(item, n)| c.item_def(*item).map_or(0, |d| d.weight_tenths) * i32::try_from(*n).unwrap_or(0))
+        .sum();
+    KIT_LB + weapons + armor + shields + (tenths + 9) / 10
 }
 
 /// The most names an error message lists; the rest are counted ("and 40 more").

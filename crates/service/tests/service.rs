@@ -31,6 +31,7 @@ on_every_backend! {
     concurrent_commands_on_one_combat_keep_the_log_consistent => crate::concurrent_commands_on_one_combat_keep_the_log_consistent;
     roll_expressions => crate::roll_expressions;
     the_sheet_during_a_fight_shows_the_hp_the_fight_has_left => crate::the_sheet_during_a_fight_shows_the_hp_the_fight_has_left;
+    encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight => crate::encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight;
 }
 
 /// A fixed clock: tests never read the real one.
@@ -545,6 +546,52 @@ async fn the_sheet_during_a_fight_shows_the_hp_the_fight_has_left(db: Db) -> Res
     let ivy_in_fight = hurt.combat.combatants.iter().find(|c| c.name == "Ivy").expect("Ivy").hp;
     assert_eq!(svc.sheet(camp, "ivy").await?.hp, ivy_in_fight.max(0));
     assert!(ivy_in_fight <= ivy.max_hp);
+    Ok(())
+}
+
+async fn encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db.clone());
+    let camp = campaign(&svc).await?;
+    let light = svc
+        .create_character(camp, "bo", "Bo", "human", "fighter", now())
+        .await?;
+    let strength = light.abilities.str;
+    assert_eq!(
+        (light.encumbered_over, light.heavily_over),
+        (strength * 5, strength * 10)
+    );
+    assert!(light.carried_lb <= light.encumbered_over, "{} lb", light.carried_lb);
+    assert_eq!(light.speed, 30);
+    // Plate weighs 65 lb (gear.toml): spare suits in the pack count.
+    let plate = engine::content::Armor::Plate.def().weight_lb;
+    assert_eq!(plate, 65);
+    svc.gm_grant_item(camp, "bo", "plate armor", 1).await?;
+    let one = svc.sheet(camp, "bo").await?;
+    assert_eq!(one.carried_lb, light.carried_lb + 65);
+    let expect = |carried: i32| {
+        if carried > strength * 10 {
+            10
+        } else if carried > strength * 5 {
+            20
+        } else {
+            30
+        }
+    };
+    assert_eq!(one.speed, expect(one.carried_lb));
+    svc.gm_grant_item(camp, "bo", "plate armor", 1).await?;
+    let two = svc.sheet(camp, "bo").await?;
+    assert_eq!(two.carried_lb, light.carried_lb + 130);
+    assert!(two.carried_lb > strength * 5, "two spare suits of plate encumber");
+    assert_eq!(two.speed, expect(two.carried_lb));
+    assert!(two.speed < 30);
+    // Consumables weigh too: ten potions at half a pound are 5 lb.
+    svc.gm_grant_item(camp, "bo", "potion of healing", 10).await?;
+    assert_eq!(svc.sheet(camp, "bo").await?.carried_lb, two.carried_lb + 5);
+    // And the fight sees the same speed.
+    svc.gm_spawn(camp, CHANNEL, "ogre", 1, now()).await?;
+    let joined = svc.join_combat(camp, CHANNEL, "bo", now()).await?;
+    let bo = joined.combat.combatants.iter().find(|c| c.name == "Bo").expect("Bo");
+    assert_eq!(bo.speed(), expect(two.carried_lb + 5));
     Ok(())
 }
 

@@ -36,6 +36,17 @@ pub enum Character {
 /// A character's sheet as the renderer shows it.
 pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
     let mut notes = vec![format!("{} attack(s) per Attack action", sheet.attacks_per_action)];
+    let load = if sheet.carried_lb > sheet.heavily_over {
+        " — heavily encumbered, −20 ft"
+    } else if sheet.carried_lb > sheet.encumbered_over {
+        " — encumbered, −10 ft"
+    } else {
+        ""
+    };
+    notes.push(format!(
+        "Carrying {} lb{load} (encumbered over {} lb, heavily over {} lb)",
+        sheet.carried_lb, sheet.encumbered_over, sheet.heavily_over
+    ));
     if !sheet.spells.is_empty() {
         notes.push(format!(
             "Spells: {}",

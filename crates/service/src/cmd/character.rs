@@ -37,6 +37,11 @@ pub struct Sheet {
     pub armor_class: i32,
     /// Speed in feet after armor and encumbrance.
     pub speed: i32,
+    /// Pounds carried: worn and wielded gear, the pack (kit, spare gear, consumables).
+    pub carried_lb: i32,
+    /// Encumbered (−10 ft) above this (5 × STR), heavily (−20 ft) above `heavily_over` (10 × STR).
+    pub encumbered_over: i32,
+    pub heavily_over: i32,
     pub abilities: Abilities,
     pub weapon: Weapon,
     pub off_hand: Option<Weapon>,
@@ -84,6 +89,9 @@ impl Sheet {
             max_hp: row.max_hp,
             armor_class: c.armor_class(),
             speed: c.speed(),
+            carried_lb: c.carried_lb(),
+            encumbered_over: c.abilities.str * 5,
+            heavily_over: c.abilities.str * 10,
             abilities: c.abilities,
             weapon: Weapon::parse(&c.weapon().name).unwrap_or(Weapon::Unarmed),
             off_hand: c.off_hand().and_then(|w| Weapon::parse(&w.name)),
