@@ -65,6 +65,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "disengage",
             "dodge",
             "endturn",
+            "escape",
             "expedition",
             "gm",
             "grapple",

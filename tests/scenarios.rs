@@ -146,6 +146,11 @@ fn a_pet_fights_beside_its_owner_and_a_room_keeps_what_they_do_not_carry() {
 }
 
 #[test]
+fn carry_weight_a_net_that_restrains_until_escaped_and_crawling_at_the_table() {
+    check("tests/scenarios/held.txt");
+}
+
+#[test]
 fn an_idle_players_turn_ends_when_the_turn_timer_runs_out() {
     check("tests/scenarios/turn_timer.txt");
 }

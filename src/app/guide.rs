@@ -106,6 +106,8 @@ const GROUPS: &[(&str, &[Entry])] = &[
             (&["move", "toward"], "/move toward"),
             (&["move", "away"], "/move away"),
             (&["move", "shift"], "/move shift direction:left"),
+            (&["move", "crawl"], "/move crawl way:away"),
+            (&["escape"], "/escape"),
         ],
     ),
     ("Dice", &[(&["roll"], "/roll expression:2d20kh1+5 to hit")]),

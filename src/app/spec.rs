@@ -121,6 +121,9 @@ const NEED_TARGET: Opt = listed("target", true, Suggest::Target, "who");
 
 pub const RULESETS: &[&str] = &["gogobee", "tdgs", "ctb", "ticks"];
 pub const DIRECTIONS: &[&str] = &["north", "south", "east", "west", "left", "right"];
+
+/// Where `/move crawl` goes.
+pub const CRAWL_WAYS: &[&str] = &["toward", "away", "ranged"];
 pub const BONUS_ACTIONS: &[&str] = &[
     "off-hand attack",
     "second wind",
@@ -280,6 +283,16 @@ pub const COMMANDS: &[Spec] = &[
         &["move", "shift"],
         "shift without changing distance",
         &[choice("direction", true, DIRECTIONS, "which way")],
+    ),
+    cmd(
+        &["move", "crawl"],
+        "crawl while prone, at half speed, without standing",
+        &[choice("way", true, CRAWL_WAYS, "toward, away or out to range")],
+    ),
+    cmd(
+        &["escape"],
+        "break free of a web, vines or a net (STR or DEX check)",
+        &[],
     ),
     cmd(&["endturn"], "end your turn", &[]),
     cmd(

@@ -188,6 +188,18 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<
             shove(ctx, id, *target, *mode);
             Ok(vec![])
         }
+        Command::Escape => {
+            let c = ctx.combat.get(id);
+            let dc = c.conditions.escape_dc;
+            if !(c.conditions.restrained || c.conditions.entangled > 0) {
+                return Err(RuleViolation::Pointless {
+                    reason: "Nothing holds you: no web, vines or net.".into(),
+                });
+            }
+            spend(ctx, id, Resource::Action)?;
+            escape(ctx, id, dc.max(1));
+            Ok(vec![])
+        }
         Command::Stabilize { ally: target } => {
             ally(ctx.combat, id, *target, false)?;
             if !ctx.combat.get(*target).death.dying() {
@@ -241,6 +253,56 @@ pub fn shove(ctx: &mut Ctx, id: CombatantId, target: CombatantId, mode: ShoveMod
         }
         ctx.emit(Event::Shoved { id, target, mode });
     }
+}
+
+/// Escape (§3.2 "until freed"): the better of STR (Athletics) and DEX (Acrobatics) against `dc`;
+/// success ends the web, the vines and the net.
+fn escape(ctx: &mut Ctx, id: CombatantId, dc: i32) {
+    let c = ctx.combat.get(id);
+    let skill = if c.skill_bonus(Skill::Acrobatics) > c.skill_bonus(Skill::Athletics) {
+        Skill::Acrobatics
+    } else {
+        Skill::Athletics
+    };
+    let roll = check(ctx, id, skill, false);
+    let freed = roll >= dc;
+    ctx.emit(Event::EscapeAttempted {
+        id,
+        skill,
+        roll,
+        dc,
+        freed,
+    });
+    if freed {
+        let held = &mut ctx.combat.get_mut(id).conditions;
+        let (restrained, entangled) = (held.restrained, held.entangled > 0);
+        held.restrained = false;
+        held.entangled = 0;
+        held.escape_dc = 0;
+        for (was, condition) in [(restrained, "restrained"), (entangled, "entangled")] {
+            if was {
+                ctx.emit(Event::ConditionEnded {
+                    id,
+                    condition: condition.into(),
+                });
+            }
+        }
+    }
+}
+
+/// A thrown net (§3.2 Restrained): the target, an enemy within 30 ft, is restrained unless it
+/// makes a DEX save against the net's DC; the same DC frees it (`escape`).
+fn throw_net(ctx: &mut Ctx, target: CombatantId, dc: i32) {
+    if attack::saving_throw(ctx, target, crate::content::Ability::Dex, dc) {
+        return;
+    }
+    let held = &mut ctx.combat.get_mut(target).conditions;
+    held.restrained = true;
+    held.escape_dc = held.escape_dc.max(dc);
+    ctx.emit(Event::ConditionApplied {
+        id: target,
+        condition: "restrained".into(),
+    });
 }
 
 /// Dash: movement grows by the combatant's speed this turn.
@@ -440,7 +502,19 @@ pub fn item_used(
         ctx.emit(Event::ItemUsed { id, item, target });
         return Ok(steps);
     }
-    if target != id {
+    if let ItemEffect::Restrain { .. } = effect {
+        if target == id {
+            return Err(RuleViolation::InvalidTarget {
+                reason: format!("Throw the {} at an enemy.", item.name()),
+            });
+        }
+        enemy(ctx.combat, id, target)?;
+        if ctx.combat.band(id, target) == Band::Far {
+            return Err(RuleViolation::OutOfReach {
+                target: ctx.combat.get(target).name.clone(),
+            });
+        }
+    } else if target != id {
         ally(ctx.combat, id, target, true)?;
         if !can_administer {
             return Err(RuleViolation::InvalidTarget {
@@ -471,6 +545,7 @@ pub fn item_used(
                 condition: "poisoned".into(),
             });
         }
+        ItemEffect::Restrain { dc } => throw_net(ctx, target, dc),
         ItemEffect::Scroll(_) => {}
     }
     Ok(vec![])
@@ -540,6 +615,39 @@ pub fn move_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Vec
         ctx.emit(Event::StoodUp { id, feet: stand });
     }
     ctx.combat.get_mut(id).resources.spend_movement(plan.feet);
+    Ok(departure(ctx, id, plan))
+}
+
+/// Crawl (§3.2 "crawling at half speed"): a prone creature moves without standing up, every
+/// foot costing two.
+pub fn crawl_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Vec<Step>, RuleViolation> {
+    let c = &*ctx.combat;
+    let me = c.get(id);
+    if !me.conditions.prone {
+        return Err(RuleViolation::Pointless {
+            reason: "You are on your feet: /move walks.".into(),
+        });
+    }
+    if me.speed() == 0 {
+        return Err(RuleViolation::CannotMove {
+            reason: if me.conditions.restrained {
+                "restrained"
+            } else {
+                "held fast"
+            }
+            .into(),
+        });
+    }
+    if let MoveIntent::Melee(target) = intent {
+        enemy(c, id, target)?;
+    }
+    let mut plan = movement::plan(intent, &c.bands_of(id), c.terrain.difficult)?;
+    plan.feet *= 2;
+    plan.crawl = true;
+    me.resources.check_movement(plan.feet)?;
+    let c = ctx.combat.get_mut(id);
+    c.conditions.approach = None;
+    c.resources.spend_movement(plan.feet);
     Ok(departure(ctx, id, plan))
 }
 
@@ -642,6 +750,7 @@ pub fn arrive(ctx: &mut Ctx, mover: CombatantId, plan: &movement::MovePlan) {
             to: plan.changes.clone(),
             difficult_terrain,
             outcome: plan.outcome,
+            crawl: plan.crawl,
         });
     }
     let mut steps = Vec::new();

@@ -158,6 +158,10 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         if reaches {
             return Choice::Do(Command::Attack { target: Some(target) });
         }
+        // Held fast by a net, a web or vines with no one in reach: break free first (§3.2).
+        if me.conditions.restrained || me.conditions.entangled > 0 {
+            return Choice::Do(Command::Escape);
+        }
         return match feet_to_melee(c, me, target) {
             Some(feet) if feet <= me.resources.movement_left() => Choice::Do(Command::Move(MoveIntent::Melee(target))),
             // Not dashed yet this turn: Dash; dashed and still short: close in (the feet carry over).

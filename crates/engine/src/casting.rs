@@ -341,7 +341,9 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             };
             let dc = caster.spell_save_dc();
             if !attack::saving_throw(ctx, t, ability, dc) {
-                ctx.combat.get_mut(t).conditions.entangled = 1;
+                let held = &mut ctx.combat.get_mut(t).conditions;
+                held.entangled = 1;
+                held.escape_dc = held.escape_dc.max(dc);
                 ctx.emit(Event::ConditionApplied {
                     id: t,
                     condition: "entangled".into(),

@@ -83,9 +83,13 @@ pub struct Conditions {
     pub helped: bool,
     pub prone: bool,
     pub grappled_by: Option<CombatantId>,
+    /// Restrained (a net): speed 0 until freed (§3.2).
     pub restrained: bool,
-    /// Web / Entangled: half speed; turns left.
+    /// Web / Entangled: half speed until freed (§3.2); nonzero while held.
     pub entangled: u8,
+    /// The DC of the STR or DEX check (`escape`) that frees it from a web, vines or a net.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub escape_dc: i32,
     pub poisoned: bool,
     /// Haste: +30 ft speed.
     pub hasted: bool,

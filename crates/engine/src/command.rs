@@ -59,6 +59,12 @@ pub enum Command {
     Bonus(BonusAction),
     /// Move (§3.3).
     Move(MoveIntent),
+    /// Crawl while prone, at half speed (§3.2 "crawling at half speed"): a move that does not
+    /// stand up.
+    Crawl(MoveIntent),
+    /// Break free of a web, vines or a net: the better of a STR (Athletics) and a DEX
+    /// (Acrobatics) check against its DC (an action).
+    Escape,
     /// Take an offered reaction.
     React(ReactionKind),
     /// Decline the offered reaction (also sent by the Director on timeout).

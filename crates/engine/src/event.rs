@@ -112,6 +112,17 @@ pub enum Event {
         /// What the move came to (closed in, left a reach, …), for the narration.
         #[serde(default)]
         outcome: crate::movement::MoveOutcome,
+        /// Crawled while prone, at half speed.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        crawl: bool,
+    },
+    /// `escape` (§3.2 "until freed"): a STR or DEX check against what holds it.
+    EscapeAttempted {
+        id: CombatantId,
+        skill: crate::content::Skill,
+        roll: i32,
+        dc: i32,
+        freed: bool,
     },
     MoveAborted {
         id: CombatantId,

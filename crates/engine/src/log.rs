@@ -32,6 +32,16 @@ pub fn line(c: &Combat, event: &Event) -> String {
         Event::ReadiedActionExpired { id, action } => {
             format!("{}'s readied {action} expires", n(*id))
         }
+        Event::EscapeAttempted {
+            id,
+            skill,
+            roll,
+            dc,
+            freed,
+        } => {
+            let how = if *freed { "breaks free" } else { "is still held" };
+            format!("{} {how} ({skill:?} {roll} vs DC {dc})", n(*id))
+        }
         Event::Moved {
             id,
             feet,

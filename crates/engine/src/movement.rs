@@ -152,6 +152,9 @@ pub struct MovePlan {
     /// What the move comes to, for the narration.
     #[serde(default)]
     pub outcome: MoveOutcome,
+    /// Crawled while prone (each foot cost two).
+    #[serde(default)]
+    pub crawl: bool,
 }
 
 /// Plans `intent` given the mover's current band to each living enemy.
@@ -227,6 +230,7 @@ pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) 
         entering,
         teleport: false,
         outcome,
+        crawl: false,
     })
 }
 

@@ -280,6 +280,7 @@ pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Resu
         Command::EndTurn => Ok(vec![Step::EndTurn(id)]),
         Command::Delay { after } => timing::model(ctx.combat.ruleset).delay(ctx, id, *after),
         Command::Move(intent) => timing::within_budget(ctx, id, command, |ctx| actions::move_to(ctx, id, *intent)),
+        Command::Crawl(intent) => timing::within_budget(ctx, id, command, |ctx| actions::crawl_to(ctx, id, *intent)),
         Command::Bonus(bonus) => {
             timing::within_budget(ctx, id, command, |ctx| crate::bonus_actions::perform(ctx, id, *bonus))
         }

@@ -88,16 +88,7 @@ pub fn close_turn(ctx: &mut Ctx, id: CombatantId) -> bool {
         c.conditions.disengaged = false;
         c.conditions.cunning_strike = None;
     }
-    let c = ctx.combat.get_mut(id);
-    if c.conditions.entangled > 0 {
-        c.conditions.entangled -= 1;
-        if c.conditions.entangled == 0 {
-            ctx.emit(Event::ConditionEnded {
-                id,
-                condition: "entangled".into(),
-            });
-        }
-    }
+    // Web / Entangled lasts until freed (§3.2): `escape` ends it, not the turn.
     ctx.emit(Event::TurnEnded { id });
     crate::outcome::check_outcome(ctx);
     ctx.combat.outcome.is_none()

@@ -393,7 +393,8 @@ fn ready_shove_prone_and_grapple_contest_str_when_the_goblin_closes_in() {
 fn ready_use_item_gives_the_attacked_ally_a_potion() {
     let (mut f, bo, vex, goblin) = party_and_goblin();
     f.melee(bo, goblin);
-    f.get_mut(vex).items.insert(engine::content::Item::PotionOfHealing, 1);
+    f.get_mut(vex)
+        .set_items([(engine::content::Item::PotionOfHealing, 1)].into());
     f.direct(Command::AdjustHp { target: bo, delta: -9 });
     f.act(bo, Command::EndTurn);
     ready(&mut f, vex, "use potion of healing on Bo when the goblin attacks Bo");

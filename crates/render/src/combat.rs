@@ -226,6 +226,7 @@ impl Renderer {
                 to,
                 difficult_terrain,
                 outcome,
+                crawl,
             } => {
                 use engine::movement::MoveOutcome;
                 let feet = feet.to_string();
@@ -245,11 +246,27 @@ impl Renderer {
                         None => one(Key::MoveShift, &[("name", &name), ("feet", &feet)]),
                     },
                 };
+                if *crawl {
+                    lines.push(say(Key::MoveCrawled, &[("name", &name)]));
+                }
                 if *difficult_terrain {
                     lines.push(say(Key::MoveDifficultTerrain, &[("name", &name), ("feet", &feet)]));
                 }
                 lines
             }
+            Event::EscapeAttempted {
+                id,
+                skill,
+                roll,
+                dc,
+                freed,
+            } => vec![format!(
+                "{} `{skill:?} {roll} vs DC {dc}`",
+                say(
+                    if *freed { Key::EscapeFreed } else { Key::EscapeHeld },
+                    &[("name", &n(*id))]
+                ),
+            )],
             Event::MoveAborted { id } => one(Key::MoveAborted, &[("name", &n(*id))]),
             Event::Closing {
                 id,
@@ -501,11 +518,16 @@ impl Renderer {
                 &[("name", &n(*id)), ("rider", &lower_words(&format!("{rider:?}")))],
             ),
             Event::ItemUsed { id, item, target } => {
+                let thrown = c
+                    .combatants
+                    .get(id.0 as usize)
+                    .and_then(|x| x.item_def(*item))
+                    .is_some_and(|d| matches!(d.effect, engine::content::data::ItemEffectDef::Restrain { .. }));
                 if id == target {
                     one(Key::ItemUsedSelf, &[("name", &n(*id)), ("item", item.name())])
                 } else {
                     one(
-                        Key::ItemUsed,
+                        if thrown { Key::ItemThrown } else { Key::ItemUsed },
                         &[("name", &n(*id)), ("item", item.name()), ("target", &n(*target))],
                     )
                 }

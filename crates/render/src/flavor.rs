@@ -151,6 +151,11 @@ keys! {
         MoveFellBack => ["name", "target", "feet"],
         MoveShiftInMelee => ["name", "target", "feet"],
         MoveShift => ["name", "feet"],
+        /// A move made crawling while prone (§3.2), after the move's own line.
+        MoveCrawled => ["name"],
+        /// `escape` (§3.2): broke free, or still held (the check is shown after the line).
+        EscapeFreed => ["name"],
+        EscapeHeld => ["name"],
         /// Appended to a move through Difficult Terrain (§3.4).
         MoveDifficultTerrain => ["name", "feet"],
         /// Closing on someone too far to reach this turn (the feet carry over).
@@ -214,6 +219,8 @@ keys! {
         HealedSelf => ["name", "amount", "hp"],
         ItemUsed => ["name", "item", "target"],
         ItemUsedSelf => ["name", "item"],
+        /// A net (a `restrain` item) thrown at an enemy.
+        ItemThrown => ["name", "item", "target"],
         CunningStrikeReady => ["name", "rider"],
         ContestWon => ["name", "target"],
         ContestLost => ["name", "target"],

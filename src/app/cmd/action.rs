@@ -95,6 +95,9 @@ impl Action {
                 "shift" => PlayerCommand::Move {
                     direction: need("direction")?,
                 },
+                "crawl" => PlayerCommand::Crawl {
+                    direction: need("way")?,
+                },
                 other => PlayerCommand::Move {
                     direction: other.to_owned(),
                 },

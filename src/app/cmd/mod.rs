@@ -8,6 +8,7 @@ mod campaign;
 mod character;
 mod combat;
 mod craft;
+mod escape;
 mod expedition;
 mod gm;
 mod hospital;
@@ -25,6 +26,7 @@ pub use campaign::Campaign;
 pub use character::Character;
 pub use combat::CombatCmd;
 pub use craft::Craft;
+pub use escape::Escape;
 pub use expedition::Expedition;
 pub use gm::Gm;
 pub use hospital::Hospital;
@@ -51,6 +53,8 @@ pub enum AppCommand {
     Shop(Shop),
     Rest(Rest),
     Craft(Craft),
+    /// `/escape`: break free of a web, vines or a net.
+    Escape(Escape),
     Leaderboard(Leaderboard),
     Arena(Arena),
     House(House),
@@ -106,6 +110,7 @@ impl AppCommand {
             "leaderboard" => Self::Leaderboard(Leaderboard::parse(&inv)),
             "arena" => Self::Arena(Arena::parse(sub, &inv)?),
             "house" => Self::House(House::parse(sub, &inv)?),
+            "escape" => Self::Escape(Escape),
             "guide" => Self::Guide,
             "help" if inv.opt("ally").is_none() => Self::Help,
             _ => Self::Action(Action::parse(&inv)?),
@@ -126,6 +131,7 @@ impl AppCommand {
             Self::Shop(c) => c.run(ctx).await,
             Self::Rest(c) => c.run(ctx).await,
             Self::Craft(c) => c.run(ctx).await,
+            Self::Escape(c) => c.run(ctx).await,
             Self::Leaderboard(c) => c.run(ctx).await,
             Self::Arena(c) => c.run(ctx).await,
             Self::House(c) => c.run(ctx).await,

@@ -190,7 +190,7 @@ pub async fn bonus(
 #[poise::command(
     slash_command,
     rename = "move",
-    subcommands("melee", "ranged", "toward", "away", "shift"),
+    subcommands("melee", "ranged", "toward", "away", "shift", "crawl"),
     subcommand_required
 )]
 pub async fn movement(_ctx: Context<'_>) -> Result<(), Error> {
@@ -248,6 +248,30 @@ pub enum Direction {
 #[poise::command(slash_command)]
 async fn shift(ctx: Context<'_>, #[description = "Which way"] direction: Direction) -> Result<(), Error> {
     play(ctx, &["move", poise::ChoiceParameter::name(&direction)], options!()).await
+}
+
+/// Where a crawl goes.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum CrawlWay {
+    #[name = "toward"]
+    Toward,
+    #[name = "away"]
+    Away,
+    #[name = "ranged"]
+    Ranged,
+}
+
+/// Crawl while prone, at half speed, without standing.
+#[poise::command(slash_command)]
+async fn crawl(ctx: Context<'_>, #[description = "Toward, away or out to range"] way: CrawlWay) -> Result<(), Error> {
+    let way = poise::ChoiceParameter::name(&way).to_owned();
+    play(ctx, &["move", "crawl"], options!(way)).await
+}
+
+/// Break free of a web, vines or a net (STR or DEX check).
+#[poise::command(slash_command)]
+pub async fn escape(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["escape"], options!()).await
 }
 
 /// End your turn.

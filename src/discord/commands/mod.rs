@@ -59,6 +59,7 @@ fn every_command() -> Vec<poise::Command<Data, Error>> {
         actions::stabilize(),
         actions::bonus(),
         actions::movement(),
+        actions::escape(),
         actions::endturn(),
         actions::delay(),
         actions::instant(),

@@ -13,6 +13,7 @@ pub enum Item {
     PotionOfHaste,
     ScrollOfMagicMissile,
     Antitoxin,
+    Net,
 }
 
 /// What using an item does.
@@ -26,6 +27,8 @@ pub enum ItemEffect {
     Scroll(Spell),
     /// Ends the poisoned condition.
     CurePoison,
+    /// Restrains an enemy (DEX save, and the check to escape, against the DC).
+    Restrain(i32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,12 +41,13 @@ pub struct ItemStats {
 }
 
 impl Item {
-    pub const ALL: [Item; 5] = [
+    pub const ALL: [Item; 6] = [
         Item::PotionOfHealing,
         Item::PotionOfGreaterHealing,
         Item::PotionOfHaste,
         Item::ScrollOfMagicMissile,
         Item::Antitoxin,
+        Item::Net,
     ];
 
     pub fn stats(self) -> ItemStats {
@@ -69,6 +73,7 @@ impl Item {
                 1,
             ),
             Item::Antitoxin => i("Antitoxin", ItemEffect::CurePoison, 50, 1),
+            Item::Net => i("Net", ItemEffect::Restrain(10), 5, 30),
         }
     }
 

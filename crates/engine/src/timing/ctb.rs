@@ -73,6 +73,8 @@ pub fn ap_cost(actor: &Combatant, command: &Command) -> Option<u32> {
     Some(match command {
         Command::Attack { .. } | Command::Grapple { .. } | Command::Shove { .. } | Command::Ready { .. } => 2,
         Command::Move(_)
+        | Command::Crawl(_)
+        | Command::Escape
         | Command::Dash
         | Command::Disengage
         | Command::Dodge
@@ -505,6 +507,8 @@ pub fn describe(command: &Command) -> String {
         Command::Attack { .. } => "Attack",
         Command::Cast { spell, .. } => spell.name(),
         Command::Move(_) => "Move",
+        Command::Crawl(_) => "Crawl",
+        Command::Escape => "Escape",
         Command::Dash => "Dash",
         Command::Disengage => "Disengage",
         Command::Dodge => "Dodge",

@@ -620,7 +620,7 @@ pub fn within_budget(
     perform: impl FnOnce(&mut Ctx) -> Result<Vec<Step>, RuleViolation>,
 ) -> Result<Vec<Step>, RuleViolation> {
     match command {
-        Command::Move(_) => {
+        Command::Move(_) | Command::Crawl(_) => {
             let sheet = &ctx.combat.get(id).tdgs;
             if sheet.stepped && sheet.extra_moves == 0 {
                 return Err(RuleViolation::StepSpent);

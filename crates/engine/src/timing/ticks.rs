@@ -78,7 +78,7 @@ pub fn base_cycle(activity: &Activity, spells: &[SpellDef]) -> (u32, u32, u32, I
                 let bonus = def.is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction);
                 (if bonus { 1 } else { 3 } + def.map_or(0, |s| s.level), 1, 3, Cancel)
             }
-            Command::Move(_) => (1, 2, 1, Pause),
+            Command::Move(_) | Command::Crawl(_) => (1, 2, 1, Pause),
             Command::Dash | Command::Disengage => (0, 1, 1, Pause),
             Command::Dodge => (0, 1, 2, Pause),
             Command::Hide | Command::Stabilize { .. } => (1, 1, 2, Cancel),

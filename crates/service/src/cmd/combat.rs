@@ -86,6 +86,12 @@ pub enum PlayerCommand {
     Move {
         direction: String,
     },
+    /// `move crawl way:<toward|away|ranged>`: crawl while prone, at half speed.
+    Crawl {
+        direction: String,
+    },
+    /// `escape`: break free of a web, vines or a net.
+    Escape,
     EndTurn,
     /// TDGS: act later this round, after the named combatant (or at the round's end).
     Delay {
@@ -173,6 +179,8 @@ impl PlayerCommand {
                 }
                 Command::Move(MoveIntent::parse_direction(direction)?)
             }
+            P::Crawl { direction } => Command::Crawl(MoveIntent::parse_direction(direction)?),
+            P::Escape => Command::Escape,
             P::EndTurn => Command::EndTurn,
             P::Delay { after } => Command::Delay {
                 after: maybe(combat, after.as_ref())?,

@@ -215,6 +215,9 @@ pub enum ItemEffectDef {
     Scroll(Box<SpellDef>),
     /// Ends the poisoned condition.
     CurePoison,
+    /// Thrown at an enemy within 30 ft: restrained unless it makes a DEX save against `dc`;
+    /// a STR or DEX check against the same DC frees it (a net, §3.2 Restrained).
+    Restrain { dc: i32 },
 }
 
 /// A consumable.

@@ -77,7 +77,7 @@ fn the_builtin_content_loads() {
             c.monsters.len(),
             c.zones.len()
         ),
-        (13, 5, 3, 18, 8)
+        (13, 6, 3, 18, 8)
     );
 }
 
@@ -292,6 +292,7 @@ fn item_effect_def(e: ItemEffect) -> ItemEffectDef {
         ItemEffect::Haste => ItemEffectDef::Haste,
         ItemEffect::Scroll(spell) => ItemEffectDef::Scroll(Box::new(spell_def(spell))),
         ItemEffect::CurePoison => ItemEffectDef::CurePoison,
+        ItemEffect::Restrain(dc) => ItemEffectDef::Restrain { dc },
     }
 }
 

@@ -229,6 +229,8 @@ struct RawItem {
     effect: S<String>,
     healing: Option<S<String>>,
     spell: Option<S<String>>,
+    /// The DC of a `restrain` item's save and of the check that escapes it.
+    dc: Option<S<i64>>,
     price: S<i64>,
     weight: S<f64>,
 }
@@ -399,13 +401,15 @@ enum ItemKind {
     Haste,
     Scroll,
     CurePoison,
+    Restrain,
 }
 
-const ITEM_EFFECTS: [(&str, ItemKind); 4] = [
+const ITEM_EFFECTS: [(&str, ItemKind); 5] = [
     ("heal", ItemKind::Heal),
     ("haste", ItemKind::Haste),
     ("scroll", ItemKind::Scroll),
     ("cure_poison", ItemKind::CurePoison),
+    ("restrain", ItemKind::Restrain),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1442,10 +1446,12 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemD
     let fields = [
         ("healing", span_of(i.healing.as_ref())),
         ("spell", span_of(i.spell.as_ref())),
+        ("dc", span_of(i.dc.as_ref())),
     ];
     let takes: &[&str] = match kind {
         ItemKind::Heal => &["healing"],
         ItemKind::Scroll => &["spell"],
+        ItemKind::Restrain => &["dc"],
         ItemKind::Haste | ItemKind::CurePoison => &[],
     };
     if !cx.not_taken(&kind_name, &fields, takes) {
@@ -1480,6 +1486,15 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemD
         },
         ItemKind::Haste => ItemEffectDef::Haste,
         ItemKind::CurePoison => ItemEffectDef::CurePoison,
+        ItemKind::Restrain => match &i.dc {
+            Some(dc) => ItemEffectDef::Restrain {
+                dc: i32::try_from(cx.int(dc, "dc", 1..=30)?).unwrap_or(10),
+            },
+            None => {
+                cx.err(&i.effect.span(), format!("item {kind_name} needs `dc`"));
+                return None;
+            }
+        },
     };
     let mut aliases = Vec::new();
     for a in &i.aliases {
