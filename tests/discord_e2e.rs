@@ -150,7 +150,7 @@ async fn every_command_is_registered_with_a_valid_body() {
     assert_eq!(sub("craft"), ["list", "make"]);
     assert_eq!(sub("arena"), ["challenge", "spectate", "top"]);
     assert_eq!(sub("house"), ["buy", "list", "store", "take"]);
-    assert_eq!(sub("move"), ["melee", "ranged", "toward", "away", "shift"]);
+    assert_eq!(sub("move"), ["melee", "ranged", "toward", "away", "shift", "crawl"]);
     assert_eq!(sub("gm"), ["spawn", "hp", "grant", "level", "end"]);
 
     // Autocomplete: races as typed, and the targets in this channel's fight.
