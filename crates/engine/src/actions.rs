@@ -388,6 +388,10 @@ fn search(ctx: &mut Ctx, id: CombatantId) {
         .drain(..)
         .partition(|(_, dc)| *dc <= roll);
     ctx.combat.terrain.hidden_things = unseen;
+    ctx.combat
+        .terrain
+        .found
+        .extend(seen.iter().map(|(what, _)| what.clone()));
     found.extend(seen.into_iter().map(|(what, _)| what));
     ctx.emit(Event::Searched { id, skill, roll, found });
 }

@@ -145,6 +145,14 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         if caster && let Some(cast) = spell_choice(c, me, target) {
             return Choice::Do(cast);
         }
+        // A hider (the Quickling) slips out of sight while no one is in its reach (§2.1 Hide);
+        // Search finds it.
+        if me.stat_block().is_some_and(|m| m.hides)
+            && me.conditions.hidden.is_none()
+            && crate::actions::hide_allowed(c, id).is_ok()
+        {
+            return Choice::Do(Command::Hide);
+        }
         // Skirmishers hit and run: they close to melee when they can, strike, and fall back later.
         let in_melee = c.band(id, target) == Band::Melee;
         if profile == Behaviour::Skirmisher

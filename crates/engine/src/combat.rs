@@ -58,6 +58,9 @@ pub struct Terrain {
     pub difficult: bool,
     /// Hidden things a Search may find: (what, DC).
     pub hidden_things: Vec<(String, i32)>,
+    /// The hidden things Searches have found here, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<String>,
 }
 
 /// The band between two opposing combatants.

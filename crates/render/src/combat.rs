@@ -298,13 +298,14 @@ impl Renderer {
                 vec![format!("{} `{roll} vs {against}`", say(key, &[("name", &n(*id))]))]
             }
             Event::Revealed { id } => one(Key::Revealed, &[("name", &n(*id))]),
-            Event::Searched { id, found, .. } => {
-                if found.is_empty() {
-                    one(Key::SearchNothing, &[("name", &n(*id))])
+            Event::Searched { id, skill, roll, found } => {
+                let line = if found.is_empty() {
+                    say(Key::SearchNothing, &[("name", &n(*id))])
                 } else {
                     let found: Vec<String> = found.iter().map(|f| escape_markdown(f)).collect();
-                    one(Key::SearchFound, &[("name", &n(*id)), ("found", &found.join(", "))])
-                }
+                    say(Key::SearchFound, &[("name", &n(*id)), ("found", &found.join(", "))])
+                };
+                vec![format!("{line} `{skill:?} {roll}`")]
             }
             Event::AttackRolled {
                 attacker,

@@ -32,6 +32,7 @@ on_every_backend! {
     roll_expressions => crate::roll_expressions;
     the_sheet_during_a_fight_shows_the_hp_the_fight_has_left => crate::the_sheet_during_a_fight_shows_the_hp_the_fight_has_left;
     encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight => crate::encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight;
+    search_examines_surroundings_for_hidden_things_a_cache_pays_a_hidden_door_saves_a_room => crate::search_examines_surroundings_for_hidden_things_a_cache_pays_a_hidden_door_saves_a_room;
 }
 
 /// A fixed clock: tests never read the real one.
@@ -592,6 +593,130 @@ async fn encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight(db
     let joined = svc.join_combat(camp, CHANNEL, "bo", now()).await?;
     let bo = joined.combat.combatants.iter().find(|c| c.name == "Bo").expect("Bo");
     assert_eq!(bo.speed(), expect(two.carried_lb + 5));
+    Ok(())
+}
+
+/// Searches on each of `player`'s turns until the room's hidden thing is found, then the GM
+/// ends the fight in the party's favour. Returns the settlement's coins beyond the slain
+/// monsters' share (the d6 and any cache).
+async fn search_then_win(
+    svc: &Service,
+    camp: i64,
+    player: &str,
+    mut update: CombatUpdate,
+) -> Result<(bool, i64), ServiceError> {
+    let mut at = now();
+    let mut found = false;
+    for _ in 0..200 {
+        if update.combat.outcome.is_some() {
+            break;
+        }
+        at += Duration::seconds(1);
+        if update.combat.window.is_some() {
+            update = svc
+                .react(camp, CHANNEL, player, "pass", update.window_token, at)
+                .await?;
+            continue;
+        }
+        found = found || !update.combat.terrain.found.is_empty();
+        if found {
+            let enemies: Vec<String> = update
+                .combat
+                .combatants
+                .iter()
+                .filter(|c| c.side == engine::Side::Enemies && !c.is_dead())
+                .map(|c| c.name.clone())
+                .collect();
+            for enemy in enemies {
+                if let HpAdjusted::InCombat(u) = svc.gm_adjust_hp(camp, CHANNEL, &enemy, -1000, at).await? {
+                    update = u;
+                }
+            }
+            continue;
+        }
+        update = match svc.act(camp, CHANNEL, player, &PlayerCommand::Search, at).await {
+            Ok(u) => u,
+            Err(ServiceError::Rules(RuleViolation::ResourceSpent { .. })) => {
+                svc.end_turn(camp, CHANNEL, player, at).await?
+            }
+            Err(err) => return Err(err),
+        };
+    }
+    let settled = update
+        .notices
+        .iter()
+        .find_map(|n| match n {
+            Notice::Settled(s) => Some(s.clone()),
+            _ => None,
+        })
+        .expect("settled");
+    assert_eq!(settled.outcome, Outcome::Victory);
+    let slain: i64 = update
+        .combat
+        .combatants
+        .iter()
+        .filter_map(engine::Combatant::stat_block)
+        .map(|m| i64::from(m.xp) / 5)
+        .sum();
+    Ok((found, settled.coins_total - slain))
+}
+
+async fn search_examines_surroundings_for_hidden_things_a_cache_pays_a_hidden_door_saves_a_room(
+    db: Db,
+) -> Result<(), ServiceError> {
+    use engine::content::Zone;
+    use engine::content::data::HiddenKind;
+    use service::cmd::expedition::room_hidden;
+    let (mut cache_seen, mut door_seen) = (false, false);
+    for seed in 1..40 {
+        if cache_seen && door_seen {
+            break;
+        }
+        let svc = Service::with_seed(db.clone(), seed);
+        let camp = svc.campaign_for(&format!("guild-{seed}"), CHANNEL, now()).await?.id;
+        svc.create_character(camp, "sid", "Sid", "human", "fighter", now())
+            .await?;
+        svc.gm_set_level(camp, "sid", 20).await?;
+        svc.start_expedition(camp, "sid", "haunted manor", now()).await?;
+        for _ in 0..5 {
+            let entered = match svc.advance(camp, CHANNEL, "sid", now()).await {
+                Ok(e) => e,
+                Err(ServiceError::InvalidInput(_)) => break,
+                Err(err) => return Err(err),
+            };
+            let room = entered.expedition.room;
+            let Some(fight) = entered.encounter else { continue };
+            let hidden = room_hidden(Zone::HauntedManor, room).expect("the manor hides things");
+            assert_eq!(
+                fight.combat.terrain.hidden_things,
+                vec![(hidden.what.to_string(), hidden.dc)],
+                "room {room}"
+            );
+            let (found, extra) = search_then_win(&svc, camp, "sid", fight).await?;
+            assert!(found);
+            let after = svc.expedition(camp, "sid").await?.expect("still on it");
+            match hidden.kind {
+                HiddenKind::Cache { coins } => {
+                    // The d6 and the cache: 30 coins in the manor.
+                    assert_eq!(coins, 30);
+                    assert!((31..=36).contains(&extra), "room {room}: {extra}");
+                    cache_seen = true;
+                }
+                HiddenKind::Door if room + 1 < 5 => {
+                    assert_eq!(after.room, room + 1, "the door saves a room");
+                    door_seen = true;
+                }
+                _ => assert!((1..=6).contains(&extra), "room {room}: {extra}"),
+            }
+            if after.room >= 5 {
+                break;
+            }
+        }
+    }
+    assert!(
+        cache_seen && door_seen,
+        "some seed fights in the cache's and the door's rooms"
+    );
     Ok(())
 }
 

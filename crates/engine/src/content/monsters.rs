@@ -81,6 +81,8 @@ pub struct MonsterStats {
     pub behaviour: Behaviour,
     /// Blur: its movement never provokes opportunity attacks (§4).
     pub blur: bool,
+    /// Hides when no one is in its reach (found by Search).
+    pub hides: bool,
     pub breath: Option<Breath>,
     /// Parry reaction: reduce a melee hit by 1d8 + DEX.
     pub parry: bool,
@@ -129,6 +131,7 @@ const BASE: MonsterStats = MonsterStats {
     multiattack: 1,
     behaviour: Behaviour::Aggressive,
     blur: false,
+    hides: false,
     breath: None,
     parry: false,
     spells: &[],
@@ -316,6 +319,7 @@ impl Monster {
                 multiattack: 3,
                 behaviour: Behaviour::Skirmisher,
                 blur: true,
+                hides: true,
                 perception: 5,
                 stealth: 8,
                 ..BASE

@@ -39,6 +39,7 @@ pub fn party_vs_goblins(goblins: u32) -> Combat {
             zone: Some(Zone::SunkenTemple),
             difficult: true,
             hidden_things: vec![],
+            found: vec![],
         },
     )
 }

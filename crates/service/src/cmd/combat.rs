@@ -265,8 +265,25 @@ pub(crate) async fn settle(
         .map(|m| (m.name.to_string(), m.xp))
         .collect();
     let victory = outcome == Outcome::Victory && !survivors.is_empty();
+    // What a Search found in this room (§2.1): a cache's coins join the loot, a hidden door
+    // saves the expedition a room, a found trap is disarmed.
+    let mut cache = 0;
+    let mut door = false;
+    if victory
+        && let Some(exp_id) = live.expedition_id
+        && let Some(exp) = expedition_entity::Entity::find_by_id(exp_id).one(txn).await?
+        && let Some(zone) = engine::content::Zone::parse(&exp.zone)
+        && let Some(hidden) = expedition::room_hidden(zone, u32::try_from(exp.room).unwrap_or(1))
+        && live.combat.terrain.found.iter().any(|f| **f == *hidden.what)
+    {
+        match hidden.kind {
+            engine::content::data::HiddenKind::Cache { coins } => cache = i64::from(coins),
+            engine::content::data::HiddenKind::Door => door = true,
+            engine::content::data::HiddenKind::Trap => {}
+        }
+    }
     let coins_total: i64 = if victory {
-        slain.iter().map(|(_, xp)| i64::from(*xp) / 5).sum::<i64>() + i64::from(live.dice.die(6))
+        slain.iter().map(|(_, xp)| i64::from(*xp) / 5).sum::<i64>() + i64::from(live.dice.die(6)) + cache
     } else {
         0
     };
@@ -326,7 +343,13 @@ pub(crate) async fn settle(
         && exp.status == expedition::ACTIVE
     {
         let mut harvest = materials(&exp);
+        let rooms = engine::content::Zone::parse(&exp.zone).map_or(0, |z| z.stats().rooms);
+        let skip_to = (door && exp.room + 1 < i32::try_from(rooms).unwrap_or(0)).then_some(exp.room + 1);
         let mut row = exp.into_active_model();
+        if let Some(room) = skip_to {
+            // The hidden door: the next /expedition advance enters the room after next.
+            row.room = Set(room);
+        }
         if shares.iter().any(|s| s.died) || outcome == Outcome::Defeat {
             expedition_abandoned = true;
             row.status = Set(ABANDONED.to_owned());

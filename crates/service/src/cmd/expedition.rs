@@ -122,6 +122,13 @@ fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
     })
 }
 
+/// What room `room` (1-based) of `zone` hides (§2.1 Search): entry (room − 1) mod their number
+/// of the zone's `hidden` list in `zones.toml`.
+pub fn room_hidden(zone: Zone, room: u32) -> Option<&'static engine::content::data::HiddenDef> {
+    let hidden = &zone.def().hidden;
+    (!hidden.is_empty()).then(|| &hidden[(room.max(1) as usize - 1) % hidden.len()])
+}
+
 /// The monsters of a room: one kind from the zone's list; kinds below the zone's tier come
 /// in larger groups (up to three more), so every tier's rooms carry its weight.
 pub(crate) fn room_monsters(zone: Zone, dice: &mut Dice) -> Vec<Combatant> {
@@ -304,7 +311,10 @@ impl Service {
             let terrain = Terrain {
                 zone: Some(zone),
                 difficult,
-                hidden_things: Vec::new(),
+                hidden_things: room_hidden(zone, room)
+                    .map(|h| vec![(h.what.to_string(), h.dc)])
+                    .unwrap_or_default(),
+                found: Vec::new(),
             };
             created = Some(
                 self.new_combat(

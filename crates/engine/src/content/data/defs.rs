@@ -468,6 +468,10 @@ pub struct MonsterDef {
     pub behaviour: Behaviour,
     /// Blur: its movement never provokes opportunity attacks.
     pub blur: bool,
+    /// Hides (Stealth against the party's passive Perception) when no one is in its reach;
+    /// found by Search (§2.1).
+    #[serde(default)]
+    pub hides: bool,
     /// Parry reaction: reduce a melee hit by 1d8 + DEX.
     pub parry: bool,
     pub breath: Option<BreathDef>,
@@ -500,4 +504,28 @@ pub struct ZoneDef {
     pub material: Box<str>,
     /// The monsters met here, by name (each a monster of the same content).
     pub monsters: Box<[Box<str>]>,
+    /// What its rooms hide (§2.1 Search): room N holds entry (N − 1) mod their number.
+    #[serde(default)]
+    pub hidden: Box<[HiddenDef]>,
+}
+
+/// Something hidden in a room (§2.1 Search "examine surroundings for hidden things"), found by
+/// the better of Perception and Investigation against its DC.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HiddenDef {
+    /// As TwinBee names it when found.
+    pub what: Box<str>,
+    pub dc: i32,
+    pub kind: HiddenKind,
+}
+
+/// What finding a hidden thing does (the service applies it when the room's fight is won).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HiddenKind {
+    /// A trap, found and so disarmed.
+    Trap,
+    /// Coins, shared by the party that wins the room.
+    Cache { coins: u32 },
+    /// A hidden door: the expedition skips a room.
+    Door,
 }

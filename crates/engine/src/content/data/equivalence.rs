@@ -441,6 +441,7 @@ fn every_monster_matches_its_stat_block() {
             multiattack: s.multiattack,
             behaviour: s.behaviour,
             blur: s.blur,
+            hides: s.hides,
             parry: s.parry,
             breath: s.breath.map(|b| BreathDef {
                 name: b.name.into(),

@@ -14,9 +14,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defs::{
-    AfflictionDef, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, Feature, FeatureGrant, ItemDef,
-    ItemEffectDef, KitDef, LEVELS, LevelsDef, MonsterDef, RaceDef, RaceTrait, ShieldDef, SpellDef, SpellEffectDef,
-    SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
+    AfflictionDef, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, Feature, FeatureGrant, HiddenDef,
+    HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LevelsDef, MonsterDef, RaceDef, RaceTrait, ShieldDef, SpellDef,
+    SpellEffectDef, SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::spells::CastingTime;
@@ -311,7 +311,31 @@ struct RawZone {
     encounter_in_6: S<i64>,
     material: S<String>,
     monsters: S<Vec<S<String>>>,
+    #[serde(default)]
+    hidden: Vec<RawHidden>,
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHidden {
+    what: S<String>,
+    kind: S<String>,
+    dc: S<i64>,
+    coins: Option<S<i64>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HiddenTag {
+    Trap,
+    Cache,
+    Door,
+}
+
+const HIDDEN_KINDS: [(&str, HiddenTag); 3] = [
+    ("trap", HiddenTag::Trap),
+    ("cache", HiddenTag::Cache),
+    ("door", HiddenTag::Door),
+];
 
 // ---------------------------------------------------------------------------------------------
 // The closed vocabularies a file may use.
@@ -444,9 +468,14 @@ const PROPERTIES: [(&str, Property); 4] = [
 enum MonsterTrait {
     Blur,
     Parry,
+    Hide,
 }
 
-const MONSTER_TRAITS: [(&str, MonsterTrait); 2] = [("Blur", MonsterTrait::Blur), ("Parry", MonsterTrait::Parry)];
+const MONSTER_TRAITS: [(&str, MonsterTrait); 3] = [
+    ("Blur", MonsterTrait::Blur),
+    ("Parry", MonsterTrait::Parry),
+    ("Hide", MonsterTrait::Hide),
+];
 
 fn race_traits() -> Vec<(&'static str, RaceTrait)> {
     RaceTrait::ALL.iter().map(|t| (t.name(), *t)).collect()
@@ -1840,10 +1869,12 @@ fn monster(
 
     let mut blur = false;
     let mut parry = false;
+    let mut hides = false;
     for t in &m.traits {
         match cx.choice(t, "monster trait", &MONSTER_TRAITS) {
             Some(MonsterTrait::Blur) => blur = true,
             Some(MonsterTrait::Parry) => parry = true,
+            Some(MonsterTrait::Hide) => hides = true,
             None => ok = false,
         }
     }
@@ -1923,6 +1954,7 @@ fn monster(
         multiattack: multiattack? as u32,
         behaviour: behaviour?,
         blur,
+        hides,
         parry,
         breath,
         spells: known.into(),
@@ -1955,6 +1987,37 @@ fn zone(cx: &mut Ctx, z: &RawZone, monsters: &Kind<MonsterDef>) -> Option<ZoneDe
             None => ok = false,
         }
     }
+    let mut hidden = Vec::new();
+    for h in &z.hidden {
+        let what = cx.text(&h.what, "hidden thing");
+        let dc = cx.int(&h.dc, "dc", 1..=30);
+        let kind = match cx.choice(&h.kind, "hidden thing kind", &HIDDEN_KINDS) {
+            Some(HiddenTag::Trap) => Some(HiddenKind::Trap),
+            Some(HiddenTag::Door) => Some(HiddenKind::Door),
+            Some(HiddenTag::Cache) => match &h.coins {
+                Some(c) => cx
+                    .int(c, "coins", 1..=100_000)
+                    .map(|coins| HiddenKind::Cache { coins: coins as u32 }),
+                None => {
+                    cx.err(&h.kind.span(), format!("{user}: a cache needs `coins`"));
+                    None
+                }
+            },
+            None => None,
+        };
+        if h.coins.is_some() && !matches!(kind, Some(HiddenKind::Cache { .. })) {
+            cx.err(&h.kind.span(), format!("{user}: only a cache takes `coins`"));
+            ok = false;
+        }
+        match (what, dc, kind) {
+            (Some(what), Some(dc), Some(kind)) => hidden.push(HiddenDef {
+                what,
+                dc: dc as i32,
+                kind,
+            }),
+            _ => ok = false,
+        }
+    }
     if !ok {
         return None;
     }
@@ -1967,6 +2030,7 @@ fn zone(cx: &mut Ctx, z: &RawZone, monsters: &Kind<MonsterDef>) -> Option<ZoneDe
         encounter_in_6: encounter_in_6? as u32,
         material: material?,
         monsters: met.into(),
+        hidden: hidden.into(),
     })
 }
 

@@ -142,7 +142,7 @@ fn an_unknown_trait_or_feature_lists_the_allowed() {
     let p = one(&monster("traits = [\"Regenerate\"]\n"));
     assert_eq!(
         p,
-        "homebrew.toml:9: unknown monster trait `Regenerate`: allowed are `Blur`, `Parry`"
+        "homebrew.toml:9: unknown monster trait `Regenerate`: allowed are `Blur`, `Parry`, `Hide`"
     );
     let p = one("[[race]]\nname = \"Gnome\"\nspeed = 25\ntraits = [\"Tinker\"]\n");
     assert_eq!(
