@@ -342,7 +342,7 @@ impl App {
 
     /// Every name of an autocomplete list for the caller (the terminal table completes from it).
     pub async fn names(&self, caller: &Caller, list: Suggest, now: DateTime<Utc>) -> Vec<String> {
-        use engine::content::{Class, Item, Monster, Race, Spell, Zone};
+        use engine::content::{Class, Monster, Race, Zone};
         let owned = |names: &mut dyn Iterator<Item = &'static str>| names.map(str::to_owned).collect::<Vec<_>>();
         let campaign = || async {
             self.service
@@ -362,15 +362,15 @@ impl App {
             },
             Suggest::Spell => match campaign().await {
                 Some(id) => match self.service.sheet(id, &caller.user).await {
-                    Ok(sheet) if !sheet.spells.is_empty() => sheet.spells.iter().map(|s| s.name().to_owned()).collect(),
-                    _ => owned(&mut Spell::ALL.iter().map(|s| s.name())),
+                    Ok(sheet) if !sheet.spells.is_empty() => sheet.spells.iter().map(|s| s.label()).collect(),
+                    _ => owned(&mut engine::content::data::builtin().spells.all().iter().map(|s| &*s.name)),
                 },
                 None => Vec::new(),
             },
             Suggest::Item => match campaign().await {
                 Some(id) => match self.service.inventory(id, &caller.user).await {
-                    Ok(inv) if !inv.items.is_empty() => inv.items.iter().map(|(i, _)| i.name().to_owned()).collect(),
-                    _ => owned(&mut Item::ALL.iter().map(|i| i.name())),
+                    Ok(inv) if !inv.items.is_empty() => inv.items.iter().map(|(i, _)| i.label()).collect(),
+                    _ => owned(&mut engine::content::data::builtin().items.all().iter().map(|i| &*i.name)),
                 },
                 None => Vec::new(),
             },
@@ -386,7 +386,22 @@ impl App {
             Suggest::Zone => owned(&mut Zone::ALL.iter().map(|z| z.name())),
             Suggest::Race => owned(&mut Race::ALL.iter().map(|r| r.name())),
             Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
-            Suggest::Monster => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+            Suggest::Monster => match campaign().await {
+                Some(id) => match self.service.content(id).await {
+                    Ok(content) => content.monsters.all().iter().map(|m| m.name.to_string()).collect(),
+                    Err(_) => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+                },
+                None => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+            },
+            Suggest::Homebrew => match campaign().await {
+                Some(id) => self
+                    .service
+                    .homebrew_list(id)
+                    .await
+                    .map(|list| list.into_iter().map(|e| e.name).collect())
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            },
             Suggest::Stock | Suggest::Sellable | Suggest::Recipe | Suggest::Stored => {
                 self.world_names(caller, list, now).await
             }
@@ -430,10 +445,12 @@ pub enum Suggest {
     Recipe,
     /// What the caller's room at the inn holds.
     Stored,
+    /// The campaign's homebrew entries.
+    Homebrew,
 }
 
 impl Suggest {
-    pub const ALL: [Suggest; 12] = [
+    pub const ALL: [Suggest; 13] = [
         Suggest::Target,
         Suggest::Spell,
         Suggest::Item,
@@ -446,6 +463,7 @@ impl Suggest {
         Suggest::Sellable,
         Suggest::Recipe,
         Suggest::Stored,
+        Suggest::Homebrew,
     ];
 }
 

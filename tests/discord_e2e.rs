@@ -72,6 +72,7 @@ async fn every_command_is_registered_with_a_valid_body() {
             "guide",
             "help",
             "hide",
+            "homebrew",
             "hospital",
             "house",
             "instant",
@@ -115,7 +116,7 @@ async fn every_command_is_registered_with_a_valid_body() {
     for command in &commands {
         let description = command["description"].as_str().unwrap_or_default();
         assert!(!description.is_empty() && description != "---", "{command}");
-        let restricted = matches!(command["name"].as_str(), Some("gm" | "campaign"));
+        let restricted = matches!(command["name"].as_str(), Some("gm" | "campaign" | "homebrew"));
         // MANAGE_GUILD is bit 5.
         assert_eq!(
             command["default_member_permissions"] == json!("32"),
@@ -152,6 +153,7 @@ async fn every_command_is_registered_with_a_valid_body() {
     assert_eq!(sub("house"), ["buy", "list", "store", "take"]);
     assert_eq!(sub("move"), ["melee", "ranged", "toward", "away", "shift", "crawl"]);
     assert_eq!(sub("gm"), ["spawn", "hp", "grant", "level", "end"]);
+    assert_eq!(sub("homebrew"), ["import", "list", "show", "remove", "export"]);
 
     // Autocomplete: races as typed, and the targets in this channel's fight.
     let alice = table.user("alice");

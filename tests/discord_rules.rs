@@ -262,8 +262,8 @@ async fn dms_offer_only_what_works_there_and_refuse_the_rest_truthfully() {
     let commands = fake.commands(None);
     assert_eq!(
         commands.len(),
-        32,
-        "25 and the inn's shop, rest, craft, leaderboard and guide, the arena and the house"
+        34,
+        "25 and the inn's shop, rest, craft, leaderboard and guide, the arena, the house, escape and homebrew"
     );
     for command in &commands {
         assert_eq!(

@@ -52,6 +52,11 @@ fn check(file: &str) {
 }
 
 #[test]
+fn a_server_owner_imports_homebrew_and_the_party_fights_it() {
+    check("tests/scenarios/homebrew.txt");
+}
+
+#[test]
 fn characters_and_their_refusals() {
     check("tests/scenarios/characters.txt");
 }

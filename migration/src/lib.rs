@@ -19,6 +19,7 @@ mod m20261206_000013_combat_snapshots;
 mod m20261206_000016_paused_fights;
 mod m20261207_000012_interrupts_today;
 mod m20261208_000020_character_names;
+mod m20261209_000014_homebrew;
 mod m20261209_000020_arena_duels;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261208_000020_character_names::Migration),
             Box::new(m20261206_000016_paused_fights::Migration),
             Box::new(m20261209_000020_arena_duels::Migration),
+            Box::new(m20261209_000014_homebrew::Migration),
         ]
     }
 }

@@ -117,11 +117,19 @@ const GROUPS: &[(&str, &[Entry])] = &[
             (&["campaign", "rules"], "/campaign rules ruleset:tdgs"),
             (&["campaign", "timeout"], "/campaign timeout seconds:45"),
             (&["campaign", "turntimeout"], "/campaign turntimeout seconds:600"),
-            (&["gm", "spawn"], "/gm spawn monster:goblin count:3"),
+            (
+                &["gm", "spawn"],
+                "/gm spawn monster:goblin count:3 name:Orc# hp:20 ac:14",
+            ),
             (&["gm", "hp"], "/gm hp target:Aria delta:-5"),
             (&["gm", "grant"], "/gm grant player:@friend coins:50"),
             (&["gm", "level"], "/gm level player:@friend level:5"),
             (&["gm", "end"], "/gm end"),
+            (&["homebrew", "import"], "/homebrew import file:marsh-raiders.toml"),
+            (&["homebrew", "list"], "/homebrew list"),
+            (&["homebrew", "show"], "/homebrew show name:Bog Hag"),
+            (&["homebrew", "remove"], "/homebrew remove name:Bog Hag"),
+            (&["homebrew", "export"], "/homebrew export"),
         ],
     ),
 ];
@@ -130,7 +138,7 @@ const GROUPS: &[(&str, &[Entry])] = &[
 const PAGE_BUDGET: usize = 5_000;
 
 fn line(spec: &Spec, example: &str) -> String {
-    let gm = if spec.gm && !example.starts_with("/gm") && !example.starts_with("/campaign") {
+    let gm = if spec.gm && !["/gm", "/campaign", "/homebrew"].iter().any(|p| example.starts_with(p)) {
         " (Manage Server)"
     } else {
         ""

@@ -16,6 +16,9 @@ pub enum Kind {
     User,
     /// One of these names (case-insensitive at the table; stored as written here).
     Choice(&'static [&'static str]),
+    /// A file: a Discord attachment, or a local path at the terminal table; the app is given
+    /// its text.
+    File,
 }
 
 /// One option of a command.
@@ -335,11 +338,37 @@ pub const COMMANDS: &[Spec] = &[
         )],
     ),
     gm(
+        &["homebrew", "import"],
+        "add this server's own monsters, items and spells from a file",
+        &[Opt {
+            name: "file",
+            kind: Kind::File,
+            required: true,
+            suggest: None,
+            about: "the homebrew file (TOML, docs/homebrew.md)",
+        }],
+    ),
+    gm(&["homebrew", "list"], "this server's homebrew", &[]),
+    gm(
+        &["homebrew", "show"],
+        "one homebrew entry as its TOML",
+        &[listed("name", true, Suggest::Homebrew, "the entry's name")],
+    ),
+    gm(
+        &["homebrew", "remove"],
+        "remove a homebrew entry (running fights keep theirs)",
+        &[listed("name", true, Suggest::Homebrew, "the entry's name")],
+    ),
+    gm(&["homebrew", "export"], "this server's homebrew as one file", &[]),
+    gm(
         &["gm", "spawn"],
         "add monsters to the fight here (or start one)",
         &[
             listed("monster", true, Suggest::Monster, "which monster"),
             integer("count", false, 1, 10, "how many (default 1)"),
+            text("name", false, "their names: Orc# numbers them Orc1, Orc2"),
+            integer("hp", false, 1, 999, "hit points, this fight only"),
+            integer("ac", false, 1, 40, "armor class, this fight only"),
         ],
     ),
     gm(
@@ -473,6 +502,7 @@ impl Kind {
             Kind::Integer { min, max } => format!("{min}–{max}"),
             Kind::User => "@user".to_owned(),
             Kind::Choice(choices) => choices.join("|"),
+            Kind::File => "file".to_owned(),
         }
     }
 }
@@ -545,7 +575,7 @@ impl Spec {
                         ));
                     }
                 },
-                Kind::User => {}
+                Kind::User | Kind::File => {}
                 Kind::Choice(choices) => match choices.iter().find(|c| c.eq_ignore_ascii_case(value)) {
                     Some(c) => {
                         checked.options.insert(name.clone(), (*c).to_owned());
@@ -749,6 +779,7 @@ mod tests {
                         assert_eq!(json["max_value"].as_f64(), Some(max as f64), "{what}: max");
                     }
                     Kind::User => assert_eq!(json["type"], 6, "{what}: a user"),
+                    Kind::File => assert_eq!(json["type"], 11, "{what}: an attachment"),
                 }
             }
         }

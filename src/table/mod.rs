@@ -131,10 +131,26 @@ impl Table {
     pub async fn step(&mut self, line: &Line, out: &mut impl Write) -> Result<()> {
         match line {
             Line::Command { user, command } => {
-                let invocation = Invocation {
+                let mut invocation = Invocation {
                     path: command.path.clone(),
                     options: command.options.clone(),
                 };
+                // A file option is a local path here; the app is given the file's text, as
+                // the Discord adapter gives it an attachment's.
+                if let Some(spec) = crate::app::spec::get(&command.path.iter().map(String::as_str).collect::<Vec<_>>())
+                {
+                    for opt in spec.options.iter().filter(|o| o.kind == crate::app::spec::Kind::File) {
+                        if let Some(path) = invocation.options.get_mut(opt.name) {
+                            match std::fs::read_to_string(path.trim()) {
+                                Ok(text) => *path = text,
+                                Err(e) => {
+                                    writeln!(out, "── TwinBee\nCannot read {}: {e}\n", path.trim())?;
+                                    return Ok(());
+                                }
+                            }
+                        }
+                    }
+                }
                 let replies = self.app.command(&Self::caller(user), &invocation, self.now()).await;
                 self.show(user, &replies, out)
             }

@@ -435,11 +435,11 @@ fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleVi
                 .item_def(item)
                 .filter(|_| carried)
                 .ok_or_else(|| RuleViolation::ItemNotCarried {
-                    item: item.name().into(),
+                    item: me.item_name(item),
                 })?;
             if matches!(def.effect, ItemEffect::Scroll(_)) {
                 return Err(RuleViolation::UnparsableReady {
-                    reason: format!("a {} is read on your own turn", item.name()),
+                    reason: format!("a {} is read on your own turn", def.name),
                     forms: readied::READY_FORMS.to_owned(),
                 });
             }
@@ -484,22 +484,20 @@ pub fn item_used(
     spend_action: bool,
 ) -> Result<Vec<Step>, RuleViolation> {
     let target = target.unwrap_or(id);
+    let not_carried = |combat: &Combat| RuleViolation::ItemNotCarried {
+        item: combat.get(id).item_name(item),
+    };
     if ctx.combat.get(id).items.get(&item).copied().unwrap_or(0) == 0 {
-        return Err(RuleViolation::ItemNotCarried {
-            item: item.name().into(),
-        });
+        return Err(not_carried(ctx.combat));
     }
     let Some(def) = ctx.combat.get(id).item_def(item) else {
-        return Err(RuleViolation::ItemNotCarried {
-            item: item.name().into(),
-        });
+        return Err(not_carried(ctx.combat));
     };
+    let name = def.name.clone();
     let (effect, can_administer) = (def.effect.clone(), def.can_administer());
     if let ItemEffect::Scroll(spell) = &effect {
-        let Some(spell) = Spell::parse(&spell.name) else {
-            return Err(RuleViolation::ItemNotCarried {
-                item: item.name().into(),
-            });
+        let Some(spell) = Spell::named(&spell.name) else {
+            return Err(not_carried(ctx.combat));
         };
         let steps = casting::cast_scroll(ctx, id, spell, Some(target).filter(|t| *t != id))?;
         consume(ctx, id, item);
@@ -509,7 +507,7 @@ pub fn item_used(
     if let ItemEffect::Restrain { .. } = effect {
         if target == id {
             return Err(RuleViolation::InvalidTarget {
-                reason: format!("Throw the {} at an enemy.", item.name()),
+                reason: format!("Throw the {name} at an enemy."),
             });
         }
         enemy(ctx.combat, id, target)?;
@@ -522,7 +520,7 @@ pub fn item_used(
         ally(ctx.combat, id, target, true)?;
         if !can_administer {
             return Err(RuleViolation::InvalidTarget {
-                reason: format!("A {} can only be used on yourself.", item.name()),
+                reason: format!("A {name} can only be used on yourself."),
             });
         }
         if ctx.combat.band(id, target) != Band::Melee {

@@ -95,7 +95,7 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
                 damage: DiceExpr::new(damage.count * multiplier, damage.sides, damage.bonus),
                 damage_mod: 0,
                 damage_type,
-                name: spell.name().to_owned(),
+                name: attacker.spell_name(spell),
                 weapon_attack: false,
                 finesse_or_ranged: false,
             }

@@ -60,13 +60,13 @@ fn bonus_choice(c: &Combat, me: &Combatant) -> Option<Command> {
     if has(Feature::SecondWind) && me.pools.second_wind > 0 && me.hp * 2 <= me.max_hp {
         return Some(Command::Bonus(BonusAction::SecondWind));
     }
-    if me.knows(Spell::HealingWord)
+    if me.knows(Spell::HEALING_WORD)
         && me.lowest_slot(1).is_some()
         && let Some(ally) = c.combatants.iter().find(|a| a.side == me.side && a.death.dying())
     {
         return Some(Command::Bonus(BonusAction::HealingWord { target: ally.id }));
     }
-    if me.knows(Spell::HuntersMark)
+    if me.knows(Spell::HUNTERS_MARK)
         && me.conditions.hunters_mark.is_none_or(|t| c.get(t).is_dead())
         && me.lowest_slot(1).is_some()
         && let Some(t) = choose_target(c, me, Behaviour::Aggressive)
@@ -115,7 +115,7 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
                 .flatten()
         })?;
     Some(Command::Cast {
-        spell: Spell::parse(&choice.name)?,
+        spell: Spell::named(&choice.name)?,
         target: Some(target),
     })
 }

@@ -116,16 +116,16 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
             Ok(vec![])
         }
         BonusAction::HealingWord { target } => {
-            if !ctx.combat.get(id).knows(Spell::HealingWord) {
+            if !ctx.combat.get(id).knows(Spell::HEALING_WORD) {
                 return Err(not_granted("Healing Word", "it needs the spell (a Cleric's)"));
             }
-            casting::cast(ctx, id, Spell::HealingWord, Some(target))
+            casting::cast(ctx, id, Spell::HEALING_WORD, Some(target))
         }
         BonusAction::HuntersMark { target } => {
-            if !ctx.combat.get(id).knows(Spell::HuntersMark) {
+            if !ctx.combat.get(id).knows(Spell::HUNTERS_MARK) {
                 return Err(not_granted("Hunter's Mark", "it needs the spell (a Ranger's)"));
             }
-            casting::cast(ctx, id, Spell::HuntersMark, Some(target))
+            casting::cast(ctx, id, Spell::HUNTERS_MARK, Some(target))
         }
         BonusAction::Rage => {
             let c = ctx.combat.get(id);
@@ -194,7 +194,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                 steps.push(Step::Arrive { mover: id, plan });
                 return Ok(steps);
             }
-            if !c.knows(Spell::MistyStep) {
+            if !c.knows(Spell::MISTY_STEP) {
                 let why = if c.has_trait(RaceTrait::MistyStep) {
                     "your Tiefling Misty Step is spent this fight"
                 } else {
@@ -202,7 +202,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                 };
                 return Err(not_granted("Misty Step", why));
             }
-            casting::cast(ctx, id, Spell::MistyStep, target)
+            casting::cast(ctx, id, Spell::MISTY_STEP, target)
         }
         BonusAction::CunningStrike(rider) => {
             gate(ctx, id, Feature::CunningStrike, "Cunning Strike")?;

@@ -25,7 +25,7 @@ pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result
             known.join(", ")
         };
         return Err(RuleViolation::SpellNotKnown {
-            spell: spell.name().into(),
+            spell: spell.label(),
             known,
         });
     };
@@ -44,7 +44,7 @@ pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result
 /// What the caster's copy of `spell` says (known, or on a scroll it carries).
 pub fn spell_def(caster: &Combatant, spell: Spell) -> Result<&SpellDef, RuleViolation> {
     caster.spell(spell).ok_or_else(|| RuleViolation::SpellNotKnown {
-        spell: spell.name().into(),
+        spell: spell.label(),
         known: caster
             .known_spells()
             .iter()

@@ -181,7 +181,7 @@ impl Combatant {
         let max_hp = def.max_hp(at, abilities.modifier(Ability::Con));
         let row = *def.at(at);
         let mut items = BTreeMap::new();
-        items.insert(Item::PotionOfHealing, 1);
+        items.insert(Item::POTION_OF_HEALING, 1);
         Self {
             pools: Pools {
                 spell_slots: row.spell_slots,
@@ -291,16 +291,38 @@ impl Combatant {
         self.items = items;
     }
 
-    /// Gives it `count` more of a built-in consumable (its definition goes on the sheet).
+    /// Gives it `count` more of a built-in consumable (its definition goes on the sheet); an id
+    /// the built-in content does not have gives nothing.
     pub fn give(&mut self, item: Item, count: u32) {
-        if self.sheet.item(item.name()).is_none() {
+        if let Some(def) = item.builtin() {
+            self.carry(def, count);
+        }
+    }
+
+    /// Gives it `count` more of a consumable of any content (built-in or a server's own); its
+    /// definition goes on the sheet unless one of that id is there already.
+    pub fn carry(&mut self, def: &Arc<ItemDef>, count: u32) {
+        let Some(item) = Item::named(&def.name) else {
+            return;
+        };
+        if self.item_def(item).is_none() {
             let sheet = self.sheet_mut();
             let mut items = sheet.items.to_vec();
-            items.push(Arc::clone(item.def()));
+            items.push(Arc::clone(def));
             sheet.items = items.into();
         }
         let n = self.items.entry(item).or_default();
         *n = n.saturating_add(count);
+    }
+
+    /// The name of a consumable it carries (its id when it carries none of that id).
+    pub fn item_name(&self, item: Item) -> String {
+        self.item_def(item).map_or_else(|| item.label(), |d| d.name.to_string())
+    }
+
+    /// The name of a spell it can cast (its id when it cannot).
+    pub fn spell_name(&self, spell: Spell) -> String {
+        self.spell(spell).map_or_else(|| spell.label(), |d| d.name.to_string())
     }
 
     pub fn weapon(&self) -> &WeaponDef {
@@ -542,16 +564,14 @@ impl Combatant {
 
     /// The definition of a spell it knows.
     pub fn known_spell(&self, spell: Spell) -> Option<&SpellDef> {
-        let name = spell.name();
-        self.known_spells().iter().find(|s| &*s.name == name)
+        self.known_spells().iter().find(|s| spell.names(&s.name))
     }
 
     /// The definition of a spell it can cast: known, or on a scroll it carries.
     pub fn spell(&self, spell: Spell) -> Option<&SpellDef> {
-        let name = spell.name();
         self.known_spell(spell).or_else(|| {
             self.sheet.items.iter().find_map(|i| match &i.effect {
-                ItemEffectDef::Scroll(s) if &*s.name == name => Some(&**s),
+                ItemEffectDef::Scroll(s) if spell.names(&s.name) => Some(&**s),
                 _ => None,
             })
         })
@@ -563,7 +583,7 @@ impl Combatant {
 
     /// The definition of a consumable it carries.
     pub fn item_def(&self, item: Item) -> Option<&ItemDef> {
-        self.sheet.item(item.name()).map(|d| &**d)
+        self.sheet.item(item).map(|d| &**d)
     }
 
     /// The lowest slot level (1–9) at or above `min_level` with a slot left.

@@ -161,7 +161,11 @@ pub fn line(c: &Combat, event: &Event) -> String {
         } => {
             let slot = slot.map_or(String::new(), |s| format!(" (level {s} slot)"));
             let target = target.map_or(String::new(), |t| format!(" at {}", n(t)));
-            format!("{} casts {}{slot}{target}", n(*caster), spell.name())
+            format!(
+                "{} casts {}{slot}{target}",
+                n(*caster),
+                c.get(*caster).spell_name(*spell)
+            )
         }
         Event::SpellCountered {
             caster,
@@ -175,7 +179,12 @@ pub fn line(c: &Combat, event: &Event) -> String {
             } else {
                 String::new()
             };
-            format!("{} counters {}'s {}{check}", n(*by), n(*caster), spell.name())
+            format!(
+                "{} counters {}'s {}{check}",
+                n(*by),
+                n(*caster),
+                c.get(*caster).spell_name(*spell)
+            )
         }
         Event::CounterspellFailed { by, roll, dc, .. } => {
             format!("{}'s counterspell fails ({roll} vs DC {dc})", n(*by))
@@ -248,7 +257,7 @@ pub fn line(c: &Combat, event: &Event) -> String {
             format!("{} readies a cunning strike ({rider:?})", n(*id))
         }
         Event::ItemUsed { id, item, target } => {
-            format!("{} uses {} on {}", n(*id), item.name(), n(*target))
+            format!("{} uses {} on {}", n(*id), c.get(*id).item_name(*item), n(*target))
         }
         Event::MedicineCheck {
             id,

@@ -75,7 +75,7 @@ impl HeldAction {
     pub fn describe(self) -> String {
         match self {
             HeldAction::Attack { .. } => "attack".into(),
-            HeldAction::Cast { spell, .. } => format!("cast {}", spell.name()),
+            HeldAction::Cast { spell, .. } => format!("cast {}", spell.label()),
             HeldAction::Dodge => "dodge".into(),
             HeldAction::Dash => "dash".into(),
             HeldAction::Disengage => "disengage".into(),
@@ -87,7 +87,7 @@ impl HeldAction {
             } => "shove prone".into(),
             HeldAction::Shove { .. } => "shove".into(),
             HeldAction::Grapple { .. } => "grapple".into(),
-            HeldAction::UseItem { item, .. } => format!("use {}", item.name()),
+            HeldAction::UseItem { item, .. } => format!("use {}", item.label()),
         }
     }
 }
@@ -393,7 +393,11 @@ pub fn parse_trigger(text: &str, readier: &Combatant, others: &[&Combatant]) -> 
         let named = strip_article(rest);
         let spell = match named {
             "" | "spell" | "a spell" | "magic" => None,
-            other => Some(Spell::parse(other).ok_or_else(|| unparsable(format!("\"{other}\" is not a spell I know")))?),
+            other => Some(
+                Spell::named(other)
+                    .filter(|&s| s.builtin().is_some() || others.iter().chain([&readier]).any(|c| c.spell(s).is_some()))
+                    .ok_or_else(|| unparsable(format!("\"{other}\" is not a spell I know")))?,
+            ),
         };
         return Ok(Trigger::CastsSpell(who, spell));
     }
@@ -477,7 +481,15 @@ pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> R
                 .split_once(" on ")
                 .or_else(|| rest.split_once(" to "))
                 .unwrap_or((rest, ""));
-            let item = crate::content::Item::parse(item_text)
+            let wanted = crate::content::Item::named(item_text);
+            let carried = readier
+                .sheet
+                .items
+                .iter()
+                .find(|d| wanted.is_some_and(|w| w.names(&d.name) || d.aliases.iter().any(|a| w.names(a))));
+            let item = carried
+                .and_then(|d| crate::content::Item::named(&d.name))
+                .or_else(|| crate::content::data::builtin().item_id(item_text))
                 .ok_or_else(|| unparsable(format!("\"{}\" is not an item I know", item_text.trim())))?;
             Ok(HeldAction::UseItem {
                 item,
@@ -486,12 +498,13 @@ pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> R
         }
         "cast" => {
             let (spell_text, target_text) = rest.split_once(" at ").unwrap_or((rest, ""));
-            let spell = Spell::parse(spell_text)
+            let spell = Spell::named(spell_text)
+                .filter(|&s| s.builtin().is_some() || readier.spell(s).is_some())
                 .ok_or_else(|| unparsable(format!("\"{}\" is not a spell I know", spell_text.trim())))?;
             if !readier.knows(spell) {
                 let known: Vec<&str> = readier.known_spells().iter().map(|s| &*s.name).collect();
                 return Err(RuleViolation::SpellNotKnown {
-                    spell: spell.name().into(),
+                    spell: spell.label(),
                     known: known.join(", "),
                 });
             }
@@ -559,7 +572,7 @@ mod tests {
         assert_eq!(
             a,
             HeldAction::Cast {
-                spell: Spell::MagicMissile,
+                spell: Spell::MAGIC_MISSILE,
                 target: None
             }
         );

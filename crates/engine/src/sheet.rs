@@ -100,7 +100,7 @@ impl Sheet {
             unarmed: Arc::clone(Weapon::Unarmed.def()),
             armor: Arc::new(kit.armor.clone()),
             shield: kit.shield.then_some(content.shield),
-            items: Box::new([Arc::clone(Item::PotionOfHealing.def())]),
+            items: Item::POTION_OF_HEALING.builtin().map(Arc::clone).into_iter().collect(),
         }
     }
 
@@ -178,14 +178,14 @@ impl Sheet {
     }
 
     /// The definition of a consumable it carries.
-    pub fn item(&self, name: &str) -> Option<&Arc<ItemDef>> {
-        self.items.iter().find(|i| &*i.name == name)
+    pub fn item(&self, item: Item) -> Option<&Arc<ItemDef>> {
+        self.items.iter().find(|i| item.names(&i.name))
     }
 }
 
-/// Definitions of `items` from the built-in content.
+/// Definitions of `items` from the built-in content (an id it does not have is left out).
 pub fn builtin_items(items: &BTreeMap<Item, u32>) -> Box<[Arc<ItemDef>]> {
-    items.keys().map(|i| Arc::clone(i.def())).collect()
+    items.keys().filter_map(|i| i.builtin()).map(Arc::clone).collect()
 }
 
 thread_local! {
@@ -418,6 +418,53 @@ mod tests {
         fighters[1].set_weapon(Weapon::Greatsword);
         let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
         Combat::new(fighters.into_iter().chain(goblins).collect(), Terrain::default())
+    }
+
+    #[test]
+    fn commands_events_and_inventories_stored_with_the_old_enum_names_load_as_ids() {
+        use crate::combatant::CombatantId;
+        use crate::content::Spell;
+        use crate::{Command, Event};
+        let cast: Command = serde_json::from_str(r#"{"Cast":{"spell":"HuntersMark","target":1}}"#).unwrap();
+        assert_eq!(
+            cast,
+            Command::Cast {
+                spell: Spell::HUNTERS_MARK,
+                target: Some(CombatantId(1))
+            }
+        );
+        let drink: Command = serde_json::from_str(r#"{"UseItem":{"item":"PotionOfHealing","target":null}}"#).unwrap();
+        assert_eq!(
+            drink,
+            Command::UseItem {
+                item: Item::POTION_OF_HEALING,
+                target: None
+            }
+        );
+        let event: Event =
+            serde_json::from_str(r#"{"SpellCast":{"caster":0,"spell":"FireBolt","slot":null,"target":1}}"#).unwrap();
+        assert_eq!(
+            event,
+            Event::SpellCast {
+                caster: CombatantId(0),
+                spell: Spell::FIRE_BOLT,
+                slot: None,
+                target: Some(CombatantId(1))
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(&event).unwrap()["SpellCast"]["spell"],
+            json!("firebolt")
+        );
+        let mut json = serde_json::to_value(party_and_goblins()).unwrap();
+        json["combatants"]["list"][0]["items"] = json!({"PotionOfHealing": 2, "PotionOfHaste": 1});
+        let back: Combat = serde_json::from_value(json).unwrap();
+        let aria = &back.combatants[0];
+        assert_eq!(
+            aria.items,
+            BTreeMap::from([(Item::POTION_OF_HEALING, 2), (Item::POTION_OF_HASTE, 1)])
+        );
+        assert_eq!(aria.item_name(Item::POTION_OF_HEALING), "Potion of Healing");
     }
 
     #[test]

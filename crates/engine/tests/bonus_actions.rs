@@ -239,7 +239,7 @@ fn hunters_mark_adds_1d6_to_the_rangers_weapon_hits_on_the_marked_target() {
     assert!(any(&events, |e| matches!(
         e,
         Event::SpellCast {
-            spell: Spell::HuntersMark,
+            spell: Spell::HUNTERS_MARK,
             slot: Some(1),
             ..
         }
@@ -357,7 +357,7 @@ fn misty_step_is_refused_without_tiefling_heritage_or_the_spell_and_a_mage_casts
     assert!(any(&events, |e| matches!(
         e,
         Event::SpellCast {
-            spell: Spell::MistyStep,
+            spell: Spell::MISTY_STEP,
             slot: Some(2),
             ..
         }

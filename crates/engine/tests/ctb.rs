@@ -220,11 +220,11 @@ fn the_cost_table_prices_spells_by_level() {
     let cast = |spell| Command::Cast { spell, target: None };
     let mage = pc("Ione", Race::Elf, Class::Mage, 5);
     let cleric = pc("Mira", Race::Human, Class::Cleric, 5);
-    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FireBolt)), Some(2));
-    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::MagicMissile)), Some(3));
-    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::Fireball)), Some(5));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIRE_BOLT)), Some(2));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::MAGIC_MISSILE)), Some(3));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIREBALL)), Some(5));
     assert_eq!(
-        ctb::ap_cost(&cleric, &cast(Spell::HealingWord)),
+        ctb::ap_cost(&cleric, &cast(Spell::HEALING_WORD)),
         Some(2),
         "a bonus-action spell: 1 + level"
     );
@@ -233,10 +233,10 @@ fn the_cost_table_prices_spells_by_level() {
     assert_eq!(ctb::ap_cost(&mage, &Command::Bonus(BonusAction::SecondWind)), Some(1));
     assert_eq!(ctb::ap_cost(&mage, &Command::EndTurn), None);
     assert_eq!(
-        ctb::cooldown(&mage, &cast(Spell::Fireball)),
+        ctb::cooldown(&mage, &cast(Spell::FIREBALL)),
         Some(("Fireball".into(), 3))
     );
-    assert_eq!(ctb::cooldown(&mage, &cast(Spell::FireBolt)), None);
+    assert_eq!(ctb::cooldown(&mage, &cast(Spell::FIRE_BOLT)), None);
 }
 
 #[test]
@@ -522,7 +522,7 @@ fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_i
     f.direct(Command::Begin);
     assert_eq!(f.current(), mira);
     let bolt = Command::Cast {
-        spell: engine::content::Spell::FireBolt,
+        spell: engine::content::Spell::FIRE_BOLT,
         target: Some(ogre),
     };
     let events = f.act_with(mira, bolt, |events, _| {
@@ -567,7 +567,7 @@ fn outside_the_charge_race_fire_bolt_burns_no_one() {
     let (mira, ogre) = (f.id("Mira"), f.id("Ogre"));
     f.turn_of(mira);
     let bolt = Command::Cast {
-        spell: engine::content::Spell::FireBolt,
+        spell: engine::content::Spell::FIRE_BOLT,
         target: Some(ogre),
     };
     let events = f.act_with(mira, bolt, |events, _| {

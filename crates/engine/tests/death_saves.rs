@@ -243,7 +243,7 @@ fn potion_of_healing_administered_to_a_downed_ally_stabilises_and_heals() {
     let events = f.act(
         vex,
         Command::UseItem {
-            item: Item::PotionOfHealing,
+            item: Item::POTION_OF_HEALING,
             target: Some(bo),
         },
     );
@@ -252,7 +252,7 @@ fn potion_of_healing_administered_to_a_downed_ally_stabilises_and_heals() {
     assert_eq!(c.hp, amount);
     assert!(c.is_standing() && !c.death.dying());
     assert_eq!(c.death.failures, 0);
-    assert_eq!(f.get(vex).items.get(&Item::PotionOfHealing), None);
+    assert_eq!(f.get(vex).items.get(&Item::POTION_OF_HEALING), None);
     // Awake, but a potion does not stand them up: still prone, and the event says so.
     assert!(f.get(bo).conditions.prone);
     assert!(any(

@@ -47,7 +47,7 @@ fn pick(combat: &Combat, chooser: &mut Dice) -> (Actor, Command) {
         5 => Command::Dodge,
         6 => Command::Dash,
         7 => Command::Cast {
-            spell: Spell::FireBolt,
+            spell: Spell::FIRE_BOLT,
             target: Some(enemy),
         },
         8 => Command::Bonus(engine::BonusAction::SecondWind),

@@ -67,12 +67,12 @@ fn haste_adds_thirty_feet_at_once_and_for_the_rest_of_the_fight() {
         puppet("Ogre", Monster::Ogre),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
-    f.get_mut(bo).give(Item::PotionOfHaste, 1);
+    f.get_mut(bo).give(Item::POTION_OF_HASTE, 1);
     f.turn_of(bo);
     f.act(
         bo,
         Command::UseItem {
-            item: Item::PotionOfHaste,
+            item: Item::POTION_OF_HASTE,
             target: None,
         },
     );
@@ -97,7 +97,7 @@ fn the_haste_spell_adds_thirty_feet() {
     f.act(
         aria,
         Command::Cast {
-            spell: Spell::Haste,
+            spell: Spell::HASTE,
             target: Some(bo),
         },
     );
@@ -159,7 +159,7 @@ fn webbed_or_entangled_moves_at_half_speed() {
     f.act_with(
         drow,
         Command::Cast {
-            spell: Spell::Web,
+            spell: Spell::WEB,
             target: Some(bo),
         },
         |e, _| {

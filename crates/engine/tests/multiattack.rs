@@ -110,7 +110,7 @@ fn multi_attack_does_not_apply_to_spells_fire_bolt_stays_one_attack() {
     let events = f.act(
         aria,
         Command::Cast {
-            spell: Spell::FireBolt,
+            spell: Spell::FIRE_BOLT,
             target: Some(dragon),
         },
     );
@@ -131,7 +131,7 @@ fn eldritch_blast_is_the_spell_exception_with_a_beam_per_tier() {
         let events = f.act(
             aria,
             Command::Cast {
-                spell: Spell::EldritchBlast,
+                spell: Spell::ELDRITCH_BLAST,
                 target: Some(dragon),
             },
         );

@@ -187,7 +187,7 @@ fn counterspell_spends_a_slot_and_cancels_the_spell_on_an_int_check_against_ten_
     let events = f.act(aria, Command::EndTurn);
     assert!(any(
         &events,
-        |e| matches!(e, Event::SpellCast { caster, spell: Spell::MagicMissile, .. } if *caster == drow)
+        |e| matches!(e, Event::SpellCast { caster, spell: Spell::MAGIC_MISSILE, .. } if *caster == drow)
     ));
     assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Counterspell]));
     let mut next = f.upcoming();
@@ -202,7 +202,7 @@ fn counterspell_spends_a_slot_and_cancels_the_spell_on_an_int_check_against_ten_
     if roll >= 11 {
         assert!(any(
             &events,
-            |e| matches!(e, Event::SpellCountered { spell: Spell::MagicMissile, by, roll: r, dc: 11, .. } if *by == aria && *r == roll)
+            |e| matches!(e, Event::SpellCountered { spell: Spell::MAGIC_MISSILE, by, roll: r, dc: 11, .. } if *by == aria && *r == roll)
         ));
         assert!(damage_to(&events, aria).is_empty());
         assert_eq!(f.get(aria).hp, hp);
@@ -263,13 +263,13 @@ fn counterspell_chain_resolves_responder_first() {
     let events = f.act(
         aria,
         Command::Cast {
-            spell: Spell::Fireball,
+            spell: Spell::FIREBALL,
             target: Some(drow),
         },
     );
     assert!(any(
         &events,
-        |e| matches!(e, Event::SpellCast { caster, spell: Spell::Counterspell, .. } if *caster == drow)
+        |e| matches!(e, Event::SpellCast { caster, spell: Spell::COUNTERSPELL, .. } if *caster == drow)
     ));
     assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Counterspell]));
     assert!(!any(&events, |e| matches!(
@@ -288,7 +288,7 @@ fn counterspell_chain_resolves_responder_first() {
             |e, _| {
                 any(
                     e,
-                    |e| matches!(e, Event::SpellCountered { by, spell: Spell::Counterspell, .. } if *by == aria),
+                    |e| matches!(e, Event::SpellCountered { by, spell: Spell::COUNTERSPELL, .. } if *by == aria),
                 ) == aria_wins
             },
         );
@@ -337,7 +337,7 @@ fn evasion_turns_a_failed_dex_save_into_a_success_for_a_rogue_of_level_seven() {
         let events = f.act_with(
             drow,
             Command::Cast {
-                spell: Spell::Fireball,
+                spell: Spell::FIREBALL,
                 target: Some(vex),
             },
             |e, _| any(e, |e| matches!(e, Event::SavingThrow { success: false, .. })),

@@ -209,7 +209,7 @@ fn readied_cast_fires_when_an_enemy_casts_a_spell_and_spends_its_slot_then() {
     let events = f.act(
         drow,
         Command::Cast {
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
             target: Some(aria),
         },
     );
@@ -218,13 +218,13 @@ fn readied_cast_fires_when_an_enemy_casts_a_spell_and_spends_its_slot_then() {
     let events = f.act(aria, Command::React(ReactionKind::Readied));
     assert!(any(&events, |e| matches!(
         e,
-        Event::SpellCast { caster, spell: Spell::MagicMissile, slot: Some(1), target: Some(t) } if *caster == aria && *t == drow
+        Event::SpellCast { caster, spell: Spell::MAGIC_MISSILE, slot: Some(1), target: Some(t) } if *caster == aria && *t == drow
     )));
     assert_eq!(f.get(aria).pools.spell_slots[0], 1);
     // Set off by the spell, and said so: not "… moves."
     assert!(any(&events, |e| matches!(
         e,
-        Event::ReadiedActionTriggered { id, observed: Some(engine::readied::Observed::CastsSpell { caster, spell: Spell::MagicMissile }), .. }
+        Event::ReadiedActionTriggered { id, observed: Some(engine::readied::Observed::CastsSpell { caster, spell: Spell::MAGIC_MISSILE }), .. }
             if *id == aria && *caster == drow
     )));
     let to_drow: i32 = common::damage_to(&events, drow).iter().sum();
@@ -394,7 +394,7 @@ fn ready_use_item_gives_the_attacked_ally_a_potion() {
     let (mut f, bo, vex, goblin) = party_and_goblin();
     f.melee(bo, goblin);
     f.get_mut(vex)
-        .set_items([(engine::content::Item::PotionOfHealing, 1)].into());
+        .set_items([(engine::content::Item::POTION_OF_HEALING, 1)].into());
     f.direct(Command::AdjustHp { target: bo, delta: -9 });
     f.act(bo, Command::EndTurn);
     ready(&mut f, vex, "use potion of healing on Bo when the goblin attacks Bo");
@@ -410,7 +410,7 @@ fn ready_use_item_gives_the_attacked_ally_a_potion() {
         |e| matches!(e, Event::ItemUsed { id, target, .. } if *id == vex && *target == bo)
     ));
     assert_eq!(healed(&events, bo), vec![amount.min(f.get(bo).max_hp - hp)]);
-    assert_eq!(f.get(vex).items.get(&engine::content::Item::PotionOfHealing), None);
+    assert_eq!(f.get(vex).items.get(&engine::content::Item::POTION_OF_HEALING), None);
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn web_or_entangled_is_half_speed_until_freed_not_one_turn() {
     f.act_with(
         aria,
         Command::Cast {
-            spell: Spell::Web,
+            spell: Spell::WEB,
             target: Some(orc),
         },
         |e, _| {
@@ -87,13 +87,13 @@ fn a_net_restrains_at_dc_10_zero_feet_until_an_escape_frees() {
         puppet("Goblin", Monster::Goblin),
     ]);
     let (bo, vex, goblin) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"));
-    f.get_mut(bo).set_items([(Item::Net, 1)].into());
+    f.get_mut(bo).set_items([(Item::NET, 1)].into());
     f.start_with_order(vec![bo, vex, goblin]);
     assert_eq!(f.band(bo, goblin), Band::Near, "thrown across 30 ft");
     f.act_with(
         bo,
         Command::UseItem {
-            item: Item::Net,
+            item: Item::NET,
             target: Some(goblin),
         },
         |e, _| {
@@ -112,7 +112,7 @@ fn a_net_restrains_at_dc_10_zero_feet_until_an_escape_frees() {
     let g = f.get(goblin);
     assert!(g.conditions.restrained);
     assert_eq!((g.conditions.escape_dc, g.speed()), (10, 0));
-    assert_eq!(f.get(bo).items.get(&Item::Net), None, "thrown");
+    assert_eq!(f.get(bo).items.get(&Item::NET), None, "thrown");
     f.act(bo, Command::EndTurn);
     f.act(vex, Command::EndTurn);
     assert!(matches!(
@@ -134,14 +134,14 @@ fn a_net_restrains_at_dc_10_zero_feet_until_an_escape_frees() {
     assert!(!f.get(goblin).conditions.restrained);
     assert_eq!(f.get(goblin).speed(), 30);
     // Not at yourself, nor at an ally.
-    f.get_mut(vex).set_items([(Item::Net, 1)].into());
+    f.get_mut(vex).set_items([(Item::NET, 1)].into());
     f.act(goblin, Command::EndTurn);
     f.act(bo, Command::EndTurn);
     assert!(matches!(
         f.refused_for(
             vex,
             Command::UseItem {
-                item: Item::Net,
+                item: Item::NET,
                 target: Some(bo)
             }
         ),

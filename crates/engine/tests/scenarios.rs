@@ -23,7 +23,7 @@
 //! [`Combat::by_name`], as a player would type them.
 
 use chrono::{DateTime, Utc};
-use engine::content::{Class, Item, Monster, Race, Spell};
+use engine::content::{Class, Monster, Race};
 use engine::{
     Actor, Band, BonusAction, Combat, Combatant, Command, Controller, CunningMove, Dice, MoveIntent, ReactionKind,
     RuleViolation, ShoveMode, Terrain, apply, log,
@@ -261,7 +261,9 @@ fn command(combat: &Combat, text: &str) -> Result<Result<Command, RuleViolation>
         "attack" => maybe(args).map(|target| Command::Attack { target }),
         "cast" => {
             let (spell, target) = args.split_once(" at ").unwrap_or((args, ""));
-            let spell = Spell::parse(spell).ok_or(format!("unknown spell {spell:?}"))?;
+            let spell = engine::content::data::builtin()
+                .spell_id(spell)
+                .ok_or(format!("unknown spell {spell:?}"))?;
             maybe(target).map(|target| Command::Cast { spell, target })
         }
         "dash" => Ok(Command::Dash),
@@ -286,7 +288,9 @@ fn command(combat: &Combat, text: &str) -> Result<Result<Command, RuleViolation>
         "ready" => Ok(Command::Ready { text: args.to_owned() }),
         "use" => {
             let (item, target) = args.split_once(" on ").unwrap_or((args, ""));
-            let item = Item::parse(item).ok_or(format!("unknown item {item:?}"))?;
+            let item = engine::content::data::builtin()
+                .item_id(item)
+                .ok_or(format!("unknown item {item:?}"))?;
             maybe(target).map(|target| Command::UseItem { item, target })
         }
         "move" => match args.strip_prefix("melee") {

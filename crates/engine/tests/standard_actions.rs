@@ -104,14 +104,14 @@ fn cast_spell_spends_the_action_and_the_lowest_slot_magic_missile_darts_deal_1d4
     let events = f.act(
         aria,
         Command::Cast {
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
             target: Some(ogre),
         },
     );
     assert!(any(&events, |e| matches!(
         e,
         Event::SpellCast {
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
             slot: Some(1),
             ..
         }
@@ -136,7 +136,7 @@ fn casting_without_a_slot_left_is_refused() {
     let why = f.refused_for(
         aria,
         Command::Cast {
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
             target: Some(ogre),
         },
     );
@@ -149,7 +149,7 @@ fn casting_a_spell_you_do_not_know_is_refused() {
     let why = f.refused_for(
         bo,
         Command::Cast {
-            spell: Spell::FireBolt,
+            spell: Spell::FIRE_BOLT,
             target: Some(goblin),
         },
     );
@@ -214,7 +214,7 @@ fn dodge_gives_dex_saving_throws_advantage() {
     let events = f.act(
         drow,
         Command::Cast {
-            spell: Spell::Fireball,
+            spell: Spell::FIREBALL,
             target: Some(vex),
         },
     );
@@ -357,14 +357,14 @@ fn use_item_potion_of_healing_restores_2d4_plus_2_and_is_used_up() {
     let events = f.act(
         bo,
         Command::UseItem {
-            item: Item::PotionOfHealing,
+            item: Item::POTION_OF_HEALING,
             target: None,
         },
     );
     assert_eq!(healed(&events, bo), vec![expected]);
     assert_eq!(f.get(bo).hp, (2 + expected).min(12));
     assert!(f.get(bo).resources.action_used);
-    assert_eq!(f.get(bo).items.get(&Item::PotionOfHealing), None);
+    assert_eq!(f.get(bo).items.get(&Item::POTION_OF_HEALING), None);
 }
 
 #[test]
@@ -373,7 +373,7 @@ fn using_an_item_you_do_not_carry_is_refused() {
     let why = f.refused_for(
         bo,
         Command::UseItem {
-            item: Item::PotionOfHaste,
+            item: Item::POTION_OF_HASTE,
             target: None,
         },
     );
@@ -545,7 +545,7 @@ fn a_second_action_in_a_turn_is_refused_for_every_standard_action() {
             text: "attack when the goblin moves".into(),
         },
         Command::UseItem {
-            item: Item::PotionOfHealing,
+            item: Item::POTION_OF_HEALING,
             target: None,
         },
     ] {

@@ -512,13 +512,13 @@ fn a_counterspell_chain_resolves_responder_first_counter_counterspell_then_count
     let events = f.act(
         aria,
         Command::Cast {
-            spell: Spell::Fireball,
+            spell: Spell::FIREBALL,
             target: Some(drow),
         },
     );
     assert!(any(
         &events,
-        |e| matches!(e, Event::SpellCast { caster, spell: Spell::Counterspell, .. } if *caster == drow)
+        |e| matches!(e, Event::SpellCast { caster, spell: Spell::COUNTERSPELL, .. } if *caster == drow)
     ));
     assert_eq!(offered_to(&events, aria), Some(vec![ReactionKind::Counterspell]));
     let events = f.act(aria, Command::React(ReactionKind::Counterspell));
@@ -538,7 +538,7 @@ fn a_counterspell_chain_resolves_responder_first_counter_counterspell_then_count
                 || matches!(
                     e,
                     Event::SpellCountered {
-                        spell: Spell::Fireball,
+                        spell: Spell::FIREBALL,
                         ..
                     }
                 )
@@ -550,7 +550,7 @@ fn a_counterspell_chain_resolves_responder_first_counter_counterspell_then_count
             matches!(
                 e,
                 Event::SpellCountered {
-                    spell: Spell::Counterspell,
+                    spell: Spell::COUNTERSPELL,
                     ..
                 } | Event::CounterspellFailed { .. }
             )
@@ -565,7 +565,7 @@ fn counterspell_is_once_per_scene() {
     let events = f.act(
         aria,
         Command::Cast {
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
             target: Some(drow),
         },
     );
@@ -585,7 +585,7 @@ fn counterspell_is_once_per_scene() {
     let events = f.act(
         aria,
         Command::Cast {
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
             target: Some(drow),
         },
     );

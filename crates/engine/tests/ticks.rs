@@ -66,7 +66,7 @@ fn initiative_shortens_prep_and_recover_never_exec_and_jitter_lands_on_recover()
     assert_eq!(at(10, -1), (3, 1, 2));
     assert_eq!(at(20, -1), (3, 1, 0), "never below 0");
     let spell = Activity::Command(Command::Cast {
-        spell: engine::content::Spell::Fireball,
+        spell: engine::content::Spell::FIREBALL,
         target: None,
     });
     let mage = engine::Combatant::character(
@@ -332,7 +332,7 @@ fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
     assert_eq!(sheet.paused[0].elapsed, 1, "where it left off");
 
     let spell = Activity::Command(Command::Cast {
-        spell: engine::content::Spell::MagicMissile,
+        spell: engine::content::Spell::MAGIC_MISSILE,
         target: None,
     });
     c.combatants[0].ticks = ticks::TicksSheet::default();
@@ -880,7 +880,7 @@ fn monsters_choose_among_queued_reactions_by_their_behaviour_profile() {
         target: Some(CombatantId(2)),
     });
     let cast = Activity::Command(Command::Cast {
-        spell: engine::content::Spell::FireBolt,
+        spell: engine::content::Spell::FIRE_BOLT,
         target: Some(CombatantId(2)),
     });
     for m in [Monster::Wolf, Monster::Quickling, Monster::DrowMage] {

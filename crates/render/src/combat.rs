@@ -130,7 +130,7 @@ fn did(observed: Option<&engine::readied::Observed>, n: &dyn Fn(CombatantId) -> 
         None | Some(Observed::Moves { .. }) => "moves".into(),
         Some(Observed::EntersMelee { .. }) => "closes in".into(),
         Some(Observed::LeavesMelee { .. }) => "pulls away".into(),
-        Some(Observed::CastsSpell { spell, .. }) => format!("casts {}", spell.name()),
+        Some(Observed::CastsSpell { spell, .. }) => format!("casts {}", spell.label()),
         Some(Observed::UsesAbility { ability, .. }) => format!("uses {}", escape_markdown(&lower_words(ability))),
         Some(Observed::Attacks { target, .. }) => format!("attacks {}", n(*target)),
     }
@@ -204,6 +204,16 @@ impl Renderer {
             c.combatants
                 .get(id.0 as usize)
                 .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
+        };
+        let spell_name = |caster: CombatantId, spell: engine::content::Spell| {
+            c.combatants
+                .get(caster.0 as usize)
+                .map_or_else(|| spell.label(), |x| x.spell_name(spell))
+        };
+        let item_name = |id: CombatantId, item: engine::content::Item| {
+            c.combatants
+                .get(id.0 as usize)
+                .map_or_else(|| item.label(), |x| x.item_name(item))
         };
         let say = |key: Key, values: &[(&str, &str)]| self.flavor.pick(key, seed, salt, values);
         let one = |key: Key, values: &[(&str, &str)]| vec![say(key, values)];
@@ -410,11 +420,15 @@ impl Renderer {
             } => match target {
                 Some(t) if t != caster => one(
                     Key::SpellCast,
-                    &[("name", &n(*caster)), ("spell", spell.name()), ("target", &n(*t))],
+                    &[
+                        ("name", &n(*caster)),
+                        ("spell", &spell_name(*caster, *spell)),
+                        ("target", &n(*t)),
+                    ],
                 ),
                 _ => one(
                     Key::SpellCastUntargeted,
-                    &[("name", &n(*caster)), ("spell", spell.name())],
+                    &[("name", &n(*caster)), ("spell", &spell_name(*caster, *spell))],
                 ),
             },
             Event::SpellCountered {
@@ -426,7 +440,11 @@ impl Renderer {
             } => {
                 let line = say(
                     Key::SpellCountered,
-                    &[("name", &n(*by)), ("caster", &n(*caster)), ("spell", spell.name())],
+                    &[
+                        ("name", &n(*by)),
+                        ("caster", &n(*caster)),
+                        ("spell", &spell_name(*caster, *spell)),
+                    ],
                 );
                 // The INT check shown as a failed one is (fights logged before it was kept: none).
                 if *dc > 0 {
@@ -525,11 +543,18 @@ impl Renderer {
                     .and_then(|x| x.item_def(*item))
                     .is_some_and(|d| matches!(d.effect, engine::content::data::ItemEffectDef::Restrain { .. }));
                 if id == target {
-                    one(Key::ItemUsedSelf, &[("name", &n(*id)), ("item", item.name())])
+                    one(
+                        Key::ItemUsedSelf,
+                        &[("name", &n(*id)), ("item", &item_name(*id, *item))],
+                    )
                 } else {
                     one(
                         if thrown { Key::ItemThrown } else { Key::ItemUsed },
-                        &[("name", &n(*id)), ("item", item.name()), ("target", &n(*target))],
+                        &[
+                            ("name", &n(*id)),
+                            ("item", &item_name(*id, *item)),
+                            ("target", &n(*target)),
+                        ],
                     )
                 }
             }
@@ -1074,7 +1099,17 @@ impl Renderer {
                 Key::ReactionPromptSpell,
                 seed,
                 salt,
-                &[("name", &name), ("caster", &n(*caster)), ("spell", spell.name())],
+                &[
+                    ("name", &name),
+                    ("caster", &n(*caster)),
+                    (
+                        "spell",
+                        &combat
+                            .combatants
+                            .get(caster.0 as usize)
+                            .map_or_else(|| spell.label(), |x| x.spell_name(*spell)),
+                    ),
+                ],
             ),
             ReactionTrigger::FailedDexSave { damage, .. } => self.flavor.pick(
                 Key::ReactionPromptDexSave,

@@ -119,7 +119,7 @@ impl CharacterSheet {
             speed: c.speed(),
             abilities,
             gear,
-            inventory: c.items.iter().map(|(item, n)| (item.name().to_owned(), *n)).collect(),
+            inventory: c.items.iter().map(|(item, n)| (c.item_name(*item), *n)).collect(),
             ..Self::default()
         }
     }

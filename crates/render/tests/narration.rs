@@ -71,7 +71,7 @@ fn a_readied_action_set_off_by_a_spell_is_announced_as_the_spell() {
         action: "attack".into(),
         observed: Some(Observed::CastsSpell {
             caster: CombatantId(1),
-            spell: Spell::MagicMissile,
+            spell: Spell::MAGIC_MISSILE,
         }),
     });
     assert!(
@@ -111,7 +111,7 @@ fn a_readied_action_set_off_by_a_spell_is_announced_as_the_spell() {
 fn a_successful_counterspell_shows_its_int_check_against_dc_10_plus_the_spell_level() {
     let countered = lines(&Event::SpellCountered {
         caster: CombatantId(2),
-        spell: Spell::MagicMissile,
+        spell: Spell::MAGIC_MISSILE,
         by: CombatantId(1),
         roll: 14,
         dc: 11,

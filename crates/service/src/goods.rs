@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use engine::content::data::{Content, ContentError, GoodKind, World, normalize_name};
-use engine::content::{Armor, Item, Weapon};
+use engine::content::{Armor, Weapon};
 
 use crate::ServiceError;
 use crate::convert;
@@ -39,7 +39,7 @@ fn stored<T>(what: &str, name: &str, parsed: Option<T>) -> Result<T, ServiceErro
 pub(crate) fn held(row: &character::Model, kind: GoodKind, name: &str) -> Result<u32, ServiceError> {
     Ok(match kind {
         GoodKind::Item => {
-            let item = stored("item", name, Item::parse(name))?;
+            let item = stored("item", name, engine::content::data::builtin().item_id(name))?;
             convert::inventory(row)?.get(&item).copied().unwrap_or(0)
         }
         GoodKind::Weapon => {
@@ -80,7 +80,7 @@ fn change(row: &mut character::Model, kind: GoodKind, name: &str, delta: i64) ->
     let moved = |n: u32| u32::try_from((i64::from(n) + delta).max(0)).unwrap_or(u32::MAX);
     match kind {
         GoodKind::Item => {
-            let item = stored("item", name, Item::parse(name))?;
+            let item = stored("item", name, engine::content::data::builtin().item_id(name))?;
             let mut items = convert::inventory(row)?;
             let n = items.entry(item).or_default();
             *n = moved(*n);

@@ -94,8 +94,8 @@ pub async fn replay(db: &Db, combat_id: i64) -> Result<Verdict, ServiceError> {
                 )));
             }
         };
-        let stored: Vec<Value> = match serde_json::from_str(&row.events) {
-            Ok(events) => events,
+        let stored: Vec<Value> = match serde_json::from_str::<Vec<Value>>(&row.events) {
+            Ok(events) => events.into_iter().map(todays_form).collect(),
             Err(e) => {
                 return Ok(Verdict::NotReplayable(format!(
                     "the events of command {} are unreadable: {e}",
@@ -183,4 +183,14 @@ pub async fn referee_log(db: &Db, campaign_id: i64, combat_id: i64) -> Result<Op
         }
     }
     Ok(Some(out))
+}
+
+/// A stored event as today's events are written: read and written again, so a log stored in an
+/// older form (content named by the enums before ids, `"FireBolt"`) compares in today's
+/// (`"firebolt"`). One that does not read as an event is compared as it is (and differs).
+fn todays_form(stored: Value) -> Value {
+    serde_json::from_value::<engine::Event>(stored.clone())
+        .ok()
+        .and_then(|event| serde_json::to_value(event).ok())
+        .unwrap_or(stored)
 }

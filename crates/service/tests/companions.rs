@@ -50,7 +50,7 @@ async fn row(svc: &Service, camp: i64, player: &str) -> Result<service::entity::
 fn potions(inv: &service::Inventory) -> u32 {
     inv.items
         .iter()
-        .find(|(i, _)| *i == engine::content::Item::PotionOfHealing)
+        .find(|(i, _)| *i == engine::content::Item::POTION_OF_HEALING)
         .map_or(0, |(_, n)| *n)
 }
 

@@ -138,7 +138,7 @@ async fn check_totals(svc: &Service, camp: i64, before: &[Weapon], max_hp: i32) 
     let potions = inventory
         .items
         .iter()
-        .find(|(item, _)| item.name() == "Potion of Healing")
+        .find(|(item, _)| item.label() == "Potion of Healing")
         .map_or(0, |(_, n)| *n);
     assert_eq!(potions, 1 + 10, "every potion landed");
     let after = weapons(svc, camp, "alice").await?;

@@ -174,7 +174,7 @@ async fn run(ops: Vec<Op>) -> Result<(), TestCaseError> {
         let inventory = svc.inventory(camp, "alice").await.expect("inventory");
         prop_assert!(inventory.coins >= 0, "{op:?}: coins {}", inventory.coins);
         for (item, n) in &inventory.items {
-            prop_assert!(*n <= MAX_CARRIED, "{op:?}: {n} × {}", item.name());
+            prop_assert!(*n <= MAX_CARRIED, "{op:?}: {n} × {}", item.label());
         }
         let gear = inventory.pack.weapons.len() + inventory.pack.armor.len() + inventory.pack.shields as usize;
         prop_assert!(gear <= MAX_CARRIED as usize, "{op:?}: {gear} pieces of gear");

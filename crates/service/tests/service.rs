@@ -113,7 +113,7 @@ async fn equip_unequip_and_inventory(db: Db) -> Result<(), ServiceError> {
     assert!(sheet.shield);
     let ac_with_shield = sheet.armor_class;
     let inv = svc.inventory(camp, "bob").await?;
-    assert_eq!((inv.coins, inv.items.clone()), (20, vec![(Item::PotionOfHealing, 1)]));
+    assert_eq!((inv.coins, inv.items.clone()), (20, vec![(Item::POTION_OF_HEALING, 1)]));
 
     let sheet = svc.unequip(camp, "bob", "shield").await?;
     assert!(!sheet.shield);
@@ -470,7 +470,7 @@ async fn gm_tools(db: Db) -> Result<(), ServiceError> {
         Err(ServiceError::InvalidInput(_))
     ));
     let inv = svc.gm_grant_item(camp, "ivy", "potion of haste", 2).await?;
-    assert!(inv.items.contains(&(Item::PotionOfHaste, 2)));
+    assert!(inv.items.contains(&(Item::POTION_OF_HASTE, 2)));
     assert!(matches!(
         svc.gm_grant_item(camp, "ivy", "moonbeam", 1).await,
         Err(ServiceError::Unknown { .. })

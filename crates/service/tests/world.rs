@@ -73,7 +73,7 @@ async fn bring_home(svc: &Service, camp: i64, player: &str, found: &[(&str, u32)
 fn potions(inv: &service::Inventory) -> u32 {
     inv.items
         .iter()
-        .find(|(i, _)| *i == Item::PotionOfHealing)
+        .find(|(i, _)| *i == Item::POTION_OF_HEALING)
         .map_or(0, |(_, n)| *n)
 }
 

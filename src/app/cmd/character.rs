@@ -50,7 +50,7 @@ pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
     if !sheet.spells.is_empty() {
         notes.push(format!(
             "Spells: {}",
-            sheet.spells.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+            sheet.spells.iter().map(|s| s.label()).collect::<Vec<_>>().join(", ")
         ));
     }
     if sheet.can_level_up {
@@ -167,7 +167,12 @@ impl Character {
             Self::Inventory => {
                 let inventory = s.inventory(campaign, me).await?;
                 let mut lines = vec![format!("Coins: {}", inventory.coins)];
-                lines.extend(inventory.items.iter().map(|(item, n)| format!("{} × {n}", item.name())));
+                lines.extend(
+                    inventory
+                        .items
+                        .iter()
+                        .map(|(item, n)| format!("{} × {n}", item.label())),
+                );
                 if !inventory.materials.is_empty() {
                     lines.push(format!("Materials this run: {}", inventory.materials.join(", ")));
                 }

@@ -5,10 +5,7 @@ use super::{Ctx, Invocation, Refused, Reply};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Gm {
-    Spawn {
-        monster: String,
-        count: u32,
-    },
+    Spawn(service::cmd::gm::Spawn),
     Hp {
         target: String,
         delta: i32,
@@ -40,10 +37,13 @@ impl Gm {
         let need = |name: &str| inv.need(name).map(str::to_owned);
         let number = |name: &str| inv.number::<i64>(name)?.ok_or_else(|| format!("Give `{name}`."));
         Ok(match sub {
-            "spawn" => Self::Spawn {
+            "spawn" => Self::Spawn(service::cmd::gm::Spawn {
                 monster: need("monster")?,
                 count: inv.number::<u32>("count")?.unwrap_or(1),
-            },
+                name: inv.opt("name").map(str::to_owned),
+                hp: inv.number::<i32>("hp")?,
+                ac: inv.number::<i32>("ac")?,
+            }),
             "hp" => Self::Hp {
                 target: need("target")?,
                 delta: number("delta")? as i32,
@@ -74,9 +74,7 @@ impl Gm {
     pub async fn run(self, ctx: &Ctx<'_>) -> Result<Vec<Reply>, Refused> {
         let (app, s, campaign, channel, now) = (ctx.app, ctx.service(), ctx.campaign, ctx.channel(), ctx.now);
         Ok(match self {
-            Self::Spawn { monster, count } => {
-                app.combat_replies(&s.gm_spawn(campaign, channel, &monster, count, now).await?)
-            }
+            Self::Spawn(spawn) => app.combat_replies(&s.gm_spawn_with(campaign, channel, &spawn, now).await?),
             Self::Hp { target, delta } => match s.gm_adjust_hp(campaign, channel, &target, delta, now).await? {
                 service::cmd::gm::HpAdjusted::InCombat(update) => app.combat_replies(&update),
                 service::cmd::gm::HpAdjusted::Character(sheet) => vec![sheet_reply(&sheet)],

@@ -11,6 +11,7 @@ mod craft;
 mod escape;
 mod expedition;
 mod gm;
+mod homebrew;
 mod hospital;
 mod house;
 mod life;
@@ -29,6 +30,7 @@ pub use craft::Craft;
 pub use escape::Escape;
 pub use expedition::Expedition;
 pub use gm::Gm;
+pub use homebrew::Homebrew;
 pub use hospital::Hospital;
 pub use house::House;
 pub use life::Leaderboard;
@@ -49,6 +51,7 @@ pub enum AppCommand {
     Roll(Roll),
     Campaign(Campaign),
     Gm(Gm),
+    Homebrew(Homebrew),
     Hospital(Hospital),
     Shop(Shop),
     Rest(Rest),
@@ -103,6 +106,7 @@ impl AppCommand {
             "roll" => Self::Roll(Roll::parse(&inv)?),
             "campaign" => Self::Campaign(Campaign::parse(sub, &inv)?),
             "gm" => Self::Gm(Gm::parse(sub, &inv)?),
+            "homebrew" => Self::Homebrew(Homebrew::parse(sub, &inv)?),
             "hospital" => Self::Hospital(Hospital::parse(sub)?),
             "shop" => Self::Shop(Shop::parse(sub, &inv)?),
             "rest" => Self::Rest(Rest::parse(sub)),
@@ -127,6 +131,7 @@ impl AppCommand {
             Self::Roll(c) => c.run(ctx),
             Self::Campaign(c) => c.run(ctx).await,
             Self::Gm(c) => c.run(ctx).await,
+            Self::Homebrew(c) => c.run(ctx).await,
             Self::Hospital(c) => c.run(ctx).await,
             Self::Shop(c) => c.run(ctx).await,
             Self::Rest(c) => c.run(ctx).await,

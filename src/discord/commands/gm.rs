@@ -29,8 +29,19 @@ async fn spawn(
     #[min = 1]
     #[max = 10]
     count: Option<u32>,
+    #[description = "Their names: Orc# numbers them Orc1, Orc2"]
+    #[max_length = 100]
+    name: Option<String>,
+    #[description = "Hit points, this fight only"]
+    #[min = 1]
+    #[max = 999]
+    hp: Option<i64>,
+    #[description = "Armor class, this fight only"]
+    #[min = 1]
+    #[max = 40]
+    ac: Option<i64>,
 ) -> Result<(), Error> {
-    play(ctx, &["gm", "spawn"], options!(monster, count)).await
+    play(ctx, &["gm", "spawn"], options!(monster, count, name, hp, ac)).await
 }
 
 /// Heal or hurt someone (negative to hurt).

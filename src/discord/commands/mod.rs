@@ -8,6 +8,7 @@ mod character;
 mod combat;
 mod expedition;
 mod gm;
+mod homebrew;
 mod hospital;
 mod inn;
 
@@ -66,6 +67,7 @@ fn every_command() -> Vec<poise::Command<Data, Error>> {
         actions::roll(),
         campaign::campaign(),
         gm::gm(),
+        homebrew::homebrew(),
         hospital::hospital(),
         inn::shop(),
         inn::rest(),
@@ -200,5 +202,8 @@ pub mod complete {
     }
     pub async fn stored(ctx: Context<'_>, partial: &str) -> Choices {
         suggest(ctx, Suggest::Stored, partial).await
+    }
+    pub async fn homebrew(ctx: Context<'_>, partial: &str) -> Choices {
+        suggest(ctx, Suggest::Homebrew, partial).await
     }
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::gear::{Armor, Weapon};
-use super::{Abilities, Ability, Skill, Spell, find_by_name};
+use super::{Abilities, Ability, Skill, find_by_name};
 
 /// The classes the seed names; Berserker is the Rage class of §2.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -224,20 +224,6 @@ impl Class {
             Casting::Half(_) => HALF_CASTER_SLOTS[row],
             Casting::None => [0; 9],
         }
-    }
-
-    /// Spells this class knows at `level`: every class spell whose level it has slots for.
-    pub fn known_spells(self, level: u32) -> Vec<Spell> {
-        let slots = self.spell_slots(level);
-        Spell::ALL
-            .iter()
-            .copied()
-            .filter(|spell| spell.stats().classes.contains(&self))
-            .filter(|spell| {
-                let lvl = spell.stats().level;
-                lvl == 0 || slots.get(lvl as usize - 1).is_some_and(|&n| n > 0)
-            })
-            .collect()
     }
 
     /// Attacks per Attack action (seed 000 §6).

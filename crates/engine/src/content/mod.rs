@@ -4,6 +4,7 @@
 pub mod classes;
 pub mod data;
 pub mod gear;
+pub mod id;
 pub mod items;
 pub mod monsters;
 pub mod races;
@@ -151,8 +152,6 @@ builtin_def! {
     Class => classes: data::ClassDef,
     Weapon => weapons: data::WeaponDef,
     Armor => armor: data::ArmorDef,
-    Spell => spells: data::SpellDef,
-    Item => items: data::ItemDef,
     Monster => monsters: data::MonsterDef,
     Zone => zones: data::ZoneDef,
 }

@@ -333,7 +333,7 @@ impl Monster {
                 abilities: Abilities::new(9, 14, 10, 17, 13, 12),
                 attacks: const { &[atk("Staff", 2, 1, 6, -1, B, false)] },
                 behaviour: Behaviour::Caster,
-                spells: &[Spell::MagicMissile, Spell::Web, Spell::Fireball, Spell::Counterspell],
+                spells: &[Spell::MAGIC_MISSILE, Spell::WEB, Spell::FIREBALL, Spell::COUNTERSPELL],
                 spell_slots: [4, 3, 3, 0, 0, 0, 0, 0, 0],
                 casting_mod: 3,
                 proficiency: 3,

@@ -101,14 +101,15 @@ mod tests {
         assert_eq!(paralysis.save, Some((Ability::Con, 10)));
         assert!(Monster::Goblin.def().attacks.iter().all(|a| a.on_hit.is_none()));
         assert_eq!(
-            Spell::FireBolt
-                .def()
+            Spell::FIRE_BOLT
+                .builtin()
+                .unwrap()
                 .on_hit
                 .as_ref()
                 .map(|a| Affliction::from(a).status),
             Some(burning())
         );
-        assert!(Spell::EldritchBlast.def().on_hit.is_none());
+        assert!(Spell::ELDRITCH_BLAST.builtin().unwrap().on_hit.is_none());
         assert_eq!(
             Monster::Troll
                 .def()

@@ -18,7 +18,7 @@ impl Reaction for Counterspell {
     }
 
     fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.knows(Spell::Counterspell) && c.lowest_slot(3).is_some()
+        c.knows(Spell::COUNTERSPELL) && c.lowest_slot(3).is_some()
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
@@ -36,17 +36,17 @@ impl Reaction for Counterspell {
         }
         ctx.emit(Event::SpellCast {
             caster: reactor,
-            spell: Spell::Counterspell,
+            spell: Spell::COUNTERSPELL,
             slot,
             target: Some(*caster),
         });
         let mut steps = ctx.offers_to_all(&ReactionTrigger::CastsSpell {
             caster: reactor,
-            spell: Spell::Counterspell,
+            spell: Spell::COUNTERSPELL,
         });
         steps.extend(ctx.readied_offers(&crate::readied::Observed::CastsSpell {
             caster: reactor,
-            spell: Spell::Counterspell,
+            spell: Spell::COUNTERSPELL,
         }));
         steps.push(Step::Counterspell {
             reactor,
@@ -110,7 +110,7 @@ pub fn resolve(ctx: &mut Ctx, reactor: CombatantId, caster: CombatantId, spell: 
             }
             Step::Counterspell {
                 reactor: r, countered, ..
-            } if *r == caster && spell == Spell::Counterspell && !*countered => {
+            } if *r == caster && spell == Spell::COUNTERSPELL && !*countered => {
                 *countered = true;
                 return;
             }

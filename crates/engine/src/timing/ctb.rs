@@ -99,7 +99,7 @@ pub fn ap_cost(actor: &Combatant, command: &Command) -> Option<u32> {
 pub fn cooldown(actor: &Combatant, command: &Command) -> Option<(String, u32)> {
     let spell_level = |spell: Spell| actor.known_spell(spell).map_or(0, |s| s.level);
     match command {
-        Command::Cast { spell, .. } if spell_level(*spell) > 0 => Some((spell.name().to_owned(), spell_level(*spell))),
+        Command::Cast { spell, .. } if spell_level(*spell) > 0 => Some((actor.spell_name(*spell), spell_level(*spell))),
         Command::Bonus(BonusAction::SecondWind) => Some(("Second Wind".into(), 2)),
         Command::Bonus(BonusAction::MistyStep { .. }) => Some(("Misty Step".into(), 2)),
         Command::Bonus(BonusAction::HealingWord { .. }) => Some(("Healing Word".into(), 1)),
@@ -505,7 +505,7 @@ impl super::TimingModel for Ctb {
 pub fn describe(command: &Command) -> String {
     match command {
         Command::Attack { .. } => "Attack",
-        Command::Cast { spell, .. } => spell.name(),
+        Command::Cast { spell, .. } => return spell.label(),
         Command::Move(_) => "Move",
         Command::Crawl(_) => "Crawl",
         Command::Escape => "Escape",
@@ -515,7 +515,7 @@ pub fn describe(command: &Command) -> String {
         Command::Help { .. } => "Help",
         Command::Hide => "Hide",
         Command::Ready { .. } => "Ready",
-        Command::UseItem { item, .. } => item.name(),
+        Command::UseItem { item, .. } => return item.label(),
         Command::Search => "Search",
         Command::Grapple { .. } => "Grapple",
         Command::Shove { .. } => "Shove",

@@ -101,7 +101,7 @@ impl Sheet {
             spells: c
                 .known_spells()
                 .iter()
-                .filter_map(|s| engine::content::Spell::parse(&s.name))
+                .filter_map(|s| engine::content::Spell::named(&s.name))
                 .collect(),
             coins: row.coins,
             arena_streak: row.arena_streak,
@@ -133,9 +133,14 @@ pub fn parse_class(text: &str) -> Result<Class, ServiceError> {
     Class::parse(text).ok_or_else(|| unknown("class", text, &Class::ALL, Class::name))
 }
 
-/// Parses a consumable item.
+/// Parses a built-in consumable item, refusing an unknown one with the list of items.
 pub fn parse_item(text: &str) -> Result<Item, ServiceError> {
-    Item::parse(text).ok_or_else(|| unknown("item", text, &Item::ALL, Item::name))
+    let content = engine::content::data::builtin();
+    content.item_id(text).ok_or_else(|| ServiceError::Unknown {
+        kind: "item",
+        given: text.trim().to_owned(),
+        valid: choices(content.items.all().iter().map(|i| &*i.name)),
+    })
 }
 
 /// A character's max HP at `level` with its class and race.
@@ -224,7 +229,7 @@ impl Service {
         let class = parse_class(class)?;
         let kit = class.kit();
         let mut items = BTreeMap::new();
-        items.insert(Item::PotionOfHealing, 1);
+        items.insert(Item::POTION_OF_HEALING, 1);
         let new = NewCharacter {
             campaign_id,
             player_id: player_id.to_owned(),

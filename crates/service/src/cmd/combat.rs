@@ -111,12 +111,45 @@ fn maybe(combat: &Combat, name: Option<&String>) -> Result<Option<CombatantId>, 
     name.map(|n| target(combat, n)).transpose()
 }
 
-fn parse_spell(text: &str) -> Result<Spell, ServiceError> {
-    Spell::parse(text).ok_or_else(|| ServiceError::Unknown {
-        kind: "spell",
-        given: text.trim().to_owned(),
-        valid: choices(Spell::ALL.iter().map(|s| s.name())),
-    })
+/// A spell by name: one a combatant of `combat` can cast (its sheet's copy, built-in or a
+/// server's own), or a built-in one (the rules then say who does not know it).
+fn parse_spell(combat: &Combat, text: &str) -> Result<Spell, ServiceError> {
+    let builtin = engine::content::data::builtin();
+    let in_fight = || {
+        combat
+            .combatants
+            .iter()
+            .flat_map(|c| c.known_spells().iter().map(|s| &*s.name))
+    };
+    Spell::named(text)
+        .filter(|s| s.builtin().is_some() || in_fight().any(|name| s.names(name)))
+        .ok_or_else(|| {
+            let mut valid: Vec<&str> = builtin.spells.all().iter().map(|s| &*s.name).collect();
+            for name in in_fight() {
+                if !valid.contains(&name) {
+                    valid.push(name);
+                }
+            }
+            ServiceError::Unknown {
+                kind: "spell",
+                given: text.trim().to_owned(),
+                valid: choices(valid),
+            }
+        })
+}
+
+/// An item by name or alias: one a combatant of `combat` carries, or a built-in one.
+fn parse_fight_item(combat: &Combat, text: &str) -> Result<Item, ServiceError> {
+    let wanted = Item::named(text);
+    let carried = combat
+        .combatants
+        .iter()
+        .flat_map(|c| c.sheet.items.iter())
+        .find(|d| wanted.is_some_and(|w| w.names(&d.name) || d.aliases.iter().any(|a| w.names(a))));
+    match carried.and_then(|d| Item::named(&d.name)) {
+        Some(item) => Ok(item),
+        None => parse_item(text),
+    }
 }
 
 impl PlayerCommand {
@@ -128,7 +161,7 @@ impl PlayerCommand {
                 target: maybe(combat, t.as_ref())?,
             },
             P::Cast { spell, target: t } => Command::Cast {
-                spell: parse_spell(spell)?,
+                spell: parse_spell(combat, spell)?,
                 target: maybe(combat, t.as_ref())?,
             },
             P::Dash => Command::Dash,
@@ -140,7 +173,7 @@ impl PlayerCommand {
             P::Hide => Command::Hide,
             P::Ready { text } => Command::Ready { text: text.clone() },
             P::UseItem { item, target: t } => Command::UseItem {
-                item: parse_item(item)?,
+                item: parse_fight_item(combat, item)?,
                 target: maybe(combat, t.as_ref())?,
             },
             P::Search => Command::Search,
@@ -308,8 +341,8 @@ pub(crate) async fn settle(
         };
         let mut items = c.items.clone();
         if potion_to == Some(i) {
-            *items.entry(Item::PotionOfHealing).or_default() += 1;
-            potion = Some((c.name.clone(), Item::PotionOfHealing));
+            *items.entry(Item::POTION_OF_HEALING).or_default() += 1;
+            potion = Some((c.name.clone(), Item::POTION_OF_HEALING));
         }
         let hp = if died { 0 } else { c.hp.max(1) };
         // A change to what is stored, whatever else changed it meanwhile (a GM's grant): the

@@ -4,7 +4,10 @@
 //! A quiet room yields a zone material; materials are kept on completion or leaving, lost
 //! on death (§8.2).
 
-use engine::content::{Monster, Zone};
+use std::sync::Arc;
+
+use engine::content::Zone;
+use engine::content::data::MonsterDef;
 use engine::{Combatant, Dice, Terrain};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
@@ -136,24 +139,24 @@ pub(crate) fn room_monsters(zone: Zone, dice: &mut Dice) -> Vec<Combatant> {
     let kind = stats.monsters[dice.die(stats.monsters.len() as u32) as usize - 1];
     let below = u32::from(stats.tier.saturating_sub(kind.stats().tier)).min(2);
     let count = 1 + below + u32::from(below > 0 && dice.coin());
-    name_monsters(kind, count, &[])
+    name_monsters(kind.def(), count, &[])
 }
 
 /// `count` monsters of `kind`, named "Goblin" (alone) or "Goblin 1", "Goblin 2", …,
 /// numbered after any already in `existing`.
-pub(crate) fn name_monsters(kind: Monster, count: u32, existing: &[Combatant]) -> Vec<Combatant> {
+pub(crate) fn name_monsters(kind: &Arc<MonsterDef>, count: u32, existing: &[Combatant]) -> Vec<Combatant> {
     let already = existing
         .iter()
-        .filter(|c| c.monster_name() == Some(kind.name()))
+        .filter(|c| c.monster_name() == Some(&*kind.name))
         .count() as u32;
     (1..=count)
         .map(|i| {
             let name = if count == 1 && already == 0 {
-                kind.name().to_owned()
+                kind.name.to_string()
             } else {
-                format!("{} {}", kind.name(), already + i)
+                format!("{} {}", kind.name, already + i)
             };
-            Combatant::monster(&name, kind)
+            Combatant::of_monster(&name, Arc::clone(kind))
         })
         .collect()
 }

@@ -2,8 +2,11 @@
 //! grant coins or items, set a character's level, end a combat.
 
 use engine::content::classes::{MAX_LEVEL, XP_FOR_LEVEL};
-use engine::content::{Armor, Monster, Weapon};
-use engine::{Actor, Command, Terrain};
+use std::sync::Arc;
+
+use engine::content::data::{Content, MonsterDef};
+use engine::content::{Armor, Weapon};
+use engine::{Actor, Combatant, Command, Terrain};
 
 use crate::cmd::character::{Inventory, Sheet, set_level};
 use crate::cmd::combat::NewFight;
@@ -18,17 +21,104 @@ pub const MAX_SPAWN: u32 = 12;
 
 /// What `/gm hp` changed: a combatant in the channel's fight, or a character out of combat.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // returned once per command and matched at once, never stored
 pub enum HpAdjusted {
     InCombat(CombatUpdate),
     Character(Sheet),
 }
 
-fn parse_monster(text: &str) -> Result<Monster, ServiceError> {
-    Monster::parse(text).ok_or_else(|| ServiceError::Unknown {
-        kind: "monster",
-        given: text.trim().to_owned(),
-        valid: choices(Monster::ALL.iter().map(|m| m.name())),
-    })
+/// `/gm spawn`'s options: which monster, how many, and what changes for this fight only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spawn {
+    /// A monster of the campaign's content (built-in or homebrew), by name or alias.
+    pub monster: String,
+    pub count: u32,
+    /// Their names: `#` is each one's number ("Orc#" → Orc1, Orc2); without `#`, numbered
+    /// "Name 1", "Name 2" when more than one.
+    pub name: Option<String>,
+    /// Hit points (each starts full), 1–[`MAX_SPAWN_HP`].
+    pub hp: Option<i32>,
+    /// Armor class, within the content's range (1–40).
+    pub ac: Option<i32>,
+}
+
+/// The most hit points `/gm spawn hp:` gives.
+pub const MAX_SPAWN_HP: i32 = 999;
+
+fn parse_monster(content: &Content, text: &str) -> Result<Arc<MonsterDef>, ServiceError> {
+    content
+        .monsters
+        .get(text)
+        .cloned()
+        .ok_or_else(|| ServiceError::Unknown {
+            kind: "monster",
+            given: text.trim().to_owned(),
+            valid: choices(content.monsters.all().iter().map(|m| &*m.name)),
+        })
+}
+
+/// The monsters `spawn` asks for, named after those already in `existing`.
+fn spawned(content: &Content, spawn: &Spawn, existing: &[Combatant]) -> Result<Vec<Combatant>, ServiceError> {
+    let mut def = parse_monster(content, &spawn.monster)?;
+    if !(1..=MAX_SPAWN).contains(&spawn.count) {
+        return Err(ServiceError::InvalidInput(format!(
+            "Spawn between 1 and {MAX_SPAWN} monsters at a time."
+        )));
+    }
+    if let Some(ac) = spawn.ac {
+        if !engine::content::data::ARMOR_CLASS.contains(&i64::from(ac)) {
+            return Err(ServiceError::InvalidInput(format!(
+                "ac:{ac} is out of range: allowed {}–{}.",
+                engine::content::data::ARMOR_CLASS.start(),
+                engine::content::data::ARMOR_CLASS.end()
+            )));
+        }
+        let mut changed = (*def).clone();
+        changed.armor_class = ac;
+        def = Arc::new(changed);
+    }
+    if let Some(hp) = spawn.hp.filter(|hp| !(1..=MAX_SPAWN_HP).contains(hp)) {
+        return Err(ServiceError::InvalidInput(format!(
+            "hp:{hp} is out of range: allowed 1–{MAX_SPAWN_HP}."
+        )));
+    }
+    let mut monsters = match spawn.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        None => name_monsters(&def, spawn.count, existing),
+        Some(pattern) => {
+            if pattern.chars().count() > 32 {
+                return Err(ServiceError::InvalidInput(
+                    "name: is at most 32 characters (`#` is each one's number).".into(),
+                ));
+            }
+            let taken = |n: &str| existing.iter().any(|c| c.name.eq_ignore_ascii_case(n));
+            let mut names = Vec::new();
+            let mut i = 0;
+            while names.len() < spawn.count as usize {
+                i += 1;
+                let candidate = if pattern.contains('#') {
+                    pattern.replace('#', &i.to_string())
+                } else if spawn.count == 1 && i == 1 {
+                    pattern.to_owned()
+                } else {
+                    format!("{pattern} {i}")
+                };
+                if !taken(&candidate) && !names.contains(&candidate) {
+                    names.push(candidate);
+                }
+            }
+            names
+                .iter()
+                .map(|n| Combatant::of_monster(n, Arc::clone(&def)))
+                .collect()
+        }
+    };
+    if let Some(hp) = spawn.hp {
+        for m in &mut monsters {
+            m.max_hp = hp;
+            m.hp = hp;
+        }
+    }
+    Ok(monsters)
 }
 
 impl Service {
@@ -42,13 +132,30 @@ impl Service {
         count: u32,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
+        let spawn = Spawn {
+            monster: monster.to_owned(),
+            count,
+            name: None,
+            hp: None,
+            ac: None,
+        };
+        self.gm_spawn_with(campaign_id, channel_id, &spawn, now).await
+    }
+
+    /// `/gm spawn monster count name hp ac`: as [`Service::gm_spawn`], with the monster looked
+    /// up in the campaign's content (homebrew included) and its name, HP and AC changed for
+    /// this fight only.
+    pub async fn gm_spawn_with(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        spawn: &Spawn,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
+        let content = self.content(campaign_id).await?;
+        spawned(&content, spawn, &[])?;
+        let count = spawn.count;
         crate::service::fresh_channel!(self, campaign_id, channel_id, {
-            let kind = parse_monster(monster)?;
-            if !(1..=MAX_SPAWN).contains(&count) {
-                return Err(ServiceError::InvalidInput(format!(
-                    "Spawn between 1 and {MAX_SPAWN} monsters at a time."
-                )));
-            }
             if let Some(combat_id) = self.store.in_channel(campaign_id, channel_id).await? {
                 let written = self
                     .store
@@ -57,7 +164,7 @@ impl Service {
                             return Err(ServiceError::ArenaDuel);
                         }
                         crate::cmd::combat::room_for(&live.combat, count as usize)?;
-                        let spawned = name_monsters(kind, count, &live.combat.combatants);
+                        let spawned = spawned(&content, spawn, &live.combat.combatants)?;
                         let mut ids = Vec::new();
                         let mut events = Vec::new();
                         let mut commands = Vec::new();
@@ -76,7 +183,7 @@ impl Service {
                     .await?;
                 return Ok(Self::update(written.live, written.events, vec![written.extra.0]));
             }
-            let members: Vec<_> = name_monsters(kind, count, &[]).into_iter().map(|m| (m, None)).collect();
+            let members: Vec<_> = spawned(&content, spawn, &[])?.into_iter().map(|m| (m, None)).collect();
             let ids = (0..members.len() as u32).map(engine::CombatantId).collect();
             let txn = self.db().begin_write().await?;
             let live = self
@@ -189,7 +296,7 @@ impl Service {
         }
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
-        let consumable = engine::content::Item::parse(item);
+        let consumable = engine::content::data::builtin().item_id(item);
         if consumable.is_some() {
             Self::not_fighting(conn, &row).await?;
         }
@@ -271,11 +378,11 @@ fn give(row: &mut crate::entity::character::Model, item: &str, count: u32) -> Re
             .unwrap_or(u32::MAX)
             .saturating_add(pack.shields)
     };
-    if let Some(consumable) = engine::content::Item::parse(item) {
+    if let Some(consumable) = engine::content::data::builtin().item_id(item) {
         let mut items = convert::inventory(row)?;
         let have = items.get(&consumable).copied().unwrap_or(0);
         let total = have.checked_add(count).filter(|n| *n <= MAX_CARRIED);
-        let total = total.ok_or_else(|| too_many(consumable.name(), have))?;
+        let total = total.ok_or_else(|| too_many(&consumable.label(), have))?;
         items.insert(consumable, total);
         row.inventory = convert::inventory_json(&items);
         return Ok(());
@@ -296,7 +403,12 @@ fn give(row: &mut crate::entity::character::Model, item: &str, count: u32) -> Re
         room(&pack)?;
         pack.shields += count;
     } else {
-        let mut valid: Vec<&str> = engine::content::Item::ALL.iter().map(|i| i.name()).collect();
+        let mut valid: Vec<&str> = engine::content::data::builtin()
+            .items
+            .all()
+            .iter()
+            .map(|i| &*i.name)
+            .collect();
         valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
         valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
         valid.push(SHIELD);

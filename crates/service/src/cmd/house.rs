@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use engine::content::data::{GoodKind, normalize_name};
-use engine::content::{Armor, Item, Weapon};
+use engine::content::{Armor, Weapon};
 use serde::{Deserialize, Serialize};
 
 use crate::entity::character;
@@ -53,8 +53,8 @@ fn write(row: &mut character::Model, room: &Room) {
 
 /// What kind of good a name is (`None`: a material or trophy), and its name as stored.
 fn good(name: &str) -> Option<(GoodKind, String)> {
-    if let Some(i) = Item::parse(name) {
-        return Some((GoodKind::Item, i.name().to_owned()));
+    if let Some(i) = engine::content::data::builtin().items.get(name) {
+        return Some((GoodKind::Item, i.name.to_string()));
     }
     if let Some(w) = Weapon::parse(name).filter(|w| *w != Weapon::Unarmed) {
         return Some((GoodKind::Weapon, w.name().to_owned()));

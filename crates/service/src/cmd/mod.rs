@@ -7,6 +7,7 @@ pub mod combat;
 pub mod craft;
 pub mod expedition;
 pub mod gm;
+pub mod homebrew;
 pub mod hospital;
 pub mod house;
 pub mod pets;

@@ -13,6 +13,7 @@ pub mod combatant;
 pub mod death_save_state;
 pub mod debt;
 pub mod expedition;
+pub mod homebrew;
 pub mod hospital_record;
 pub mod idle_fight;
 pub mod paused_guild;

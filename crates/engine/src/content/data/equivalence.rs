@@ -5,26 +5,8 @@
 use super::*;
 use crate::content::classes::{self, Casting, MAX_LEVEL, XP_FOR_LEVEL};
 use crate::content::gear::SHIELD_WEIGHT_LB;
-use crate::content::items::ItemEffect;
-use crate::content::spells::{SpellEffect, cantrip_multiplier};
 use crate::content::statuses::{StatusEffect, StatusKind};
-use crate::content::{Armor, Class, Item, Monster, Race, Spell, Weapon, Zone, statuses};
-
-/// The status table as the rules had it before it became data.
-fn on_spell_hit(spell: Spell) -> Option<statuses::Affliction> {
-    (spell == Spell::FireBolt).then(|| statuses::Affliction {
-        status: StatusEffect {
-            name: "Burning".into(),
-            kind: StatusKind::Dot {
-                amount: 2,
-                damage_type: crate::content::DamageType::Fire,
-            },
-            duration: 2,
-            permanent: false,
-        },
-        save: None,
-    })
-}
+use crate::content::{Armor, Class, Monster, Race, Weapon, Zone, statuses};
 
 fn on_natural_hit(monster: Monster, attack: usize) -> Option<statuses::Affliction> {
     (monster == Monster::Ghoul && monster.stats().attacks[attack].name == "Claws").then(|| statuses::Affliction {
@@ -194,7 +176,15 @@ fn status_def(s: &StatusEffect) -> StatusDef {
 fn every_status_matches_its_table() {
     let c = content();
     let table = [
-        on_spell_hit(Spell::FireBolt).unwrap().status,
+        StatusEffect {
+            name: "Burning".into(),
+            kind: StatusKind::Dot {
+                amount: 2,
+                damage_type: crate::content::DamageType::Fire,
+            },
+            duration: 2,
+            permanent: false,
+        },
         on_natural_hit(Monster::Ghoul, 0).unwrap().status,
         innate(Monster::Troll).remove(0),
     ];
@@ -204,133 +194,10 @@ fn every_status_matches_its_table() {
     }
 }
 
-fn effect_def(e: SpellEffect) -> SpellEffectDef {
-    match e {
-        SpellEffect::Attack { damage, damage_type } => SpellEffectDef::Attack { damage, damage_type },
-        SpellEffect::Beams { damage, damage_type } => SpellEffectDef::Beams { damage, damage_type },
-        SpellEffect::Darts { count, damage } => SpellEffectDef::Darts { count, damage },
-        SpellEffect::Save {
-            ability,
-            damage,
-            damage_type,
-            half_on_save,
-            area,
-        } => SpellEffectDef::Save {
-            ability,
-            damage,
-            damage_type,
-            half_on_save,
-            area,
-        },
-        SpellEffect::Heal { dice } => SpellEffectDef::Heal { dice },
-        SpellEffect::HuntersMark => SpellEffectDef::HuntersMark,
-        SpellEffect::Entangle { ability } => SpellEffectDef::Entangle { ability },
-        SpellEffect::MistyStep => SpellEffectDef::MistyStep,
-        SpellEffect::Haste => SpellEffectDef::Haste,
-        SpellEffect::Counterspell => SpellEffectDef::Counterspell,
-    }
-}
-
 fn affliction_def(a: &statuses::Affliction) -> AfflictionDef {
     AfflictionDef {
         status: status_def(&a.status),
         save: a.save,
-    }
-}
-
-fn spell_def(s: Spell) -> SpellDef {
-    let st = s.stats();
-    SpellDef {
-        name: st.name.into(),
-        level: st.level,
-        casting_time: st.casting_time,
-        target: match (st.targets_ally, st.needs_target) {
-            (_, false) => SpellTarget::None,
-            (true, true) => SpellTarget::Ally,
-            (false, true) => SpellTarget::Enemy,
-        },
-        effect: effect_def(st.effect),
-        on_hit: on_spell_hit(s).as_ref().map(affliction_def),
-    }
-}
-
-#[test]
-fn every_spell_matches_its_table() {
-    let c = content();
-    assert_eq!(
-        names(c.spells.all(), |s| &s.name),
-        Spell::ALL.iter().map(|s| s.name()).collect::<Vec<_>>()
-    );
-    for s in Spell::ALL {
-        let def = c.spells.get(s.name()).unwrap();
-        assert_eq!(**def, spell_def(s));
-        let st = s.stats();
-        assert_eq!(
-            (def.targets_ally(), def.needs_target()),
-            (st.targets_ally, st.needs_target),
-            "{}",
-            st.name
-        );
-        // The classes that list it are the spell's classes.
-        let mut listing: Vec<&str> = c
-            .classes
-            .all()
-            .iter()
-            .filter(|class| class.spells.iter().any(|k| k.spell.name == def.name))
-            .map(|class| &*class.name)
-            .collect();
-        let mut table: Vec<&str> = st.classes.iter().map(|class| class.name()).collect();
-        listing.sort_unstable();
-        table.sort_unstable();
-        assert_eq!(listing, table, "classes of {}", st.name);
-    }
-}
-
-fn item_effect_def(e: ItemEffect) -> ItemEffectDef {
-    match e {
-        ItemEffect::Heal(dice) => ItemEffectDef::Heal(dice),
-        ItemEffect::Haste => ItemEffectDef::Haste,
-        ItemEffect::Scroll(spell) => ItemEffectDef::Scroll(Box::new(spell_def(spell))),
-        ItemEffect::CurePoison => ItemEffectDef::CurePoison,
-        ItemEffect::Restrain(dc) => ItemEffectDef::Restrain { dc },
-    }
-}
-
-#[test]
-fn every_item_matches_its_table() {
-    let c = content();
-    assert_eq!(
-        names(c.items.all(), |i| &i.name),
-        Item::ALL.iter().map(|i| i.name()).collect::<Vec<_>>()
-    );
-    for item in Item::ALL {
-        let st = item.stats();
-        let def = c.items.get(st.name).unwrap();
-        assert_eq!(def.effect, item_effect_def(st.effect), "{}", st.name);
-        assert_eq!(
-            (def.price, def.weight_tenths),
-            (st.price, st.weight_tenths),
-            "{}",
-            st.name
-        );
-        assert_eq!(def.can_administer(), item.can_administer(), "{}", st.name);
-        for alias in &def.aliases {
-            assert_eq!(Item::parse(alias), Some(item), "alias {alias}");
-        }
-    }
-    // Every name the table parses, the content finds, and the same item.
-    for text in [
-        "potion",
-        "healing potion",
-        "Potion of Haste",
-        "antitoxin",
-        "elixir of life",
-    ] {
-        assert_eq!(
-            c.items.get(text).map(|i| i.name.to_string()),
-            Item::parse(text).map(|i| i.name().to_owned()),
-            "{text}"
-        );
     }
 }
 
@@ -342,11 +209,6 @@ fn the_level_tables_match() {
         assert_eq!(
             c.levels.proficiency_bonus(level),
             classes::proficiency_bonus(level),
-            "level {level}"
-        );
-        assert_eq!(
-            c.levels.cantrip_multiplier(level),
-            cantrip_multiplier(level),
             "level {level}"
         );
     }
@@ -395,9 +257,6 @@ fn every_class_matches_its_table_at_every_level() {
             } else {
                 assert_eq!(row.rage_damage, 0, "{at}");
             }
-            let known: Vec<SpellDef> = def.known_spells(level).cloned().collect();
-            let table: Vec<SpellDef> = class.known_spells(level).into_iter().map(spell_def).collect();
-            assert_eq!(known, table, "{at}");
             for con in -3..=5 {
                 assert_eq!(def.max_hp(level, con), class.max_hp(level, con), "{at} CON {con}");
             }
@@ -449,7 +308,11 @@ fn every_monster_matches_its_stat_block() {
                 damage_type: b.damage_type,
                 save_dc: b.save_dc,
             }),
-            spells: s.spells.iter().map(|&sp| spell_def(sp)).collect(),
+            spells: s
+                .spells
+                .iter()
+                .map(|&sp| Arc::unwrap_or_clone(Arc::clone(sp.builtin().unwrap())))
+                .collect(),
             spell_slots: s.spell_slots,
             casting_mod: s.casting_mod,
             perception: s.perception,

@@ -11,6 +11,7 @@
 //! tables said when they were the rules' source.
 
 pub mod defs;
+pub mod homebrew;
 mod parse;
 pub mod world;
 
@@ -24,7 +25,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 pub use defs::*;
-pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_NAME_LEN};
+pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_HOMEBREW_BYTES, MAX_HOMEBREW_ENTRIES, MAX_NAME_LEN};
 pub use world::{
     GoodKind, InnDef, MaterialDef, PetDef, RecipeDef, RoomDef, SHIELD, StockDef, WORLD_BUILTIN, World, normalize_name,
 };
@@ -161,7 +162,26 @@ impl Content {
     /// Reads and validates `files` together (one may refer to what another defines); fails
     /// with every problem found, each naming its file and line.
     pub fn load(files: &[ContentFile<'_>]) -> Result<Content, ContentError> {
-        parse::load(files)
+        parse::load(files, files.len())
+    }
+
+    /// The built-in content with a server's homebrew files over it (docs/homebrew.md): they may
+    /// define monsters, items, spells and statuses (at most [`MAX_HOMEBREW_ENTRIES`] per file,
+    /// [`MAX_HOMEBREW_BYTES`] each), refer to the built-ins and to each other, and take a
+    /// built-in's place with `replaces`; a name may not shadow a built-in otherwise.
+    pub fn with_homebrew(homebrew: &[ContentFile<'_>]) -> Result<Content, ContentError> {
+        let files: Vec<ContentFile<'_>> = BUILTIN.iter().chain(homebrew).copied().collect();
+        parse::load(&files, BUILTIN.len())
+    }
+
+    /// The id of the spell named or aliased `text`.
+    pub fn spell_id(&self, text: &str) -> Option<super::Spell> {
+        self.spells.get(text).and_then(|d| super::Spell::named(&d.name))
+    }
+
+    /// The id of the item named or aliased `text` ("potion" is the Potion of Healing).
+    pub fn item_id(&self, text: &str) -> Option<super::Item> {
+        self.items.get(text).and_then(|d| super::Item::named(&d.name))
     }
 
     /// A zone by name, or by a prefix of at least four letters ("forest").

@@ -205,6 +205,7 @@ struct RawAffliction {
 #[serde(deny_unknown_fields)]
 struct RawSpell {
     name: S<String>,
+    replaces: Option<S<String>>,
     level: S<i64>,
     casting_time: S<String>,
     target: Option<S<String>>,
@@ -224,6 +225,7 @@ struct RawSpell {
 #[serde(deny_unknown_fields)]
 struct RawItem {
     name: S<String>,
+    replaces: Option<S<String>>,
     #[serde(default)]
     aliases: Vec<S<String>>,
     effect: S<String>,
@@ -275,6 +277,7 @@ struct RawBreath {
 #[serde(deny_unknown_fields)]
 struct RawMonster {
     name: S<String>,
+    replaces: Option<S<String>>,
     #[serde(default)]
     aliases: Vec<S<String>>,
     tier: S<i64>,
@@ -581,6 +584,15 @@ impl Ctx<'_, '_> {
             self.err(
                 &value.span(),
                 format!("{kind} name `{name}` is {len} characters long: allowed 1–{MAX_NAME_LEN}"),
+            );
+            None
+        } else if crate::content::id::Id::new(name).is_none() {
+            self.err(
+                &value.span(),
+                format!(
+                    "{kind} name `{name}` is too long as an id: allowed at most {} bytes of letters and digits",
+                    crate::content::id::ID_LEN
+                ),
             );
             None
         } else {
@@ -915,26 +927,192 @@ impl<T> Kind<T> {
 // Loading.
 
 /// Reads `files` into [`Content`], or every problem found.
-pub(super) fn load(files: &[ContentFile<'_>]) -> Result<Content, ContentError> {
+pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Content, ContentError> {
     let mut report = Report {
         files,
         issues: Vec::new(),
     };
     let mut parsed: Vec<(usize, RawFile)> = Vec::new();
     for (i, file) in files.iter().enumerate() {
+        if i >= homebrew_from && file.text.len() > MAX_HOMEBREW_BYTES {
+            report.push(
+                i,
+                &(0..0),
+                format!(
+                    "the file is {} KB: allowed at most {} KB",
+                    file.text.len().div_ceil(1024),
+                    MAX_HOMEBREW_BYTES / 1024
+                ),
+            );
+            continue;
+        }
         match toml::from_str::<RawFile>(file.text) {
-            Ok(raw) => parsed.push((i, raw)),
+            Ok(raw) => {
+                if i >= homebrew_from {
+                    homebrew_only(&mut report, i, &raw);
+                }
+                parsed.push((i, raw));
+            }
             Err(e) => {
                 let span = e.span().unwrap_or(0..0);
                 report.push(i, &span, e.message().trim().to_owned());
             }
         }
     }
+    replace(&mut report, &mut parsed);
     let content = build(&mut report, &parsed);
     if report.issues.is_empty() {
         Ok(content)
     } else {
         Err(ContentError { issues: report.issues })
+    }
+}
+
+/// The most a homebrew file may hold: bytes, and entries of all kinds together.
+pub const MAX_HOMEBREW_BYTES: usize = 256 * 1024;
+pub const MAX_HOMEBREW_ENTRIES: usize = 200;
+
+/// A homebrew file may define monsters, items, spells and statuses, at most
+/// [`MAX_HOMEBREW_ENTRIES`] of them; races, classes, gear, zones and level tables are the game's.
+fn homebrew_only(report: &mut Report, file: usize, raw: &RawFile) {
+    let not_allowed = |what: &str| {
+        format!("a homebrew file cannot define {what}: allowed [[monster]], [[item]], [[spell]] and [[status]]")
+    };
+    let mut refuse = |span: Option<Range<usize>>, what: &str| {
+        if let Some(span) = span {
+            report.push(file, &span, not_allowed(what));
+        }
+    };
+    refuse(raw.race.first().map(Spanned::span), "races");
+    refuse(raw.class.first().map(Spanned::span), "classes");
+    refuse(raw.weapon.first().map(Spanned::span), "weapons");
+    refuse(raw.armor.first().map(Spanned::span), "armor");
+    refuse(raw.zone.first().map(Spanned::span), "zones");
+    refuse(raw.levels.as_ref().map(Spanned::span), "the level table");
+    refuse(raw.shield.as_ref().map(Spanned::span), "the shield");
+    if !raw.spell_slots.is_empty() {
+        report.push(file, &(0..0), not_allowed("spell-slot tables"));
+    }
+    let entries = raw.monster.len() + raw.item.len() + raw.spell.len() + raw.status.len();
+    if entries > MAX_HOMEBREW_ENTRIES {
+        let span = raw.monster.get(MAX_HOMEBREW_ENTRIES).map_or(0..0, Spanned::span);
+        report.push(
+            file,
+            &span,
+            format!("the file has {entries} entries: allowed at most {MAX_HOMEBREW_ENTRIES}"),
+        );
+    }
+}
+
+/// `replaces = "goblin"`: the entry takes the place of an entry of that name (or alias) in an
+/// earlier file — the built-in content for a homebrew file — and answers to its name too, so
+/// what referred to the old one (a zone's monsters, a class's spells) gets the new one. A spell
+/// keeps the name it replaces (classes name their spells).
+fn replace(report: &mut Report, parsed: &mut [(usize, RawFile)]) {
+    fn named(name: &str, aliases: &[S<String>], wanted: &str) -> bool {
+        normalize(name) == wanted || aliases.iter().any(|a| normalize(a.get_ref()) == wanted)
+    }
+    for at in 0..parsed.len() {
+        let (before, rest) = parsed.split_at_mut(at);
+        let (file, raw) = &mut rest[0];
+        let file = *file;
+        for m in &mut raw.monster {
+            let Some(old) = m.get_ref().replaces.clone() else {
+                continue;
+            };
+            let wanted = normalize(old.get_ref());
+            let found = before.iter_mut().find_map(|(_, b)| {
+                let i = b
+                    .monster
+                    .iter()
+                    .position(|x| named(x.get_ref().name.get_ref(), &x.get_ref().aliases, &wanted))?;
+                Some(b.monster.remove(i))
+            });
+            match found {
+                Some(gone) => {
+                    let gone = gone.into_inner();
+                    let new = m.get_mut();
+                    for alias in std::iter::once(gone.name).chain(gone.aliases) {
+                        if !named(new.name.get_ref(), &new.aliases, &normalize(alias.get_ref())) {
+                            new.aliases.push(Spanned::new(old.span(), alias.into_inner()));
+                        }
+                    }
+                }
+                None => report.push(
+                    file,
+                    &old.span(),
+                    format!(
+                        "replaces `{}`: no monster of that name to replace; allowed: a built-in monster's name",
+                        old.get_ref()
+                    ),
+                ),
+            }
+        }
+        for it in &mut raw.item {
+            let Some(old) = it.get_ref().replaces.clone() else {
+                continue;
+            };
+            let wanted = normalize(old.get_ref());
+            let found = before.iter_mut().find_map(|(_, b)| {
+                let i = b
+                    .item
+                    .iter()
+                    .position(|x| named(x.get_ref().name.get_ref(), &x.get_ref().aliases, &wanted))?;
+                Some(b.item.remove(i))
+            });
+            match found {
+                Some(gone) => {
+                    let gone = gone.into_inner();
+                    let new = it.get_mut();
+                    for alias in std::iter::once(gone.name).chain(gone.aliases) {
+                        if !named(new.name.get_ref(), &new.aliases, &normalize(alias.get_ref())) {
+                            new.aliases.push(Spanned::new(old.span(), alias.into_inner()));
+                        }
+                    }
+                }
+                None => report.push(
+                    file,
+                    &old.span(),
+                    format!(
+                        "replaces `{}`: no item of that name to replace; allowed: a built-in item's name",
+                        old.get_ref()
+                    ),
+                ),
+            }
+        }
+        for sp in &raw.spell {
+            let Some(old) = &sp.get_ref().replaces else { continue };
+            let wanted = normalize(old.get_ref());
+            if normalize(sp.get_ref().name.get_ref()) != wanted {
+                report.push(
+                    file,
+                    &old.span(),
+                    format!(
+                        "replaces `{}`: a spell that replaces another keeps its name; allowed: name = \"{}\"",
+                        old.get_ref(),
+                        old.get_ref()
+                    ),
+                );
+                continue;
+            }
+            let found = before.iter_mut().any(|(_, b)| {
+                let i = b
+                    .spell
+                    .iter()
+                    .position(|x| normalize(x.get_ref().name.get_ref()) == wanted);
+                i.map(|i| b.spell.remove(i)).is_some()
+            });
+            if !found {
+                report.push(
+                    file,
+                    &old.span(),
+                    format!(
+                        "replaces `{}`: no spell of that name to replace; allowed: a built-in spell's name",
+                        old.get_ref()
+                    ),
+                );
+            }
+        }
     }
 }
 

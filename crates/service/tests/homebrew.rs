@@ -1,0 +1,226 @@
+//! Homebrew (issue 14), on every backend: import → list → spawn → fight → remove; every refusal
+//! lists its problems by line and stores nothing; importing twice changes nothing; one guild's
+//! homebrew never reaches another; a running fight keeps the definition it started with;
+//! `replaces` puts a homebrew monster in a built-in's place; `/gm spawn` overrides.
+
+#[macro_use]
+mod common;
+
+use chrono::{TimeZone, Utc};
+use service::cmd::gm::Spawn;
+use service::{DateTimeUtc, Db, Service, ServiceError};
+
+on_every_backend! {
+    import_list_spawn_fight_remove => crate::import_list_spawn_fight_remove;
+    a_bad_file_is_refused_line_by_line_and_nothing_is_stored => crate::a_bad_file_is_refused_line_by_line_and_nothing_is_stored;
+    homebrew_stays_in_its_guild_and_replaces_only_there => crate::homebrew_stays_in_its_guild_and_replaces_only_there;
+    spawn_overrides_name_hp_and_ac_for_this_fight => crate::spawn_overrides_name_hp_and_ac_for_this_fight;
+}
+
+const EXAMPLE: &str = include_str!("../../../examples/homebrew/marsh-raiders.toml");
+const CHANNEL: &str = "bog";
+
+fn now() -> DateTimeUtc {
+    Utc.with_ymd_and_hms(2026, 12, 3, 12, 0, 0).unwrap()
+}
+
+fn names(list: &[service::cmd::homebrew::HomebrewEntry]) -> Vec<String> {
+    list.iter().map(|e| format!("{} {}", e.kind, e.name)).collect()
+}
+
+async fn import_list_spawn_fight_remove(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let done = svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    assert_eq!(done.added.len(), 5);
+    let listed = names(&svc.homebrew_list(camp).await?);
+    assert_eq!(
+        listed,
+        [
+            "status Bog Rot",
+            "spell Marsh Bolt",
+            "item Swamp Tonic",
+            "monster Bog Hag",
+            "monster Marsh Goblin"
+        ]
+    );
+    // The same file again changes nothing.
+    let again = svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    assert!(again.added.is_empty() && again.changed.is_empty(), "{again:?}");
+    assert_eq!(again.unchanged.len(), 5);
+    assert_eq!(names(&svc.homebrew_list(camp).await?), listed);
+    // Export imports back unchanged.
+    let exported = svc.homebrew_export(camp).await?;
+    let back = svc.homebrew_import(camp, &exported, now()).await?;
+    assert_eq!(back.unchanged.len(), 5, "{back:?}");
+
+    svc.create_character(camp, "alice", "Aria", "human", "fighter", now())
+        .await?;
+    let spawned = svc.gm_spawn(camp, CHANNEL, "bog hag", 1, now()).await?;
+    let hag = spawned.combat.by_name("Bog Hag").expect("the hag joined");
+    assert_eq!((hag.armor_class(), hag.max_hp), (14, 33), "6d8+6 averages 33");
+    assert_eq!(hag.known_spells()[0].name.as_ref(), "Marsh Bolt");
+    svc.join_combat(camp, CHANNEL, "alice", now()).await?;
+
+    // An edit and a removal reach new fights only: the running fight keeps its hag.
+    let tougher = EXAMPLE.replace("ac = 14\nabilities = { str = 14", "ac = 18\nabilities = { str = 14");
+    let changed = svc.homebrew_import(camp, &tougher, now()).await?;
+    assert_eq!(names(&changed.changed), ["monster Bog Hag"]);
+    let refused = svc.homebrew_remove(camp, "Marsh Bolt").await;
+    assert!(
+        matches!(&refused, Err(ServiceError::InvalidInput(m)) if m.contains("Marsh Bolt is still needed")),
+        "the hag casts it: {refused:?}"
+    );
+    svc.homebrew_remove(camp, "Bog Hag").await?;
+    let fight = svc.combat_status(camp, CHANNEL).await?;
+    let hag = fight.combat.by_name("Bog Hag").expect("still in the fight");
+    assert_eq!(
+        hag.armor_class(),
+        14,
+        "the running fight keeps the definition it started with"
+    );
+    let gone = svc.gm_spawn(camp, CHANNEL, "bog hag", 1, now()).await;
+    assert!(
+        matches!(gone, Err(ServiceError::Unknown { kind: "monster", .. })),
+        "{gone:?}"
+    );
+    assert_eq!(svc.homebrew_list(camp).await?.len(), 4);
+    Ok(())
+}
+
+async fn a_bad_file_is_refused_line_by_line_and_nothing_is_stored(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    let before = svc.homebrew_export(camp).await?;
+    let long = "x".repeat(500);
+    let monster = |name: &str, ac: u32, attack: &str| {
+        format!(
+            "[[monster]]\nname = \"{name}\"\ntier = 1\nxp = 10\nhp = \"2d6\"\nac = {ac}\n\
+             abilities = {{ str = 10, dex = 10, con = 10, int = 10, wis = 10, cha = 10 }}\n\
+             attacks = [{attack}]\n\n"
+        )
+    };
+    let bite = r#"{ name = "Bite", to_hit = 2, damage = "1d6", type = "piercing" }"#;
+    // Nine lines a monster: a 500-character name (line 2); AC 41 (15) and 10,000 dice of a
+    // damage type there is none of (17); a built-in's name without `replaces` (20); an
+    // unknown field (34).
+    let bad = monster(&long, 12, bite)
+        + &monster(
+            "Mudling",
+            41,
+            r#"{ name = "Slam", to_hit = 2, damage = "10000d6", type = "psychic" }"#,
+        )
+        + &monster("Kobold", 12, bite)
+        + &monster("Winged Rat", 12, bite).replace("ac = 12\n", "ac = 12\nwings = true\n");
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        ("[[monster]\nname = ".into(), vec!["line 1:"]),
+        (bad.clone(), vec!["line 34: unknown field `wings`"]),
+        (
+            bad.replace("wings = true\n", ""),
+            vec![
+                "line 2: monster name",
+                "is 500 characters long: allowed 1–40",
+                "line 15:",
+                "line 17:",
+                "line 20: duplicate monster name `Kobold`",
+            ],
+        ),
+        (
+            "[[race]]\nname = \"Gnome\"\nspeed = 25\n".into(),
+            vec!["line 1: a homebrew file cannot define races"],
+        ),
+        (
+            format!("# {}\n", "y".repeat(300 * 1024)),
+            vec!["allowed at most 256 KB"],
+        ),
+        (
+            "[[status]]\nname = \"Itch\"\nkind = \"damage\"\namount = 1\ntype = \"fire\"\nturns = 1\n".repeat(201),
+            vec!["entries: allowed at most 200"],
+        ),
+    ];
+    for (text, wanted) in cases {
+        let refused = svc.homebrew_import(camp, &text, now()).await;
+        let Err(ServiceError::InvalidInput(message)) = refused else {
+            panic!("accepted: {refused:?}");
+        };
+        assert!(message.starts_with("The file was not imported"), "{message}");
+        for w in wanted {
+            assert!(message.contains(w), "{w:?} in {message}");
+        }
+        assert_eq!(svc.homebrew_export(camp).await?, before, "nothing stored");
+    }
+    Ok(())
+}
+
+async fn homebrew_stays_in_its_guild_and_replaces_only_there(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let a = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let b = svc.campaign_for("guild-b", CHANNEL, now()).await?.id;
+    svc.homebrew_import(a, EXAMPLE, now()).await?;
+    let in_b = svc.gm_spawn(b, CHANNEL, "bog hag", 1, now()).await;
+    assert!(matches!(in_b, Err(ServiceError::Unknown { .. })), "{in_b:?}");
+    assert!(svc.homebrew_list(b).await?.is_empty());
+    // In guild A a goblin is the Marsh Goblin; in guild B the built-in one.
+    let goblin_a = svc.gm_spawn(a, CHANNEL, "goblin", 1, now()).await?;
+    let goblin_b = svc.gm_spawn(b, CHANNEL, "goblin", 1, now()).await?;
+    assert_eq!(goblin_a.combat.combatants[0].monster_name(), Some("Marsh Goblin"));
+    assert_eq!(goblin_a.combat.combatants[0].armor_class(), 14);
+    assert_eq!(goblin_b.combat.combatants[0].monster_name(), Some("Goblin"));
+    assert_eq!(goblin_b.combat.combatants[0].armor_class(), 15);
+    Ok(())
+}
+
+async fn spawn_overrides_name_hp_and_ac_for_this_fight(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let spawn = Spawn {
+        monster: "orc".into(),
+        count: 3,
+        name: Some("Orc#".into()),
+        hp: Some(40),
+        ac: Some(17),
+    };
+    let fight = svc.gm_spawn_with(camp, CHANNEL, &spawn, now()).await?;
+    let orcs: Vec<(&str, i32, i32, i32)> = fight
+        .combat
+        .combatants
+        .iter()
+        .map(|c| (c.name.as_str(), c.hp, c.max_hp, c.armor_class()))
+        .collect();
+    assert_eq!(orcs, [("Orc1", 40, 40, 17), ("Orc2", 40, 40, 17), ("Orc3", 40, 40, 17)]);
+    let more = svc
+        .gm_spawn_with(
+            camp,
+            CHANNEL,
+            &Spawn {
+                count: 1,
+                ..spawn.clone()
+            },
+            now(),
+        )
+        .await?;
+    assert_eq!(more.combat.combatants[3].name, "Orc4");
+    let plain = svc.gm_spawn(camp, CHANNEL, "orc", 1, now()).await?;
+    assert_eq!(
+        plain.combat.combatants[4].armor_class(),
+        13,
+        "the override was for those only"
+    );
+    for (hp, ac) in [(Some(0), None), (Some(1000), None), (None, Some(41))] {
+        let refused = svc
+            .gm_spawn_with(
+                camp,
+                CHANNEL,
+                &Spawn {
+                    hp,
+                    ac,
+                    ..spawn.clone()
+                },
+                now(),
+            )
+            .await;
+        assert!(matches!(refused, Err(ServiceError::InvalidInput(_))), "{refused:?}");
+    }
+    Ok(())
+}
