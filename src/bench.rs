@@ -45,7 +45,7 @@ pub struct BenchArgs {
 /// What one run measured.
 struct Figures {
     commands: usize,
-    /// Transactions the SQLite group commit used for its commands (0 on PostgreSQL).
+    /// Transactions the group commit (SQLite file or PostgreSQL) used for its commands.
     group_transactions: u64,
     group_commands: u64,
     seconds: f64,

@@ -14,7 +14,8 @@ use sea_orm::{
 };
 
 use crate::ServiceError;
-use crate::writer::Writer;
+use crate::pg_writer::PgWriter;
+use crate::writer::{GroupCommitCounts, GroupWrite, Writer};
 
 /// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,
 /// created on first use.
@@ -100,7 +101,7 @@ pub struct Db {
     checkpointer: Option<Arc<Checkpointer>>,
     /// A SQLite file's one writer of combat commands (the group commit); its thread stops
     /// when the last clone of the `Db` goes.
-    writer: Option<Arc<Writer>>,
+    writer: Option<Arc<GroupCommit>>,
     /// A SQLite file's write gate (see [`Gate`]).
     gate: Option<Gate>,
 }
@@ -147,6 +148,38 @@ impl std::ops::Deref for WriteTxn {
     }
 }
 
+/// The group commit of a database: SQLite's writer thread or PostgreSQL's writer task.
+#[derive(Debug)]
+pub(crate) enum GroupCommit {
+    Sqlite(Writer),
+    Postgres(PgWriter),
+}
+
+impl GroupCommit {
+    /// Queues `write`; its `done` answers once it is durable (or failed).
+    pub fn send(&self, write: GroupWrite) -> Result<(), ServiceError> {
+        match self {
+            Self::Sqlite(writer) => writer.send(write),
+            Self::Postgres(writer) => writer.send(write),
+        }
+    }
+
+    pub fn counts(&self) -> &Arc<GroupCommitCounts> {
+        match self {
+            Self::Sqlite(writer) => writer.counts(),
+            Self::Postgres(writer) => writer.counts(),
+        }
+    }
+
+    /// The SQL dialect its statements are rendered in.
+    pub fn backend(&self) -> DbBackend {
+        match self {
+            Self::Sqlite(_) => DbBackend::Sqlite,
+            Self::Postgres(_) => DbBackend::Postgres,
+        }
+    }
+}
+
 impl Db {
     /// Connects to `url` (`sqlite://…` or `postgres://…`) and runs every pending migration.
     ///
@@ -177,7 +210,16 @@ impl Db {
         }
         let conn = Database::connect(options).await?;
         migrate(url, &conn).await?;
-        if !url.starts_with("sqlite:") || is_sqlite_memory(url) {
+        if !url.starts_with("sqlite:") {
+            let writer = GroupCommit::Postgres(PgWriter::start(conn.clone()));
+            return Ok(Self {
+                conn,
+                checkpointer: None,
+                writer: Some(Arc::new(writer)),
+                gate: None,
+            });
+        }
+        if is_sqlite_memory(url) {
             return Ok(Self {
                 conn,
                 checkpointer: None,
@@ -198,19 +240,19 @@ impl Db {
         Ok(Self {
             conn,
             checkpointer,
-            writer: Some(Arc::new(writer)),
+            writer: Some(Arc::new(GroupCommit::Sqlite(writer))),
             gate: Some(gate),
         })
     }
 
-    /// Whether combat commands are written by the group commit: on a SQLite file. (On
-    /// PostgreSQL and in-memory SQLite each command writes its own transaction.)
+    /// Whether combat commands are written by a group commit: on a SQLite file and on
+    /// PostgreSQL. (In-memory SQLite writes each command in its own transaction.)
     pub fn has_group_commit(&self) -> bool {
         self.writer.is_some()
     }
 
-    /// A SQLite file's group-commit writer.
-    pub(crate) fn writer(&self) -> Option<&Writer> {
+    /// The group-commit writer of combat commands.
+    pub(crate) fn writer(&self) -> Option<&GroupCommit> {
         self.writer.as_deref()
     }
 

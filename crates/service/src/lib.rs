@@ -18,6 +18,7 @@ mod db;
 pub mod entity;
 mod error;
 pub mod goods;
+mod pg_writer;
 pub mod replay;
 pub mod repo;
 pub mod scheduler;

@@ -175,7 +175,7 @@ pub async fn referee_log(db: &Db, campaign_id: i64, combat_id: i64) -> Result<Op
             Some(live) => live.combat.clone(),
             None => stands
                 .clone()
-                .unwrap_or_else(|| engine::Combat::new(Vec::new(), engine::Terrain::default())),
+                .unwrap_or_else(|| std::sync::Arc::new(engine::Combat::new(Vec::new(), engine::Terrain::default()))),
         };
         for event in &events {
             out.push_str(&engine::log::line(&state, event));

@@ -47,8 +47,8 @@ pub struct CombatUpdate {
     pub channel_id: String,
     /// The combat's version after the command (the `seq` of its log row); reaction buttons carry it.
     pub version: i64,
-    /// The fight after the command.
-    pub combat: Combat,
+    /// The fight after the command (shared with the service's cache until its next command).
+    pub combat: std::sync::Arc<Combat>,
     /// What the engine reported, in order.
     pub events: Vec<Event>,
     /// What the service itself did besides the engine.
@@ -135,7 +135,7 @@ impl Service {
     /// commands logged after it, re-applied. Its version is the stored one.
     pub async fn stored_combat(&self, combat_id: i64) -> Result<(i64, engine::Combat), ServiceError> {
         let (_, live) = crate::store::rebuild(self.db().conn(), combat_id).await?;
-        Ok((live.version, live.combat))
+        Ok((live.version, std::sync::Arc::unwrap_or_clone(live.combat)))
     }
 
     /// The database this service writes to.

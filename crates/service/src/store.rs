@@ -22,7 +22,8 @@ use engine::combatant::Combatant;
 use engine::event::Outcome;
 use engine::{Actor, Combat, Command, Dice, DicePosition, Event};
 use sea_orm::sea_query::{
-    OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter, SqliteQueryBuilder, Values, inject_parameters,
+    OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter, SqliteQueryBuilder, UpdateStatement,
+    inject_parameters,
 };
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
@@ -31,10 +32,11 @@ use sea_orm::{
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+use crate::db::GroupCommit;
 use crate::entity::{
     combat, combat_event, combat_snapshot, combatant, death_save_state, readied_action, timer, turn_resources,
 };
-use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, Statements, Writer};
+use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, Statements};
 use crate::{DateTimeUtc, Db, ServiceError};
 
 /// Attempts at a command whose save met a newer version written elsewhere.
@@ -63,6 +65,15 @@ pub(crate) struct StoredState {
     pub turn_timer: Option<i64>,
 }
 
+/// [`StoredState`] as written, borrowing the fight.
+#[derive(Serialize)]
+struct StoredStateRef<'a> {
+    combat: &'a Combat,
+    dice: DicePosition,
+    reaction_timer: Option<i64>,
+    turn_timer: Option<i64>,
+}
+
 /// A combat as the service holds it between commands.
 #[derive(Clone, Debug)]
 pub(crate) struct Live {
@@ -74,13 +85,62 @@ pub(crate) struct Live {
     /// The campaign's turn timeout (`0`: off).
     pub turn_timeout_secs: i64,
     pub version: i64,
-    pub combat: Combat,
+    /// Shared with the answers already given (their [`crate::CombatUpdate`]s): a command writes
+    /// through [`Arc::make_mut`], which copies only while an answer still holds the fight.
+    pub combat: Arc<Combat>,
     pub dice: Dice,
     pub reaction_timer: Option<i64>,
     /// The pending turn timer (see [`TURN_TIMEOUT`]).
     pub turn_timer: Option<i64>,
     /// The character behind each combatant, by combatant index (`None` for monsters).
     pub characters: Vec<Option<i64>>,
+    /// Engine commands applied to this copy so far (not stored): a refused service command
+    /// that applied some is forgotten rather than kept half-done.
+    pub applied: u64,
+}
+
+/// What a command's write compares the fight against: the version it read, its timers, and the
+/// denormalised rows as they stood — taken before the command instead of a copy of the fight.
+#[derive(Clone, Debug)]
+pub(crate) struct Before {
+    pub id: i64,
+    pub version: i64,
+    pub reaction_timer: Option<i64>,
+    pub turn_timer: Option<i64>,
+    window: Option<engine::reactions::ReactionWindow>,
+    wait: Option<crate::cmd::turn_timer::WaitKey>,
+    members: Vec<Member>,
+}
+
+/// One combatant's denormalised rows (see [`Batch::rows`]).
+#[derive(Clone, Debug)]
+struct Member {
+    resources: engine::TurnResources,
+    readied: Option<engine::readied::ReadiedAction>,
+    death: engine::death_saves::DeathSaveState,
+}
+
+impl Before {
+    pub fn of(live: &Live) -> Self {
+        Self {
+            id: live.id,
+            version: live.version,
+            reaction_timer: live.reaction_timer,
+            turn_timer: live.turn_timer,
+            window: live.combat.window.clone(),
+            wait: crate::cmd::turn_timer::wait_key(&live.combat),
+            members: live
+                .combat
+                .combatants
+                .iter()
+                .map(|c| Member {
+                    resources: c.resources,
+                    readied: c.readied.clone(),
+                    death: c.death.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Live {
@@ -89,7 +149,9 @@ impl Live {
     /// its log comes out exactly as it was applied.
     pub fn apply(&mut self, actor: Actor, command: Command, now: DateTimeUtc) -> Result<Vec<Event>, ServiceError> {
         let now = to_micros(now);
-        Ok(engine::apply(&mut self.combat, actor, command, &mut self.dice, now)?)
+        let events = engine::apply(Arc::make_mut(&mut self.combat), actor, command, &mut self.dice, now)?;
+        self.applied += 1;
+        Ok(events)
     }
 
     /// Adds a combatant (a late joiner or a spawned monster) through the engine's `Join`, which
@@ -110,7 +172,7 @@ impl Live {
     /// and `Spawn` entries): the same placement and the same initiative roll, so their replay comes
     /// out as it did. Returns the roll.
     pub fn legacy_add_combatant(&mut self, mut c: Combatant, character_id: Option<i64>) -> Option<u32> {
-        let combat = &mut self.combat;
+        let combat = Arc::make_mut(&mut self.combat);
         let id = engine::CombatantId(combat.combatants.len() as u32);
         c.id = id;
         let far = |x: &Combatant| {
@@ -202,7 +264,7 @@ impl Live {
                 Ok(Vec::new())
             }
             Logged::Close => {
-                self.combat.outcome = Some(engine::Outcome::Halted);
+                Arc::make_mut(&mut self.combat).outcome = Some(engine::Outcome::Halted);
                 Ok(vec![Event::CombatEnded {
                     outcome: engine::Outcome::Halted,
                     xp: 0,
@@ -223,17 +285,18 @@ impl Live {
             reaction_timeout_secs: 0,
             turn_timeout_secs: 0,
             version: 0,
-            combat: stored.combat,
+            combat: Arc::new(stored.combat),
             dice: Dice::at(stored.dice),
             reaction_timer: stored.reaction_timer,
             turn_timer: stored.turn_timer,
             characters,
+            applied: 0,
         })
     }
 
-    fn stored(&self) -> StoredState {
-        StoredState {
-            combat: self.combat.clone(),
+    fn stored(&self) -> StoredStateRef<'_> {
+        StoredStateRef {
+            combat: &self.combat,
             dice: self.dice.position(),
             reaction_timer: self.reaction_timer,
             turn_timer: self.turn_timer,
@@ -464,10 +527,9 @@ pub(crate) async fn create(
     }
     .insert(txn)
     .await?;
-    let empty = Live {
-        combat: Combat::new(Vec::new(), engine::Terrain::default()),
-        characters: Vec::new(),
-        ..live.clone()
+    let empty = Before {
+        members: Vec::new(),
+        ..Before::of(live)
     };
     let batch = Batch::new(txn.get_database_backend());
     let batch = batch.rows(&empty, live, now);
@@ -488,8 +550,8 @@ pub(crate) fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
 /// must touch between them.
 struct Batch {
     backend: DbBackend,
-    /// Each statement with its values: bound parameters on SQLite (the writer prepares them
-    /// once); inlined already on PostgreSQL, whose writes go as one text.
+    /// Each statement with its values, bound parameters in the backend's dialect (the group
+    /// commit prepares each distinct statement once; a transaction of its own inlines them).
     statements: Vec<Prepared>,
     expected: u64,
 }
@@ -497,6 +559,15 @@ struct Batch {
 /// A time as the log stores it: to the microsecond ([`to_micros`]), so PostgreSQL keeps it exactly.
 fn ts(now: DateTimeUtc) -> String {
     to_micros(now).to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+/// A time as a bound value: text on SQLite ([`ts`], as sqlx writes it there), a `timestamptz`
+/// on PostgreSQL (a text parameter would not convert).
+fn at(backend: DbBackend, now: DateTimeUtc) -> sea_orm::sea_query::Value {
+    match backend {
+        DbBackend::Postgres => to_micros(now).into(),
+        _ => ts(now).into(),
+    }
 }
 
 /// `now` to the microsecond (truncated), as PostgreSQL's `timestamptz` keeps it (it would round
@@ -517,7 +588,7 @@ impl Batch {
 
     fn push(&mut self, statement: &impl QueryStatementWriter, rows: u64) {
         let built = match self.backend {
-            DbBackend::Postgres => (statement.to_string(PostgresQueryBuilder), Values(Vec::new())),
+            DbBackend::Postgres => statement.build(PostgresQueryBuilder),
             _ => statement.build(SqliteQueryBuilder),
         };
         self.statements.push(built);
@@ -532,6 +603,8 @@ impl Batch {
             .map(|(sql, values)| {
                 if values.0.is_empty() {
                     sql.clone()
+                } else if self.backend == DbBackend::Postgres {
+                    inject_parameters(sql, &values.0, &PostgresQueryBuilder)
                 } else {
                     inject_parameters(sql, &values.0, &SqliteQueryBuilder)
                 }
@@ -548,9 +621,9 @@ impl Batch {
     }
 
     /// The denormalised rows that differ between `before` and `after`.
-    fn rows(mut self, before: &Live, after: &Live, now: DateTimeUtc) -> Self {
+    fn rows(mut self, before: &Before, after: &Live, now: DateTimeUtc) -> Self {
         let id = after.id;
-        let new_members: Vec<usize> = (before.combat.combatants.len()..after.combat.combatants.len()).collect();
+        let new_members: Vec<usize> = (before.members.len()..after.combat.combatants.len()).collect();
         if !new_members.is_empty() {
             let mut insert = Query::insert();
             insert.into_table(combatant::Entity).columns([
@@ -575,9 +648,7 @@ impl Batch {
         }
 
         let changed: Vec<usize> = (0..after.combat.combatants.len())
-            .filter(|&i| {
-                before.combat.combatants.get(i).map(|c| c.resources) != Some(after.combat.combatants[i].resources)
-            })
+            .filter(|&i| before.members.get(i).map(|m| m.resources) != Some(after.combat.combatants[i].resources))
             .collect();
         if !changed.is_empty() {
             use turn_resources::Column as T;
@@ -618,7 +689,7 @@ impl Batch {
         }
 
         for (i, c) in after.combat.combatants.iter().enumerate() {
-            let old = before.combat.combatants.get(i).and_then(|b| b.readied.as_ref());
+            let old = before.members.get(i).and_then(|b| b.readied.as_ref());
             if old == c.readied.as_ref() {
                 continue;
             }
@@ -660,8 +731,7 @@ impl Batch {
             .filter(|&i| {
                 let new = &after.combat.combatants[i].death;
                 before
-                    .combat
-                    .combatants
+                    .members
                     .get(i)
                     .map_or(*new != engine::death_saves::DeathSaveState::default(), |b| {
                         b.death != *new
@@ -691,7 +761,7 @@ impl Batch {
                     i32::from(c.death.successes).into(),
                     i32::from(c.death.failures).into(),
                     c.death.stabilized.into(),
-                    ts(now).into(),
+                    at(self.backend, now).into(),
                 ]);
             }
             upsert.on_conflict(
@@ -723,17 +793,16 @@ type NewTimers = [Option<timer::ActiveModel>; 2];
 /// insert; [`set_timer_ids`] records their ids). The reaction window's timer changes with the
 /// window, the turn timer with the wait on a player (see [`crate::cmd::turn_timer`]): a
 /// command within the same turn touches neither.
-fn timer_change(before: &Live, after: &mut Live, now: DateTimeUtc) -> (Vec<i64>, NewTimers) {
+fn timer_change(before: &Before, after: &mut Live, now: DateTimeUtc) -> (Vec<i64>, NewTimers) {
     let mut retired = Vec::new();
     let mut reaction = None;
-    if before.combat.window != after.combat.window {
+    if before.window != after.combat.window {
         retired.extend(before.reaction_timer);
         after.reaction_timer = None;
         reaction = reaction_timer(after, now);
     }
     let mut turn = None;
-    let same_wait = before.turn_timer.is_some()
-        && crate::cmd::turn_timer::wait_key(&before.combat) == crate::cmd::turn_timer::wait_key(&after.combat);
+    let same_wait = before.turn_timer.is_some() && before.wait == crate::cmd::turn_timer::wait_key(&after.combat);
     if !same_wait {
         retired.extend(before.turn_timer);
         after.turn_timer = None;
@@ -772,25 +841,16 @@ fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> 
 }
 
 /// The combat row's update of a command: version (guarded by the one it read), status, and its
-/// pending timers' ids (`timers`: SQL giving a new timer's id, instead of `after`'s).
-fn combat_update(
-    before: &Live,
-    after: &Live,
-    now: DateTimeUtc,
-    timers: [Option<&str>; 2],
-) -> sea_orm::sea_query::UpdateStatement {
-    let id = |sql: Option<&str>, id: Option<i64>| match sql {
-        Some(sql) => sea_orm::sea_query::Expr::cust(sql.to_owned()),
-        None => sea_orm::sea_query::Expr::val(id),
-    };
+/// pending timers' ids.
+fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTimeUtc) -> UpdateStatement {
     let mut update = Query::update();
     update
         .table(combat::Entity)
         .value(combat::Column::Version, after.version)
         .value(combat::Column::Status, after.status())
-        .value(combat::Column::UpdatedAt, ts(now))
-        .value(combat::Column::ReactionTimerId, id(timers[0], after.reaction_timer))
-        .value(combat::Column::TurnTimerId, id(timers[1], after.turn_timer))
+        .value(combat::Column::UpdatedAt, at(backend, now))
+        .value(combat::Column::ReactionTimerId, after.reaction_timer)
+        .value(combat::Column::TurnTimerId, after.turn_timer)
         .and_where(combat::Column::Id.eq(after.id))
         .and_where(combat::Column::Version.eq(before.version));
     update
@@ -802,7 +862,7 @@ fn combat_update(
 #[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
 fn statements(
     backend: DbBackend,
-    before: &Live,
+    before: &Before,
     after: &Live,
     command: &str,
     events: &str,
@@ -811,7 +871,7 @@ fn statements(
     now: DateTimeUtc,
 ) -> Batch {
     let mut batch = Batch::new(backend);
-    batch.push(&combat_update(before, after, now, [None, None]), 1);
+    batch.push(&combat_update(backend, before, after, now), 1);
     batch.record(before, after, command, events, old_timers, snapshot, now)
 }
 
@@ -820,7 +880,7 @@ impl Batch {
     #[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
     fn record(
         mut self,
-        before: &Live,
+        before: &Before,
         after: &Live,
         command: &str,
         events: &str,
@@ -842,7 +902,7 @@ impl Batch {
                 after.version.into(),
                 command.into(),
                 events.into(),
-                ts(now).into(),
+                at(self.backend, now).into(),
             ]);
         self.push(&log, 1);
         if snapshot {
@@ -938,33 +998,45 @@ impl Store {
             if guard.is_none() {
                 *guard = Some(load(self.db.conn(), combat_id).await?);
             }
-            let before = guard.as_ref().expect("loaded above");
-            if before.combat.outcome.is_some() {
+            let live = guard.as_mut().expect("loaded above");
+            if live.combat.outcome.is_some() {
                 // Ended by another process: its channel no longer has it (see `refresh_channel`).
-                let (id, campaign_id, channel_id) = (before.id, before.campaign_id, before.channel_id.clone());
+                let (id, campaign_id, channel_id) = (live.id, live.campaign_id, live.channel_id.clone());
                 *guard = None;
                 self.cache.forget(id, campaign_id, &channel_id);
                 return Err(ServiceError::Rules(engine::RuleViolation::CombatOver));
             }
-            let mut after = before.clone();
-            let applied = command(&mut after)?;
-            after.version = before.version + 1;
-            match self.write(before, &mut after, &applied, now).await {
+            // The command works on the cached fight itself: the write needs only what the
+            // fight's rows were ([`Before`]), and a failed write drops the cache entry.
+            let before = Before::of(live);
+            let engine_commands = live.applied;
+            let applied = match command(live) {
+                Ok(applied) => applied,
+                Err(err) => {
+                    // A refusal leaves the fight as it was, unless the command applied some
+                    // engine commands before it refused (a spawn of several): forget it then.
+                    if live.applied != engine_commands {
+                        *guard = None;
+                    }
+                    return Err(err);
+                }
+            };
+            live.version = before.version + 1;
+            match self.write(&before, live, &applied, now).await {
                 Ok(settled) => {
-                    if (after.reaction_timer.is_some() && after.reaction_timer != before.reaction_timer)
-                        || (after.turn_timer.is_some() && after.turn_timer != before.turn_timer)
+                    if (live.reaction_timer.is_some() && live.reaction_timer != before.reaction_timer)
+                        || (live.turn_timer.is_some() && live.turn_timer != before.turn_timer)
                     {
                         self.wake.notify_one();
                     }
-                    let ended = after.combat.outcome.is_some();
-                    if ended {
+                    let answer = live.clone();
+                    if live.combat.outcome.is_some() {
+                        let (id, campaign_id, channel_id) = (live.id, live.campaign_id, live.channel_id.clone());
                         *guard = None;
-                        self.cache.forget(after.id, after.campaign_id, &after.channel_id);
-                    } else {
-                        *guard = Some(after.clone());
+                        self.cache.forget(id, campaign_id, &channel_id);
                     }
                     return Ok(Written {
-                        live: after,
+                        live: answer,
                         events: applied.events,
                         extra: (applied.extra, settled),
                     });
@@ -987,7 +1059,7 @@ impl Store {
     /// here, in a transaction of their own.
     async fn write<T>(
         &self,
-        before: &Live,
+        before: &Before,
         after: &mut Live,
         applied: &Applied<T>,
         now: DateTimeUtc,
@@ -996,12 +1068,6 @@ impl Store {
             && !needs_transaction(after, &applied.events)
         {
             return match self.group_write(writer, before, after, applied, now).await {
-                Ok(()) => Ok(Vec::new()),
-                Err(err) => Err(self.explain(before, err).await?),
-            };
-        }
-        if backend(&self.db) == DbBackend::Postgres && !needs_transaction(after, &applied.events) {
-            return match self.postgres_write(before, after, applied, now).await {
                 Ok(()) => Ok(Vec::new()),
                 Err(err) => Err(self.explain(before, err).await?),
             };
@@ -1021,7 +1087,7 @@ impl Store {
 
     /// Why a write failed: [`ServiceError::StaleCombat`] when the combat moved on in the
     /// database meanwhile, else `err` itself.
-    async fn explain(&self, before: &Live, err: ServiceError) -> Result<ServiceError, ServiceError> {
+    async fn explain(&self, before: &Before, err: ServiceError) -> Result<ServiceError, ServiceError> {
         let found = crate::repo::combats::get(self.db.conn(), before.id).await?.version;
         Ok(if found == before.version {
             err
@@ -1034,67 +1100,11 @@ impl Store {
         })
     }
 
-    /// A command's write on PostgreSQL in one round trip: every statement in one text, which
-    /// PostgreSQL runs as one transaction (a simple query's statements commit together or not at
-    /// all) — no `BEGIN`, no `COMMIT`, no waiting between statements. The first statement inserts
-    /// the new timers and updates the combat row under its version guard, naming the timers'
-    /// ids, and divides by the rows it updated: a combat that moved on fails the whole text
-    /// (division by zero), so nothing of it stays, and [`Store::explain`] finds why.
-    async fn postgres_write<T>(
-        &self,
-        before: &Live,
-        after: &mut Live,
-        applied: &Applied<T>,
-        now: DateTimeUtc,
-    ) -> Result<(), ServiceError> {
-        use sea_orm::sqlx::{self, Row as _};
-        let (old_timers, new_timers) = timer_change(before, after, now);
-        let mut ctes = Vec::new();
-        let mut from = [None, None];
-        for ((name, row), from) in ["r", "t"].into_iter().zip(new_timers).zip(&mut from) {
-            if let Some(row) = row {
-                let mut insert = timer::Entity::insert(row).into_query();
-                insert.returning_col(timer::Column::Id);
-                ctes.push(format!("\"{name}\" AS ({})", insert.to_string(PostgresQueryBuilder)));
-                *from = Some(format!("(SELECT \"id\" FROM \"{name}\")"));
-            }
-        }
-        let mut update = combat_update(before, after, now, [from[0].as_deref(), from[1].as_deref()]);
-        update.returning_col(combat::Column::Id);
-        ctes.push(format!("\"u\" AS ({})", update.to_string(PostgresQueryBuilder)));
-        let id = |from: &Option<String>| from.clone().unwrap_or_else(|| "NULL::bigint".into());
-        let head = format!(
-            "WITH {} SELECT 1 / (SELECT count(*) FROM \"u\")::int AS \"ok\", {} AS \"r\", {} AS \"t\"",
-            ctes.join(", "),
-            id(&from[0]),
-            id(&from[1]),
-        );
-        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
-        let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let snapshot = self.snapshot_due(after);
-        let rest = Batch::new(DbBackend::Postgres).record(before, after, &command, &events, &old_timers, snapshot, now);
-        let text = format!("{head};\n{}", rest.inline());
-        let pool = self.db.conn().get_postgres_connection_pool();
-        let rows = sqlx::raw_sql(sqlx::AssertSqlSafe(text))
-            .fetch_all(pool)
-            .await
-            .map_err(|err| ServiceError::Database(sea_orm::DbErr::Exec(sea_orm::RuntimeErr::SqlxError(err.into()))))?;
-        let head = rows
-            .first()
-            .ok_or_else(|| ServiceError::InvalidInput("the combat write returned nothing".into()))?;
-        let get = |column: &str| {
-            head.try_get::<Option<i64>, _>(column)
-                .map_err(|err| ServiceError::Database(sea_orm::DbErr::Exec(sea_orm::RuntimeErr::SqlxError(err.into()))))
-        };
-        set_timer_ids(after, [get("r")?, get("t")?]);
-        Ok(())
-    }
-
     /// Hands a command's statements to the group commit and waits until they are durable.
     async fn group_write<T>(
         &self,
-        writer: &Writer,
-        before: &Live,
+        writer: &GroupCommit,
+        before: &Before,
         after: &mut Live,
         applied: &Applied<T>,
         now: DateTimeUtc,
@@ -1103,39 +1113,27 @@ impl Store {
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let snapshot = self.snapshot_due(after);
-        let new_timers =
-            new_timers.map(|row| row.map(|row| timer::Entity::insert(row).into_query().build(SqliteQueryBuilder)));
+        let backend = writer.backend();
+        let new_timers = new_timers.map(|row| {
+            row.map(|row| {
+                let mut insert = timer::Entity::insert(row).into_query();
+                match backend {
+                    DbBackend::Postgres => insert.returning_col(timer::Column::Id).build(PostgresQueryBuilder),
+                    _ => insert.build(SqliteQueryBuilder),
+                }
+            })
+        });
         // Rendered here (state JSON, SQL, values), so the one writer only executes — unless
         // the state must name timers the writer has yet to insert.
         let statements = if new_timers.iter().all(Option::is_none) {
             Render::Ready(
-                statements(
-                    DbBackend::Sqlite,
-                    before,
-                    after,
-                    &command,
-                    &events,
-                    &old_timers,
-                    snapshot,
-                    now,
-                )
-                .into_statements(),
+                statements(backend, before, after, &command, &events, &old_timers, snapshot, now).into_statements(),
             )
         } else {
             let (before, mut after) = (before.clone(), after.clone());
             Render::WithTimers(Box::new(move |timers| {
                 set_timer_ids(&mut after, timers);
-                statements(
-                    DbBackend::Sqlite,
-                    &before,
-                    &after,
-                    &command,
-                    &events,
-                    &old_timers,
-                    snapshot,
-                    now,
-                )
-                .into_statements()
+                statements(backend, &before, &after, &command, &events, &old_timers, snapshot, now).into_statements()
             }))
         };
         let (done, answer) = oneshot::channel();
@@ -1154,7 +1152,7 @@ impl Store {
     async fn write_in<T>(
         &self,
         txn: &DatabaseTransaction,
-        before: &Live,
+        before: &Before,
         after: &mut Live,
         applied: &Applied<T>,
         now: DateTimeUtc,

@@ -72,7 +72,7 @@ pub struct GroupCommitCounts {
 }
 
 impl GroupCommitCounts {
-    fn record(&self, commands: usize) {
+    pub(crate) fn record(&self, commands: usize) {
         self.transactions.fetch_add(1, Ordering::Relaxed);
         self.commands.fetch_add(commands as u64, Ordering::Relaxed);
     }

@@ -4,6 +4,8 @@
 //! XP and loot for the survivors, HP and consumables written back to the characters, the
 //! expedition marked on death or defeat.
 
+use std::sync::Arc;
+
 use engine::command::BonusAction;
 use engine::content::{Item, Spell};
 use engine::event::Outcome;
@@ -517,11 +519,12 @@ impl Service {
             reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
             turn_timeout_secs: crate::repo::campaigns::turn_timeout_secs(&campaign),
             version: 0,
-            combat,
+            combat: Arc::new(combat),
             dice: Dice::seeded(seed),
             reaction_timer: None,
             turn_timer: None,
             characters,
+            applied: 0,
         };
         crate::store::create(txn, &mut live, seed as i64, now).await?;
         Ok(live)

@@ -340,7 +340,7 @@ impl Service {
                 let written = self
                     .store
                     .run(combat_id, now, |live| {
-                        live.combat.outcome = Some(engine::Outcome::Halted);
+                        std::sync::Arc::make_mut(&mut live.combat).outcome = Some(engine::Outcome::Halted);
                         Ok(Applied {
                             logged: Logged::Close,
                             events: vec![engine::Event::CombatEnded {

@@ -78,7 +78,10 @@ pub fn awaited(combat: &Combat) -> Option<CombatantId> {
 
 /// One wait on a player: who, and which turn (round and place in the order; the charge race's
 /// tick; the timeline's position). Two states with the same key are the same wait.
-pub(crate) fn wait_key(combat: &Combat) -> Option<(CombatantId, u32, usize, u64, usize)> {
+/// Who the fight waits on, and where in it (see [`wait_key`]).
+pub(crate) type WaitKey = (CombatantId, u32, usize, u64, usize);
+
+pub(crate) fn wait_key(combat: &Combat) -> Option<WaitKey> {
     let id = awaited(combat)?;
     Some((
         id,
