@@ -342,7 +342,7 @@ impl App {
 
     /// Every name of an autocomplete list for the caller (the terminal table completes from it).
     pub async fn names(&self, caller: &Caller, list: Suggest, now: DateTime<Utc>) -> Vec<String> {
-        use engine::content::{Class, Monster, Race, Zone};
+        use engine::content::{Class, Monster, Race};
         let owned = |names: &mut dyn Iterator<Item = &'static str>| names.map(str::to_owned).collect::<Vec<_>>();
         let campaign = || async {
             self.service
@@ -383,7 +383,7 @@ impl App {
                 gear.push("Shield".to_owned());
                 gear
             }
-            Suggest::Zone => owned(&mut Zone::ALL.iter().map(|z| z.name())),
+            Suggest::Zone => owned(&mut engine::content::data::builtin().zones.all().iter().map(|z| &*z.name)),
             Suggest::Race => owned(&mut Race::ALL.iter().map(|r| r.name())),
             Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
             Suggest::Monster => match campaign().await {

@@ -6,13 +6,12 @@ mod common;
 
 use common::{Fight, any, monster, pc};
 use engine::content::data::{HiddenKind, builtin};
-use engine::content::{Class, Monster, Race, Skill, Zone};
+use engine::content::{Class, Monster, Race, Skill};
 use engine::{Command, Event};
 
 #[test]
 fn every_zone_hides_a_trap_a_cache_and_a_hidden_door_with_their_dcs() {
-    for zone in Zone::ALL {
-        let def = &zone.def();
+    for def in builtin().zones.all() {
         let kinds: Vec<HiddenKind> = def.hidden.iter().map(|h| h.kind).collect();
         assert_eq!(kinds.len(), 3, "{}", def.name);
         assert_eq!(kinds[0], HiddenKind::Trap, "{}", def.name);

@@ -879,7 +879,7 @@ impl Renderer {
         let zone = combat
             .terrain
             .zone
-            .map(|z| format!(" — {}", z.name()))
+            .map(|z| format!(" — {}", z.label()))
             .unwrap_or_default();
         if combat.duel {
             return match combat.outcome {

@@ -378,19 +378,21 @@ impl Key {
         Key::all().into_iter().find(|k| k.name() == name)
     }
 
-    /// The Difficult Terrain key for a zone (§3.4).
-    pub fn difficult_terrain(zone: engine::content::Zone) -> Key {
+    /// The Difficult Terrain key for a built-in zone (§3.4); `None` for a zone the flavor files
+    /// do not describe.
+    pub fn difficult_terrain(zone: engine::content::Zone) -> Option<Key> {
         use engine::content::Zone;
-        match zone {
-            Zone::SunkenTemple => Key::DifficultTerrainSunkenTemple,
-            Zone::ForestOfShadows => Key::DifficultTerrainForestOfShadows,
-            Zone::HauntedManor => Key::DifficultTerrainHauntedManor,
-            Zone::Underforge => Key::DifficultTerrainUnderforge,
-            Zone::Underdark => Key::DifficultTerrainUnderdark,
-            Zone::FeywildCrossing => Key::DifficultTerrainFeywildCrossing,
-            Zone::DragonsLair => Key::DifficultTerrainDragonsLair,
-            Zone::AbyssPortal => Key::DifficultTerrainAbyssPortal,
-        }
+        Some(match zone {
+            Zone::SUNKEN_TEMPLE => Key::DifficultTerrainSunkenTemple,
+            Zone::FOREST_OF_SHADOWS => Key::DifficultTerrainForestOfShadows,
+            Zone::HAUNTED_MANOR => Key::DifficultTerrainHauntedManor,
+            Zone::UNDERFORGE => Key::DifficultTerrainUnderforge,
+            Zone::UNDERDARK => Key::DifficultTerrainUnderdark,
+            Zone::FEYWILD_CROSSING => Key::DifficultTerrainFeywildCrossing,
+            Zone::DRAGONS_LAIR => Key::DifficultTerrainDragonsLair,
+            Zone::ABYSS_PORTAL => Key::DifficultTerrainAbyssPortal,
+            _ => return None,
+        })
     }
 }
 

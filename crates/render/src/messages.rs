@@ -279,7 +279,8 @@ impl Renderer {
     /// then the encounter (or the quiet). `seed` is the expedition's seed mixed with the room.
     pub fn room_entry(&self, room: &RoomEntry, seed: u64) -> MessagePayload {
         let seed = mix(seed, u64::from(room.room));
-        let zone = room.zone.name();
+        let zone = room.zone.label();
+        let zone = zone.as_str();
         let (room_no, rooms) = (room.room.to_string(), room.rooms.to_string());
         let monsters = room.monsters.join(", ");
         let base: [(&str, &str); 2] = [("name", &room.name), ("zone", zone)];
@@ -295,8 +296,10 @@ impl Renderer {
             ("monsters", monsters.as_str()),
         ];
         let mut parts: Vec<(Key, &[(&str, &str)])> = vec![(Key::RoomEntry, &entry)];
-        if room.difficult {
-            parts.push((Key::difficult_terrain(room.zone), &base));
+        if room.difficult
+            && let Some(key) = Key::difficult_terrain(room.zone)
+        {
+            parts.push((key, &base));
         }
         if room.monsters.is_empty() {
             parts.push((Key::RoomQuiet, &base));

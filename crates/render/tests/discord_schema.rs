@@ -270,7 +270,7 @@ fn refusals_sheets_info_and_stories_match_the_spec() {
         &r.room_entry(
             &RoomEntry {
                 name: "Aria".into(),
-                zone: engine::content::Zone::Underforge,
+                zone: engine::content::Zone::UNDERFORGE,
                 room: 2,
                 rooms: 5,
                 difficult: true,

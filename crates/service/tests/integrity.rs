@@ -241,7 +241,7 @@ async fn three_expedition_starts_leave_one_expedition(db: Db) -> Result<(), Serv
         let results = together(tasks).await;
         let started: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
         assert_eq!(started.len(), 1, "round {round}: {results:?}");
-        let zone = started[0].zone.name().to_owned();
+        let zone = started[0].zone.label();
         for refused in results.iter().filter_map(|r| r.as_ref().err()) {
             assert!(
                 matches!(refused, ServiceError::OnExpedition { name, zone: on } if name == "Aria" && *on == zone),

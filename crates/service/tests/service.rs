@@ -664,9 +664,8 @@ async fn search_then_win(
 async fn search_examines_surroundings_for_hidden_things_a_cache_pays_a_hidden_door_saves_a_room(
     db: Db,
 ) -> Result<(), ServiceError> {
-    use engine::content::Zone;
     use engine::content::data::HiddenKind;
-    use service::cmd::expedition::room_hidden;
+    use service::cmd::expedition::{parse_zone, room_hidden};
     let (mut cache_seen, mut door_seen) = (false, false);
     for seed in 1..40 {
         if cache_seen && door_seen {
@@ -686,7 +685,7 @@ async fn search_examines_surroundings_for_hidden_things_a_cache_pays_a_hidden_do
             };
             let room = entered.expedition.room;
             let Some(fight) = entered.encounter else { continue };
-            let hidden = room_hidden(Zone::HauntedManor, room).expect("the manor hides things");
+            let hidden = room_hidden(parse_zone("haunted manor")?, room).expect("the manor hides things");
             assert_eq!(
                 fight.combat.terrain.hidden_things,
                 vec![(hidden.what.to_string(), hidden.dc)],

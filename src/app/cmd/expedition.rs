@@ -36,11 +36,11 @@ impl Expedition {
                 } else {
                     Key::ExpeditionStart
                 };
-                vec![app.story(key, &[("name", &name), ("zone", view.zone.name())])]
+                vec![app.story(key, &[("name", &name), ("zone", &view.zone.label())])]
             }
             Self::Status => match s.expedition(campaign, me).await? {
                 Some(view) => vec![Reply::public(render::info(
-                    view.zone.name(),
+                    &view.zone.label(),
                     &format!(
                         "Room {} of {} · tier {} · {}",
                         view.room, view.rooms, view.tier, view.status
@@ -91,7 +91,7 @@ impl Expedition {
                 let (view, sheet) = s.leave_expedition(campaign, me, ctx.now).await?;
                 vec![app.story(
                     Key::ExpeditionLeave,
-                    &[("name", &sheet.name), ("zone", view.zone.name())],
+                    &[("name", &sheet.name), ("zone", &view.zone.label())],
                 )]
             }
         })

@@ -153,7 +153,6 @@ builtin_def! {
     Weapon => weapons: data::WeaponDef,
     Armor => armor: data::ArmorDef,
     Monster => monsters: data::MonsterDef,
-    Zone => zones: data::ZoneDef,
 }
 
 /// Parses a content name leniently: case, spaces, dashes, underscores and apostrophes are ignored.

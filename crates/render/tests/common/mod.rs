@@ -36,7 +36,7 @@ pub fn party_vs_goblins(goblins: u32) -> Combat {
     Combat::new(
         all,
         Terrain {
-            zone: Some(Zone::SunkenTemple),
+            zone: Some(Zone::SUNKEN_TEMPLE),
             difficult: true,
             hidden_things: vec![],
             found: vec![],

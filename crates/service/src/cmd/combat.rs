@@ -307,7 +307,7 @@ pub(crate) async fn settle(
     if victory
         && let Some(exp_id) = live.expedition_id
         && let Some(exp) = expedition_entity::Entity::find_by_id(exp_id).one(txn).await?
-        && let Some(zone) = engine::content::Zone::parse(&exp.zone)
+        && let Ok(zone) = expedition::parse_zone(&exp.zone)
         && let Some(hidden) = expedition::room_hidden(zone, u32::try_from(exp.room).unwrap_or(1))
         && live.combat.terrain.found.iter().any(|f| **f == *hidden.what)
     {
@@ -378,7 +378,7 @@ pub(crate) async fn settle(
         && exp.status == expedition::ACTIVE
     {
         let mut harvest = materials(&exp);
-        let rooms = engine::content::Zone::parse(&exp.zone).map_or(0, |z| z.stats().rooms);
+        let rooms = expedition::parse_zone(&exp.zone).map_or(0, |z| z.rooms);
         let skip_to = (door && exp.room + 1 < i32::try_from(rooms).unwrap_or(0)).then_some(exp.room + 1);
         let mut row = exp.into_active_model();
         if let Some(room) = skip_to {
@@ -569,7 +569,8 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let mut pets = Vec::new();
         for owner in owners {
-            pets.extend(crate::cmd::pets::combatant(owner)?);
+            let content = self.content(owner.campaign_id).await?;
+            pets.extend(crate::cmd::pets::combatant(owner, &content)?);
         }
         if pets.is_empty() {
             return Ok(());
@@ -642,7 +643,7 @@ impl Service {
             let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
             let mut joiner = crate::convert::combatant(&row)?;
             crate::convert::carry_interrupts(&mut joiner, &row, now);
-            let pet = crate::cmd::pets::combatant(&row)?;
+            let pet = crate::cmd::pets::combatant(&row, &*self.content(campaign_id).await?)?;
             let written = self
                 .store
                 .run(combat_id, now, |live| {

@@ -2,12 +2,14 @@
 //! Entering a room rolls, from a seeded stream, whether it is Difficult Terrain (TwinBee
 //! flags it on entry) and whether monsters wait there; the last room always holds a fight.
 //! A quiet room yields a zone material; materials are kept on completion or leaving, lost
-//! on death (§8.2).
+//! on death (§8.2). The zones and their monsters are the campaign's content
+//! ([`Service::content`]): a zone names its monsters by id, so a server's homebrew monster that
+//! `replaces = "goblin"` is what that server's expeditions meet.
 
 use std::sync::Arc;
 
 use engine::content::Zone;
-use engine::content::data::MonsterDef;
+use engine::content::data::{Content, HiddenDef, MonsterDef, ZoneDef};
 use engine::{Combatant, Dice, Terrain};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
@@ -27,9 +29,6 @@ pub const ABANDONED: &str = "abandoned";
 
 /// Tries at a command that lost a race for its row to a concurrent one (each try re-reads).
 pub(crate) const RACE_ATTEMPTS: usize = 8;
-
-/// Chance in 6 that a room before the last holds monsters.
-const ENCOUNTER_IN_6: u32 = 4;
 
 /// An expedition as the renderer shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,32 +61,28 @@ pub struct RoomEntered {
     pub last_room: bool,
 }
 
-/// What a quiet room of each zone yields.
-pub fn zone_material(zone: Zone) -> &'static str {
-    match zone {
-        Zone::ForestOfShadows => "Shadow moss",
-        Zone::SunkenTemple => "Temple pearl",
-        Zone::HauntedManor => "Grave dust",
-        Zone::Underforge => "Slag iron",
-        Zone::Underdark => "Glowcap",
-        Zone::FeywildCrossing => "Fey silk",
-        Zone::DragonsLair => "Dragon scale",
-        Zone::AbyssPortal => "Abyssal shard",
-    }
-}
-
 /// The trophy a slain monster leaves.
 pub fn trophy(monster: &str) -> String {
     format!("{monster} trophy")
 }
 
-/// Parses a zone, refusing an unknown one with the list of the eight.
-pub fn parse_zone(text: &str) -> Result<Zone, ServiceError> {
-    Zone::parse(text).ok_or_else(|| ServiceError::Unknown {
-        kind: "zone",
-        given: text.trim().to_owned(),
-        valid: choices(Zone::ALL.iter().map(|z| z.name())),
-    })
+/// The zone named `text` (or a prefix of four letters or more), refusing an unknown one with
+/// the list of them. Zones are the game's — a homebrew file cannot define one — so the built-in
+/// content has every zone a campaign's content has.
+pub fn parse_zone(text: &str) -> Result<&'static Arc<ZoneDef>, ServiceError> {
+    let zones = &engine::content::data::builtin().zones;
+    engine::content::data::builtin()
+        .zone(text)
+        .ok_or_else(|| ServiceError::Unknown {
+            kind: "zone",
+            given: text.trim().to_owned(),
+            valid: choices(zones.all().iter().map(|z| &*z.name)),
+        })
+}
+
+/// A zone definition's id.
+fn zone_id(zone: &ZoneDef) -> Result<Zone, ServiceError> {
+    Zone::named(&zone.name).ok_or_else(|| ServiceError::InvalidInput(format!("zone `{}` has no id", zone.name)))
 }
 
 /// The character's active expedition, if any.
@@ -112,13 +107,12 @@ pub(crate) fn materials_json(list: &[String]) -> Json {
 
 fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
     let zone = parse_zone(&row.zone)?;
-    let stats = zone.stats();
     Ok(ExpeditionView {
         expedition_id: row.id,
-        zone,
-        tier: stats.tier,
+        zone: zone_id(zone)?,
+        tier: zone.tier,
         room: u32::try_from(row.room).unwrap_or(0),
-        rooms: stats.rooms,
+        rooms: zone.rooms,
         status: row.status.clone(),
         materials: materials(row),
         returning_from_hospital: false,
@@ -127,19 +121,25 @@ fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
 
 /// What room `room` (1-based) of `zone` hides (§2.1 Search): entry (room − 1) mod their number
 /// of the zone's `hidden` list in `zones.toml`.
-pub fn room_hidden(zone: Zone, room: u32) -> Option<&'static engine::content::data::HiddenDef> {
-    let hidden = &zone.def().hidden;
+pub fn room_hidden(zone: &ZoneDef, room: u32) -> Option<&HiddenDef> {
+    let hidden = &zone.hidden;
     (!hidden.is_empty()).then(|| &hidden[(room.max(1) as usize - 1) % hidden.len()])
 }
 
-/// The monsters of a room: one kind from the zone's list; kinds below the zone's tier come
-/// in larger groups (up to three more), so every tier's rooms carry its weight.
-pub(crate) fn room_monsters(zone: Zone, dice: &mut Dice) -> Vec<Combatant> {
-    let stats = zone.stats();
-    let kind = stats.monsters[dice.die(stats.monsters.len() as u32) as usize - 1];
-    let below = u32::from(stats.tier.saturating_sub(kind.stats().tier)).min(2);
+/// The monsters of a room: one kind from the zone's list, looked up by id in the campaign's
+/// `content` (a homebrew replacement answers to the name it replaces); kinds below the zone's
+/// tier come in larger groups (up to three more), so every tier's rooms carry its weight.
+pub fn room_monsters(zone: &ZoneDef, content: &Content, dice: &mut Dice) -> Result<Vec<Combatant>, ServiceError> {
+    let id = &zone.monsters[dice.die(zone.monsters.len() as u32) as usize - 1];
+    let kind = content.monsters.get(id).ok_or_else(|| {
+        ServiceError::InvalidInput(format!(
+            "{} meets a {id}, which this server's content has no monster of",
+            zone.name
+        ))
+    })?;
+    let below = u32::from(zone.tier.saturating_sub(kind.tier)).min(2);
     let count = 1 + below + u32::from(below > 0 && dice.coin());
-    name_monsters(kind.def(), count, &[])
+    Ok(name_monsters(kind, count, &[]))
 }
 
 /// `count` monsters of `kind`, named "Goblin" (alone) or "Goblin 1", "Goblin 2", …,
@@ -198,7 +198,7 @@ impl Service {
         }
         let inserted = expedition::ActiveModel {
             character_id: Set(row.id),
-            zone: Set(zone.name().to_owned()),
+            zone: Set(zone.name.to_string()),
             room: Set(0),
             status: Set(ACTIVE.to_owned()),
             harvested_materials: Set(materials_json(&[])),
@@ -216,7 +216,7 @@ impl Service {
                 txn.rollback().await?;
                 let zone = active(self.db().conn(), row.id)
                     .await?
-                    .map_or_else(|| zone.name().to_owned(), |on| on.zone);
+                    .map_or_else(|| zone.name.to_string(), |on| on.zone);
                 return Err(ServiceError::OnExpedition { name: row.name, zone });
             }
             Err(err) => return Err(err.into()),
@@ -260,29 +260,29 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<Option<RoomEntered>, ServiceError> {
+        // The campaign's content: its homebrew monsters meet the party here.
+        let content = self.content(campaign_id).await?;
         let txn = self.db().begin_write().await?;
         let row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
         let exp = active(&*txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
         let zone = parse_zone(&exp.zone)?;
-        let stats = zone.stats();
         let room = u32::try_from(exp.room).unwrap_or(0) + 1;
-        if room > stats.rooms {
+        if room > zone.rooms {
             return Err(ServiceError::InvalidInput(format!(
                 "You've cleared all {} rooms of {} — /expedition complete to head home.",
-                stats.rooms,
-                zone.name()
+                zone.rooms, zone.name
             )));
         }
         if row.hp <= 0 {
             return Err(ServiceError::CannotFight { name: row.name });
         }
         let mut dice = Dice::seeded(mix(&[self.seed, exp.id as u64, u64::from(room)]));
-        let difficult = dice.die(6) <= stats.difficult_in_6;
-        let last_room = room == stats.rooms;
-        let fight = last_room || dice.die(6) <= ENCOUNTER_IN_6;
+        let difficult = dice.die(6) <= zone.difficult_in_6;
+        let last_room = room == zone.rooms;
+        let fight = last_room || dice.die(6) <= zone.encounter_in_6;
         let mut found = materials(&exp);
-        let harvested = (!fight).then(|| zone_material(zone).to_owned());
+        let harvested = (!fight).then(|| zone.material.to_string());
         found.extend(harvested.clone());
         // Guarded by the room it read: of two racing advances one enters the room, the other
         // finds the expedition moved on and is run again (PostgreSQL; SQLite serialises them).
@@ -310,9 +310,9 @@ impl Service {
             let mut member = convert::combatant(&row)?;
             convert::carry_interrupts(&mut member, &row, now);
             let mut members = vec![(member, Some(row.id))];
-            members.extend(room_monsters(zone, &mut dice).into_iter().map(|m| (m, None)));
+            members.extend(room_monsters(zone, &content, &mut dice)?.into_iter().map(|m| (m, None)));
             let terrain = Terrain {
-                zone: Some(zone),
+                zone: Some(zone_id(zone)?),
                 difficult,
                 hidden_things: room_hidden(zone, room)
                     .map(|h| vec![(h.what.to_string(), h.dc)])
@@ -347,7 +347,7 @@ impl Service {
         Ok(Some(RoomEntered {
             expedition: view(&exp)?,
             difficult,
-            terrain_source: stats.difficult_terrain,
+            terrain_source: &zone.difficult_terrain,
             harvested,
             encounter,
             last_room,
@@ -386,7 +386,7 @@ impl Service {
         let row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
         let exp = active(&*txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
-        let rooms = parse_zone(&exp.zone)?.stats().rooms;
+        let rooms = parse_zone(&exp.zone)?.rooms;
         if status == COMPLETED && exp.room < rooms as i32 {
             return Err(ServiceError::InvalidInput(format!(
                 "You've explored {} of {rooms} rooms — /expedition advance, or /expedition leave to turn back.",

@@ -173,12 +173,15 @@ pub(crate) async fn admit<C: ConnectionTrait>(
         None => None,
     };
     let own_expedition = expedition::active(txn, character_id).await?;
+    let known = |name: &str| Zone::named(name).filter(|z| z.builtin().is_some());
     let zone = combat_expedition
         .as_ref()
-        .and_then(|e| Zone::parse(&e.zone))
+        .and_then(|e| known(&e.zone))
         .or(live.combat.terrain.zone)
-        .or_else(|| own_expedition.as_ref().and_then(|e| Zone::parse(&e.zone)));
-    let tier = zone.map_or(NO_ZONE_TIER, |z| z.stats().tier);
+        .or_else(|| own_expedition.as_ref().and_then(|e| known(&e.zone)));
+    let zone_def = zone.and_then(Zone::builtin);
+    let zone = zone_def.and(zone);
+    let tier = zone_def.map_or(NO_ZONE_TIER, |z| z.tier);
     let cleric_in_party = live
         .combat
         .combatants
@@ -195,7 +198,7 @@ pub(crate) async fn admit<C: ConnectionTrait>(
         fee_paid: Set(false),
         paid_at: Set(None),
         recovery_ends: Set(None),
-        zone_died_in: Set(zone.map_or(NO_ZONE, Zone::name).to_owned()),
+        zone_died_in: Set(zone_def.map_or(NO_ZONE, |z| &*z.name).to_owned()),
         expedition_id: Set(own_expedition.as_ref().or(combat_expedition.as_ref()).map(|e| e.id)),
         death_saves: Set(serde_json::to_value(&dead.death).unwrap_or_default()),
         discharged_at: Set(None),

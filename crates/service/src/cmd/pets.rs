@@ -33,8 +33,12 @@ pub fn fighting_name(owner: &str, pet: &str) -> String {
 }
 
 /// The character's pet as a combatant for a fight beside them, if they have one (a pet whose
-/// kind left the content stays home).
-pub(crate) fn combatant(row: &character::Model) -> Result<Option<Combatant>, ServiceError> {
+/// kind left the content stays home): its monster by id in the campaign's `content`, so a
+/// homebrew wolf that `replaces = "wolf"` is what a wolf pet fights as there.
+pub(crate) fn combatant(
+    row: &character::Model,
+    content: &engine::content::data::Content,
+) -> Result<Option<Combatant>, ServiceError> {
     let Some(pet) = row.pet.as_deref() else {
         return Ok(None);
     };
@@ -42,7 +46,6 @@ pub(crate) fn combatant(row: &character::Model) -> Result<Option<Combatant>, Ser
     let Some(def) = world.pet(pet) else {
         return Ok(None);
     };
-    let content = engine::content::data::builtin();
     let Some(monster) = content.monsters.get(&def.monster) else {
         return Ok(None);
     };

@@ -6,7 +6,7 @@ use super::*;
 use crate::content::classes::{self, Casting, MAX_LEVEL, XP_FOR_LEVEL};
 use crate::content::gear::SHIELD_WEIGHT_LB;
 use crate::content::statuses::{StatusEffect, StatusKind};
-use crate::content::{Armor, Class, Monster, Race, Weapon, Zone, statuses};
+use crate::content::{Armor, Class, Monster, Race, Weapon, statuses};
 
 fn on_natural_hit(monster: Monster, attack: usize) -> Option<statuses::Affliction> {
     (monster == Monster::Ghoul && monster.stats().attacks[attack].name == "Claws").then(|| statuses::Affliction {
@@ -336,36 +336,6 @@ fn every_monster_matches_its_stat_block() {
         assert_eq!(
             c.monsters.get(text).map(|m| m.name.to_string()),
             Monster::parse(text).map(|m| m.name().to_owned()),
-            "{text}"
-        );
-    }
-}
-
-#[test]
-fn every_zone_matches_its_table() {
-    let c = content();
-    assert_eq!(
-        names(c.zones.all(), |z| &z.name),
-        Zone::ALL.iter().map(|z| z.name()).collect::<Vec<_>>()
-    );
-    for zone in Zone::ALL {
-        let s = zone.stats();
-        let def = c.zones.get(s.name).unwrap();
-        assert_eq!(def.tier, s.tier, "{}", s.name);
-        assert_eq!(&*def.difficult_terrain, s.difficult_terrain, "{}", s.name);
-        assert_eq!(def.difficult_in_6, s.difficult_in_6, "{}", s.name);
-        assert_eq!(def.rooms, s.rooms, "{}", s.name);
-        let met: Vec<&str> = def.monsters.iter().map(|m| &**m).collect();
-        let table: Vec<&str> = s.monsters.iter().map(|m| m.name()).collect();
-        assert_eq!(met, table, "{}", s.name);
-        for m in &*def.monsters {
-            assert!(c.monsters.get(m).is_some(), "{m} of {}", s.name);
-        }
-    }
-    for text in ["forest", "dragon's lair", "underdark", "FEYWILD", "abys", "moon", "sun"] {
-        assert_eq!(
-            c.zone(text).map(|z| z.name.to_string()),
-            Zone::parse(text).map(|z| z.name().to_owned()),
             "{text}"
         );
     }
