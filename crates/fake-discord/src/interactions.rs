@@ -348,11 +348,12 @@ struct Resolved {
     users: Map<String, Value>,
     members: Map<String, Value>,
     channels: Map<String, Value>,
+    attachments: Map<String, Value>,
 }
 
 impl Resolved {
     fn is_empty(&self) -> bool {
-        self.users.is_empty() && self.channels.is_empty()
+        self.users.is_empty() && self.channels.is_empty() && self.attachments.is_empty()
     }
 
     fn into_json(self) -> Value {
@@ -363,6 +364,9 @@ impl Resolved {
         }
         if !self.channels.is_empty() {
             out.insert("channels".into(), Value::Object(self.channels));
+        }
+        if !self.attachments.is_empty() {
+            out.insert("attachments".into(), Value::Object(self.attachments));
         }
         Value::Object(out)
     }
@@ -463,6 +467,19 @@ fn option_value(
                 json!({"id": id.to_string(), "name": channel.name, "type": 0, "permissions": permissions::MEMBER.to_string()}),
             );
             Ok(json!(id.to_string()))
+        }
+        11 => {
+            let id = value
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| value.as_u64().map(|n| n.to_string()))
+                .ok_or_else(|| bad("expected an attachment id (from FakeDiscord::upload)"))?;
+            let attachment = state
+                .user_files
+                .get(&id)
+                .ok_or_else(|| bad("expected an uploaded file's id (FakeDiscord::upload)"))?;
+            resolved.attachments.insert(id.clone(), attachment.clone());
+            Ok(json!(id))
         }
         _ => Ok(value.clone()),
     }

@@ -323,6 +323,7 @@ impl FakeDiscord {
                 removed_from: Vec::new(),
                 uploads: Vec::new(),
                 files: std::collections::HashMap::new(),
+                user_files: std::collections::HashMap::new(),
             }),
             changed: Notify::new(),
         });
@@ -408,6 +409,28 @@ impl FakeDiscord {
             },
             |u| u.id,
         )
+    }
+
+    /// A file a user uploads for a command's attachment option (type 11), as Discord's client
+    /// does before it sends the command: returns the attachment's id, to give as that option's
+    /// value. The file is served at the attachment's `url` on the REST address (Discord's CDN
+    /// here), so the bot's `Attachment::download` fetches these bytes.
+    pub fn upload(&self, filename: &str, bytes: &[u8]) -> String {
+        let mut state = self.shared.lock();
+        let id = state.ids.next().to_string();
+        let url = format!("{}{}{id}/{filename}", self.shared.rest_url, rest::ATTACHMENTS);
+        let attachment = serde_json::json!({
+            "id": id,
+            "filename": filename,
+            "size": bytes.len(),
+            "url": url,
+            "proxy_url": url,
+            "content_type": "text/plain; charset=utf-8",
+            "ephemeral": true,
+        });
+        state.files.insert(url, bytes.to_vec());
+        state.user_files.insert(id.clone(), attachment);
+        id
     }
 
     /// Adds a user who is a member of every guild, with the given role.

@@ -22,6 +22,9 @@ use crate::{BodyCheck, Callback, RecordedRequest, Shared, State, StoredCommand, 
 /// The API prefix serenity uses.
 const PREFIX: &str = "/api/v10";
 
+/// Where the fake serves uploaded files (Discord's CDN): `{rest_url}/attachments/{id}/{name}`.
+pub(crate) const ATTACHMENTS: &str = "/attachments/";
+
 /// Message flags.
 const EPHEMERAL: u64 = 1 << 6;
 const LOADING: u64 = 1 << 7;
@@ -87,6 +90,9 @@ async fn handle(
 ) -> Response {
     let received = Instant::now();
     let path = uri.path().to_owned();
+    if method == Method::GET && path.starts_with(ATTACHMENTS) {
+        return file(&shared, &path, received);
+    }
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -168,6 +174,33 @@ async fn handle(
     match reply.body {
         Some(body) => (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response(),
         None => status.into_response(),
+    }
+}
+
+/// A GET of an uploaded file's URL (the CDN: no token needed): its bytes, or 404.
+fn file(shared: &Shared, path: &str, received: Instant) -> Response {
+    let mut state = shared.lock();
+    let bytes = state.files.get(&format!("{}{path}", shared.rest_url)).cloned();
+    let status = if bytes.is_some() { 200 } else { 404 };
+    state.requests.push(RecordedRequest {
+        method: Method::GET.to_string(),
+        path: path.to_owned(),
+        query: None,
+        body: None,
+        at: received.duration_since(shared.started),
+        status,
+        check: BodyCheck::NoBody,
+    });
+    drop(state);
+    shared.changed.notify_waiters();
+    match bytes {
+        Some(bytes) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            bytes,
+        )
+            .into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
     }
 }
 

@@ -97,6 +97,9 @@ pub(crate) struct State {
     pub uploads: Vec<crate::rest::Upload>,
     /// Every file sent as an attachment, by its URL.
     pub files: std::collections::HashMap<String, Vec<u8>>,
+    /// Files users have uploaded for an attachment option ([`crate::FakeDiscord::upload`]), by
+    /// attachment id: the attachment object a command's `resolved.attachments` carries.
+    pub user_files: std::collections::HashMap<String, serde_json::Value>,
 }
 
 impl State {

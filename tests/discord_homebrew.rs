@@ -1,0 +1,95 @@
+//! End to end through Discord (issue 14): `/homebrew import file:<attachment>` — the server
+//! owner attaches a file, the bot downloads it from the attachment's URL (serenity's
+//! `Attachment::download`, from the fake Discord's CDN) and imports it; the guild then spawns
+//! its monster. A file that does not load is refused line by line, storing nothing.
+
+mod support;
+
+use serde_json::json;
+use support::*;
+
+const EXAMPLE: &[u8] = include_bytes!("../examples/homebrew/marsh-raiders.toml");
+
+/// What a command answered — its content and embeds (titles, descriptions, fields) — from the
+/// callback, or from the original message when the callback deferred.
+fn answer(table: &Table, callback: &fake_discord::Callback) -> String {
+    let data = &callback.body["data"];
+    let message = if data["embeds"].is_null() && data["content"].is_null() {
+        table.fake.original_message(callback.interaction).unwrap_or_default()
+    } else {
+        data.clone()
+    };
+    let mut text = message["content"].as_str().unwrap_or_default().to_owned();
+    for embed in message["embeds"].as_array().into_iter().flatten() {
+        for part in [&embed["title"], &embed["description"]] {
+            text.push('\n');
+            text.push_str(part.as_str().unwrap_or_default());
+        }
+        for field in embed["fields"].as_array().into_iter().flatten() {
+            text.push('\n');
+            text.push_str(field["name"].as_str().unwrap_or_default());
+            text.push_str(": ");
+            text.push_str(field["value"].as_str().unwrap_or_default());
+        }
+    }
+    text
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attached_homebrew_file_is_downloaded_imported_and_its_monster_spawned() {
+    let (fake, bot, table, _dir) = start("homebrew-attachment").await;
+    let file = fake.upload("marsh-raiders.toml", EXAMPLE);
+    let imported = table
+        .slash("owner", "homebrew", &["import"], json!({"file": file}))
+        .await;
+    let text = answer(&table, &imported);
+    assert!(
+        text.contains("Bog Hag") && text.contains("Marsh Goblin"),
+        "the five entries are named: {text}\n{}",
+        bot.logs()
+    );
+    let path = format!("/attachments/{file}/marsh-raiders.toml");
+    let fetched: Vec<u16> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == path)
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(fetched, [200], "the bot downloaded the attachment once");
+
+    let listed = table.slash("owner", "homebrew", &["list"], json!({})).await;
+    let text = answer(&table, &listed);
+    for name in ["Bog Rot", "Marsh Bolt", "Swamp Tonic", "Bog Hag", "Marsh Goblin"] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+
+    let spawned = table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "bog hag"}))
+        .await;
+    assert!(!is_ephemeral(&spawned), "{}", spawned.body);
+    let text = answer(&table, &spawned);
+    assert!(
+        text.contains("**Bog Hag** `██████████ 33/33`"),
+        "6d8+6 averages 33: {text}"
+    );
+    // `replaces = "goblin"`: this guild's goblin is the Marsh Goblin.
+    let goblin = table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    let text = answer(&table, &goblin);
+    assert!(
+        text.contains("**Marsh Goblin** `██████████ 10/10`"),
+        "3d6 averages 10: {text}"
+    );
+
+    // A file that does not load, attached: refused by line, nothing stored.
+    let bad = fake.upload("bad.toml", b"[[monster]\nname = \"Mudling\"\n");
+    let refused = table
+        .slash("owner", "homebrew", &["import"], json!({"file": bad}))
+        .await;
+    assert_refused(&refused, "line 1:");
+    let again = table.slash("owner", "homebrew", &["list"], json!({})).await;
+    assert!(!answer(&table, &again).contains("Mudling"));
+    assert_all_valid(&fake);
+    drop(bot);
+}
