@@ -18,13 +18,13 @@ use crate::reactions::ReactionTrigger;
 use crate::readied::Observed;
 use crate::resolve::{Ctx, PendingDamage, Step, Strike, Swing};
 
-/// What a strike rolls: to-hit bonus, damage dice, ability modifier to damage, type, name.
+/// What a strike rolls: to-hit bonus, damage dice, ability modifier to damage, type (its name,
+/// which only the event needs, is [`strike_name`]).
 struct StrikeProfile {
     to_hit: i32,
     damage: DiceExpr,
     damage_mod: i32,
     damage_type: DamageType,
-    name: String,
     weapon_attack: bool,
     finesse_or_ranged: bool,
 }
@@ -51,7 +51,6 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
             // The off-hand attack adds no ability modifier to damage (§2.2).
             damage_mod: if off_hand { 0 } else { modifier },
             damage_type: stats.damage_type,
-            name: stats.name.to_string(),
             weapon_attack: true,
             finesse_or_ranged: stats.finesse || stats.ranged,
         }
@@ -70,7 +69,6 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
                 damage: a.damage,
                 damage_mod: 0,
                 damage_type: a.damage_type,
-                name: a.name.to_string(),
                 weapon_attack: true,
                 finesse_or_ranged: false,
             }
@@ -95,11 +93,28 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
                 damage: DiceExpr::new(damage.count * multiplier, damage.sides, damage.bonus),
                 damage_mod: 0,
                 damage_type,
-                name: attacker.spell_name(spell),
                 weapon_attack: false,
                 finesse_or_ranged: false,
             }
         }
+    }
+}
+
+/// What the attack roll's event calls `strike`: the weapon's, the natural attack's or the spell's name.
+fn strike_name(attacker: &Combatant, strike: Strike) -> String {
+    match strike {
+        // `String::from`, not `to_string`, which goes through the formatting machinery.
+        Strike::MainHand => String::from(&*attacker.weapon().name),
+        Strike::Unarmed => String::from(&*attacker.sheet.unarmed.name),
+        Strike::OffHand => String::from(&*attacker.off_hand().unwrap_or(&attacker.sheet.unarmed).name),
+        Strike::Natural(i) => String::from(
+            &*attacker
+                .stat_block()
+                .and_then(|m| m.attacks.get(i))
+                .expect("natural strikes belong to monsters")
+                .name,
+        ),
+        Strike::Spell(spell) => attacker.spell_name(spell),
     }
 }
 
@@ -110,13 +125,11 @@ pub fn attack_mode(combat: &Combat, attacker: &Combatant, target: &Combatant, ra
     let melee_range = combat.band(attacker.id, target.id) == Band::Melee;
     let advantage =
         ac.helped || ac.hidden.is_some() || (tc.prone && melee_range && !ranged) || target.is_downed() || tc.restrained;
-    let engaged = !combat.standing_engaged_with(attacker.id).is_empty();
     let disadvantage = (tc.dodging && ac.hidden.is_none())
         || ac.prone
         || ac.poisoned
         || ac.restrained
-        || (ranged && engaged)
-        || (ranged && tc.prone);
+        || (ranged && (tc.prone || combat.is_engaged(attacker.id)));
     RollMode::from_sources(advantage, disadvantage)
 }
 
@@ -185,6 +198,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     let is_ranged = multiattack::ranged(attacker, s.strike);
     let mode = attack_mode(c, attacker, target, is_ranged);
     let p = profile(attacker, s.strike);
+    let weapon = strike_name(attacker, s.strike);
     let armor_class = target.armor_class();
     let d20 = ctx.dice.d20(mode);
     let total = d20.natural as i32 + p.to_hit;
@@ -194,7 +208,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     ctx.emit(Event::AttackRolled {
         attacker: s.attacker,
         target: s.target,
-        weapon: p.name.clone(),
+        weapon,
         kind: s.kind,
         swing: s.swing,
         of: s.of,
@@ -234,6 +248,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         critical,
     };
     let mut steps = ctx.offers_to_all(&trigger);
+    steps.reserve_exact(2);
     steps.push(Step::Damage(pending));
     if crate::timing::model(ctx.combat.ruleset).inflicts_statuses()
         && let Some(affliction) = on_hit(ctx.combat.get(s.attacker), s.strike)
@@ -273,14 +288,16 @@ fn damage(ctx: &mut Ctx, s: &Swing, p: &StrikeProfile, mode: RollMode, critical:
     }
     let c = &*ctx.combat;
     let attacker = c.get(s.attacker);
-    let ally_adjacent = c.combatants.iter().any(|a| {
-        a.side == attacker.side && a.id != attacker.id && a.is_standing() && c.band(a.id, s.target) == Band::Melee
-    });
+    let ally_adjacent = || {
+        c.combatants.iter().any(|a| {
+            a.side == attacker.side && a.id != attacker.id && a.is_standing() && c.band(a.id, s.target) == Band::Melee
+        })
+    };
     let sneak = attacker.has_feature(Feature::SneakAttack, c.ruleset)
         && !attacker.conditions.sneak_attack_used
         && p.finesse_or_ranged
         && mode != RollMode::Disadvantage
-        && (mode == RollMode::Advantage || ally_adjacent);
+        && (mode == RollMode::Advantage || ally_adjacent());
     if sneak {
         let mut dice_count = u32::from(attacker.class_row().sneak_attack_dice);
         let rider = attacker.conditions.cunning_strike;

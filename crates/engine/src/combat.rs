@@ -235,31 +235,83 @@ impl Combat {
         }
     }
 
-    /// Living opponents of `id` with the band to each.
+    /// Living opponents of `id` with the band to each, in combatant order.
+    ///
+    /// One pass over the bands instead of a lookup per opponent (issue 13: an attack's cost should
+    /// not grow with the square of the fight). The first entry of a pair wins, as in [`Combat::band`].
     pub fn bands_of(&self, id: CombatantId) -> Vec<(CombatantId, Band)> {
         let side = self.get(id).side;
-        self.combatants
+        let mut opponents: Vec<(CombatantId, Band)> = self
+            .combatants
             .iter()
             .filter(|c| c.side != side && !c.is_dead())
-            .map(|c| (c.id, self.band(id, c.id)))
-            .collect()
+            .map(|c| (c.id, Band::Near))
+            .collect();
+        if opponents.is_empty() {
+            return opponents;
+        }
+        // Combatants are stored by id, so an opponent's place in `opponents` is found by a binary
+        // search on the id; walking the bands backwards lets the first entry of a pair win.
+        for e in self.bands.iter().rev() {
+            let other = if e.a == id {
+                e.b
+            } else if e.b == id {
+                e.a
+            } else {
+                continue;
+            };
+            if let Ok(i) = opponents.binary_search_by_key(&other, |(o, _)| *o) {
+                opponents[i].1 = e.band;
+            }
+        }
+        opponents
     }
 
-    /// Living opponents of `id` in melee with it.
+    /// Living opponents of `id` in melee with it, in combatant order.
     pub fn engaged_with(&self, id: CombatantId) -> Vec<CombatantId> {
-        self.bands_of(id)
-            .into_iter()
-            .filter(|(_, b)| *b == Band::Melee)
-            .map(|(e, _)| e)
-            .collect()
+        let mut engaged: Vec<CombatantId> = self.melee_opponents(id).filter(|o| !self.get(*o).is_dead()).collect();
+        // A pair listed twice in `bands` is one opponent.
+        engaged.sort_unstable();
+        engaged.dedup();
+        engaged
     }
 
-    /// Standing (conscious) opponents of `id` in melee with it.
+    /// Standing (conscious) opponents of `id` in melee with it, in combatant order.
     pub fn standing_engaged_with(&self, id: CombatantId) -> Vec<CombatantId> {
-        self.engaged_with(id)
-            .into_iter()
-            .filter(|e| self.get(*e).is_standing())
-            .collect()
+        let mut engaged: Vec<CombatantId> = self
+            .melee_opponents(id)
+            .filter(|o| self.get(*o).is_standing())
+            .collect();
+        engaged.sort_unstable();
+        engaged.dedup();
+        engaged
+    }
+
+    /// Whether a standing (conscious) opponent is in melee with `id` (`standing_engaged_with` is
+    /// not empty), without listing them.
+    pub fn is_engaged(&self, id: CombatantId) -> bool {
+        self.melee_opponents(id).any(|o| self.get(o).is_standing())
+    }
+
+    /// Opponents of `id` whose band to it is Melee (a pair listed twice may come twice), from one
+    /// pass over the bands.
+    fn melee_opponents(&self, id: CombatantId) -> impl Iterator<Item = CombatantId> + '_ {
+        let side = self.get(id).side;
+        self.bands.iter().filter_map(move |e| {
+            if e.band != Band::Melee {
+                return None;
+            }
+            let other = if e.a == id {
+                e.b
+            } else if e.b == id {
+                e.a
+            } else {
+                return None;
+            };
+            let o = self.combatants.get(other.0 as usize)?;
+            // The pair's first entry decides its band (`band`), and allies have none.
+            (o.side != side && self.band(id, other) == Band::Melee).then_some(other)
+        })
     }
 
     /// Ids of living combatants on `side`.
@@ -275,5 +327,76 @@ impl Combat {
         }
         let n = self.order.len();
         (0..n).map(|i| self.order[(self.turn + i) % n]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combatant::Controller;
+    use crate::content::{Class, Monster, Race};
+
+    /// Two fighters against four goblins: goblin 1 in melee with Ana, goblin 2 with both, goblin 3
+    /// dead in melee with Ana, goblin 4 far; and a stray second entry for Ana and goblin 4.
+    fn skirmish() -> Combat {
+        let ana = Combatant::character("Ana", Race::Human, Class::Fighter, 1, Controller::Player("a".into()));
+        let bo = Combatant::character("Bo", Race::Human, Class::Fighter, 1, Controller::Player("b".into()));
+        let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        let mut c = Combat::new([ana, bo].into_iter().chain(goblins).collect(), Terrain::default());
+        let (ana, bo) = (CombatantId(0), CombatantId(1));
+        c.set_band(ana, CombatantId(2), Band::Melee);
+        c.set_band(CombatantId(3), ana, Band::Melee);
+        c.set_band(bo, CombatantId(3), Band::Melee);
+        c.set_band(ana, CombatantId(4), Band::Melee);
+        c.get_mut(CombatantId(4)).hp = 0;
+        c.set_band(ana, CombatantId(5), Band::Far);
+        // A pair listed twice: the first entry is its band, as `band` reads it.
+        c.bands.push(BandEntry {
+            a: ana,
+            b: CombatantId(5),
+            band: Band::Melee,
+        });
+        c
+    }
+
+    #[test]
+    fn bands_of_lists_living_opponents_in_order_with_the_band_each_pair_reads() {
+        let c = skirmish();
+        let ana = CombatantId(0);
+        assert_eq!(
+            c.bands_of(ana),
+            [
+                (CombatantId(2), Band::Melee),
+                (CombatantId(3), Band::Melee),
+                (CombatantId(5), Band::Far)
+            ]
+        );
+        for id in (0..6).map(CombatantId) {
+            let expected: Vec<(CombatantId, Band)> = c
+                .combatants
+                .iter()
+                .filter(|o| o.side != c.get(id).side && !o.is_dead())
+                .map(|o| (o.id, c.band(id, o.id)))
+                .collect();
+            assert_eq!(c.bands_of(id), expected, "{id:?}");
+        }
+    }
+
+    #[test]
+    fn engaged_with_skips_the_dead_and_a_pair_listed_twice_counts_once_by_its_first_band() {
+        let mut c = skirmish();
+        let ana = CombatantId(0);
+        assert_eq!(c.engaged_with(ana), [CombatantId(2), CombatantId(3)]);
+        assert_eq!(c.engaged_with(CombatantId(3)), [CombatantId(0), CombatantId(1)]);
+        assert!(c.is_engaged(ana));
+        assert!(
+            !c.is_engaged(CombatantId(5)),
+            "Goblin 4 is Far from Ana: its second entry is not read"
+        );
+        // Goblins 1 and 2 go down: Ana is still engaged with nobody standing.
+        c.get_mut(CombatantId(2)).hp = 0;
+        c.get_mut(CombatantId(3)).hp = 0;
+        assert!(c.standing_engaged_with(ana).is_empty());
+        assert!(!c.is_engaged(ana));
     }
 }

@@ -32,21 +32,16 @@ pub fn strike_for(combat: &Combat, attacker: &Combatant, target: CombatantId, sw
     };
     let attacks = &monster.attacks;
     let in_melee = combat.band(attacker.id, target) == Band::Melee;
-    let pick: Vec<usize> = (0..attacks.len()).filter(|&i| attacks[i].ranged != in_melee).collect();
-    let fallback: Vec<usize> = (0..attacks.len()).filter(|&i| attacks[i].ranged).collect();
-    let pool = if pick.is_empty() { fallback } else { pick };
-    let index = match pool.len() {
-        0 => return None,
-        1 => pool[0],
-        n => {
-            if swing <= 1 {
-                pool[0]
-            } else {
-                pool[n - 1]
-            }
-        }
+    // The attacks that suit the band (else the ranged ones): the first for the first swing, the
+    // last for the others.
+    let first_and_last = |suits: &dyn Fn(usize) -> bool| {
+        let first = (0..attacks.len()).find(|&i| suits(i))?;
+        let last = (0..attacks.len()).rev().find(|&i| suits(i))?;
+        Some((first, last))
     };
-    Some(Strike::Natural(index))
+    let (first, last) =
+        first_and_last(&|i| attacks[i].ranged != in_melee).or_else(|| first_and_last(&|i| attacks[i].ranged))?;
+    Some(Strike::Natural(if swing <= 1 { first } else { last }))
 }
 
 /// The strike of an opportunity attack, which is always a melee attack (§4): a character whose
@@ -61,20 +56,20 @@ pub fn opportunity_strike(combat: &Combat, attacker: &Combatant, target: Combata
 /// The swings of one Attack action against `target`.
 pub fn sequence(combat: &Combat, attacker: &Combatant, target: CombatantId) -> Vec<Step> {
     let of = attacker.attacks_per_action();
-    (1..=of)
-        .filter_map(|swing| {
-            let strike = strike_for(combat, attacker, target, swing)?;
-            Some(Step::Swing(Swing {
-                attacker: attacker.id,
-                target,
-                strike,
-                kind: AttackKind::Action,
-                swing,
-                of,
-                declared: false,
-            }))
-        })
-        .collect()
+    let mut swings = Vec::with_capacity(of as usize);
+    swings.extend((1..=of).filter_map(|swing| {
+        let strike = strike_for(combat, attacker, target, swing)?;
+        Some(Step::Swing(Swing {
+            attacker: attacker.id,
+            target,
+            strike,
+            kind: AttackKind::Action,
+            swing,
+            of,
+            declared: false,
+        }))
+    }));
+    swings
 }
 
 /// A new target for a swing whose target fell: a standing enemy within reach, nearest first.

@@ -125,6 +125,12 @@ impl Ctx<'_> {
 
     /// Runs `steps` next, in order, before anything already queued.
     pub fn push_front(&mut self, steps: Vec<Step>) {
+        if self.combat.queue.is_empty() {
+            // The usual case (a command's steps, a hit's damage): the Vec becomes the queue,
+            // without copying or allocating.
+            self.combat.queue = steps.into();
+            return;
+        }
         for step in steps.into_iter().rev() {
             self.combat.queue.push_front(step);
         }
@@ -165,9 +171,16 @@ impl Ctx<'_> {
 
     /// Offers `trigger` to every living combatant (in initiative order) who might react to it.
     pub fn offers_to_all(&self, trigger: &ReactionTrigger) -> Vec<Step> {
-        timing::reaction_order(self.combat)
+        let c = &*self.combat;
+        // Usually no one can answer: find that out in one pass over the fight, asking only the
+        // reactions that answer this kind of trigger, before putting anyone in order.
+        let asking = reactions::Asking::new(trigger);
+        if !c.combatants.iter().any(|r| asking.has_options(c, r)) {
+            return Vec::new();
+        }
+        timing::reaction_order(c)
             .into_iter()
-            .filter(|&id| !reactions::options(self.combat, id, trigger).is_empty())
+            .filter(|&id| asking.has_options(c, c.get(id)))
             .map(|reactor| Step::Offer {
                 reactor,
                 trigger: trigger.clone(),
@@ -197,7 +210,8 @@ pub fn apply(
         combat,
         dice,
         now,
-        events: Vec::new(),
+        // Most commands say a few things: one allocation, not a growing one.
+        events: Vec::with_capacity(4),
     };
     if let Err(violation) = dispatch(&mut ctx, actor, &command) {
         if ctx.dice.position() != position {

@@ -1,7 +1,7 @@
 //! Cancel (seed 004 "Reactions": cancel in prep): strike an enemy in reach while it prepares its
 //! action; a hit breaks the windup. Only those who can read prep (Perception proficiency) see it.
 
-use super::{Limit, Reaction, ReactionKind, ReactionTrigger};
+use super::{Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::resolve::{Ctx, Step};
@@ -16,6 +16,10 @@ impl Reaction for Cancel {
     /// The tick timeline gives it, not an ability.
     fn grants(&self, _c: &Combatant, _ruleset: Ruleset) -> bool {
         false
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Phase]
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -2,7 +2,7 @@
 //! it), an enemy casts a spell — spend a 3rd-level slot; an INT check against DC 10 + the spell's
 //! level cancels it. A counterspell may itself be countered: the chain resolves responder first.
 
-use super::{Limit, Reaction, ReactionTrigger};
+use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::{Ability, Spell};
@@ -19,6 +19,10 @@ impl Reaction for Counterspell {
 
     fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
         c.knows(Spell::COUNTERSPELL) && c.lowest_slot(3).is_some()
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::CastsSpell]
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -4,7 +4,7 @@
 //! against the day, not the scene: it survives the scene's end (and, carried on the character,
 //! the next fight of the day) and comes back with a long rest (`timing::tdgs::long_rest`).
 
-use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -22,10 +22,18 @@ impl Reaction for DivineIntervention {
         ruleset == Ruleset::Tdgs && c.has_feature(Feature::DivineIntervention, ruleset)
     }
 
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Hit]
+    }
+
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
         let ReactionTrigger::Hit { target, damage, .. } = trigger else {
             return false;
         };
+        // TDGS's alone (the gate's first question, asked first: it is the cheapest).
+        if combat.ruleset != Ruleset::Tdgs {
+            return false;
+        }
         let t = combat.get(*target);
         t.side == r.side && t.is_standing() && *damage >= t.hp && self.grants(r, combat.ruleset)
     }

@@ -1,7 +1,7 @@
 //! Evasion (seed 000 §2.3): Rogue or Ranger 7+, failing a DEX save — succeed instead (no damage,
 //! or half against a save-for-half).
 
-use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -16,6 +16,14 @@ impl Reaction for Evasion {
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
         c.has_feature(Feature::Evasion, ruleset)
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::FailedDexSave]
+    }
+
+    fn target_only(&self) -> bool {
+        true
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -1,7 +1,7 @@
 //! Interception (seed 000 §2.3): Fighter 3+, an ally is hit by an attacker in your melee range —
 //! reduce the damage by 1d10 + proficiency.
 
-use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -18,6 +18,10 @@ impl Reaction for Interception {
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
         c.has_feature(Feature::Interception, ruleset)
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Hit]
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -33,6 +33,16 @@ pub trait Reaction: Sync {
     /// ability's: `false`.
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool;
 
+    /// The kinds of trigger it may answer at all: [`Reaction::answers`] is false for any other
+    /// (the index [`answering`] is built from these; debug builds check it against `answers`).
+    fn triggers(&self) -> &'static [TriggerKind];
+
+    /// Whether only the trigger's own target ([`ReactionTrigger::target`]: the one hit, the one
+    /// failing the save) may answer it, so the loops over a fight ask no one else.
+    fn target_only(&self) -> bool {
+        false
+    }
+
     /// The trigger: whether `reactor` may take it in answer to `trigger` (the gate included;
     /// whether its timing allows is the model's question, asked by [`options`]).
     fn answers(&self, combat: &Combat, reactor: &Combatant, trigger: &ReactionTrigger) -> bool;
@@ -80,10 +90,42 @@ macro_rules! registry {
             /// Every reaction, in the registry's order.
             pub const ALL: [ReactionKind; [$(stringify!($kind)),*].len()] = [$(ReactionKind::$kind),*];
 
+            /// The reactions that may answer each kind of trigger, in the registry's order, split
+            /// into those anyone may answer and those only the trigger's target may: built once
+            /// from each module's [`Reaction::triggers`] and [`Reaction::target_only`].
+            fn index() -> &'static [Answering; TriggerKind::ALL.len()] {
+                static INDEX: std::sync::OnceLock<[Answering; TriggerKind::ALL.len()]> = std::sync::OnceLock::new();
+                INDEX.get_or_init(|| {
+                    TriggerKind::ALL.map(|t| {
+                        let answer = |target_only: bool| {
+                            Self::ALL
+                                .into_iter()
+                                .filter(|k| {
+                                    k.reaction().triggers().contains(&t) && k.reaction().target_only() == target_only
+                                })
+                                .collect()
+                        };
+                        Answering {
+                            anyone: answer(false),
+                            target: answer(true),
+                        }
+                    })
+                })
+            }
+
             /// Its rules.
             pub fn reaction(self) -> &'static dyn Reaction {
                 match self {
                     $( ReactionKind::$kind => &$module::$kind, )*
+                }
+            }
+
+            /// [`Reaction::answers`] without the `dyn` call: the loops over a fight
+            /// ([`Asking::has_options`]) inline each reaction's checks.
+            #[inline]
+            fn answers(self, combat: &Combat, reactor: &Combatant, trigger: &ReactionTrigger) -> bool {
+                match self {
+                    $( ReactionKind::$kind => Reaction::answers(&$module::$kind, combat, reactor, trigger), )*
                 }
             }
 
@@ -269,6 +311,61 @@ impl ReactionTrigger {
     }
 }
 
+/// The kind of a [`ReactionTrigger`], what [`Reaction::triggers`] lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriggerKind {
+    LeavesMelee,
+    Hit,
+    AttackDeclared,
+    DroppedToZero,
+    CastsSpell,
+    FailedDexSave,
+    Readied,
+    Phase,
+}
+
+impl TriggerKind {
+    /// Every kind, in [`ReactionTrigger`]'s order (the index's order).
+    pub const ALL: [TriggerKind; 8] = [
+        TriggerKind::LeavesMelee,
+        TriggerKind::Hit,
+        TriggerKind::AttackDeclared,
+        TriggerKind::DroppedToZero,
+        TriggerKind::CastsSpell,
+        TriggerKind::FailedDexSave,
+        TriggerKind::Readied,
+        TriggerKind::Phase,
+    ];
+}
+
+impl ReactionTrigger {
+    /// The one it happens to, for the reactions only they may take ([`Reaction::target_only`]):
+    /// the one hit or attacked, the one failing a DEX save.
+    pub fn target(&self) -> Option<CombatantId> {
+        match self {
+            ReactionTrigger::Hit { target, .. }
+            | ReactionTrigger::AttackDeclared { target, .. }
+            | ReactionTrigger::FailedDexSave { target, .. } => Some(*target),
+            _ => None,
+        }
+    }
+
+    /// Its kind. The match is exhaustive and [`TriggerKind::ALL`] lists the kinds in this
+    /// order, so the kind is also its place in the index.
+    pub fn kind(&self) -> TriggerKind {
+        match self {
+            ReactionTrigger::LeavesMelee { .. } => TriggerKind::LeavesMelee,
+            ReactionTrigger::Hit { .. } => TriggerKind::Hit,
+            ReactionTrigger::AttackDeclared { .. } => TriggerKind::AttackDeclared,
+            ReactionTrigger::DroppedToZero { .. } => TriggerKind::DroppedToZero,
+            ReactionTrigger::CastsSpell { .. } => TriggerKind::CastsSpell,
+            ReactionTrigger::FailedDexSave { .. } => TriggerKind::FailedDexSave,
+            ReactionTrigger::Readied { .. } => TriggerKind::Readied,
+            ReactionTrigger::Phase { .. } => TriggerKind::Phase,
+        }
+    }
+}
+
 /// An open reaction window: resolution waits for `reactor` to choose one of `options` or pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReactionWindow {
@@ -307,15 +404,69 @@ pub fn grants(c: &Combatant, kind: ReactionKind, ruleset: Ruleset) -> bool {
     kind.reaction().grants(c, ruleset)
 }
 
+/// The reactions that may answer a kind of trigger, in the registry's order.
+#[derive(Debug, Default)]
+pub struct Answering {
+    /// Those anyone may answer it with (their own checks decide).
+    pub anyone: Vec<ReactionKind>,
+    /// Those only the trigger's target may ([`Reaction::target_only`]).
+    pub target: Vec<ReactionKind>,
+}
+
+/// The reactions that may answer a trigger of `kind` at all.
+pub fn answering(kind: TriggerKind) -> &'static Answering {
+    &ReactionKind::index()[kind as usize]
+}
+
 /// The reactions `reactor` may legally take now in answer to `trigger`: those it has and that
 /// answer the trigger, when its timing model lets it react (GogoBee: standing, reaction unspent —
 /// a readied action has its reaction reserved; TDGS: an Interrupt with uses left).
 pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<ReactionKind> {
     let r = combat.get(reactor);
-    ReactionKind::ALL
-        .into_iter()
-        .filter(|k| k.reaction().answers(combat, r, trigger) && crate::timing::may_react(combat, reactor, *k))
-        .collect()
+    let legal = |k: &ReactionKind| k.answers(combat, r, trigger) && crate::timing::may_react(combat, reactor, *k);
+    let answering = answering(trigger.kind());
+    let mut found: Vec<ReactionKind> = answering.anyone.iter().copied().filter(legal).collect();
+    if trigger.target() == Some(reactor) {
+        found.extend(answering.target.iter().copied().filter(legal));
+        // The registry's order (the buttons' order).
+        found.sort_unstable();
+    }
+    debug_assert_eq!(
+        found,
+        ReactionKind::ALL.into_iter().filter(legal).collect::<Vec<_>>(),
+        "a reaction answers a trigger its `triggers` or `target_only` does not allow"
+    );
+    found
+}
+
+/// One trigger put to a whole fight: what is looked up once for it, before asking each combatant.
+pub struct Asking<'t> {
+    trigger: &'t ReactionTrigger,
+    answering: &'static Answering,
+    target: Option<CombatantId>,
+}
+
+impl<'t> Asking<'t> {
+    pub fn new(trigger: &'t ReactionTrigger) -> Self {
+        Self {
+            trigger,
+            answering: answering(trigger.kind()),
+            target: trigger.target(),
+        }
+    }
+
+    /// Whether `r` has any reaction to the trigger now ([`options`] is not empty), without
+    /// listing them.
+    #[inline]
+    pub fn has_options(&self, combat: &Combat, r: &Combatant) -> bool {
+        let legal = |k: &ReactionKind| k.answers(combat, r, self.trigger) && crate::timing::may_react(combat, r.id, *k);
+        // Every model's `may_react` asks for a standing reactor first.
+        let any = r.is_standing()
+            && (self.answering.anyone.iter().any(legal)
+                || (self.target == Some(r.id) && self.answering.target.iter().any(legal)));
+        debug_assert_eq!(any, !options(combat, r.id, self.trigger).is_empty());
+        any
+    }
 }
 
 /// Which offered reaction an AI-controlled reactor takes: the best-ranked it wants.
@@ -470,6 +621,31 @@ mod tests {
         }
         assert_eq!(ReactionKind::parse("oa"), Some(ReactionKind::OpportunityAttack));
         assert_eq!(ReactionKind::parse("sneeze"), None);
+    }
+
+    #[test]
+    fn trigger_kinds_index_their_own_place() {
+        for (i, kind) in TriggerKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, i);
+        }
+    }
+
+    #[test]
+    fn a_hit_is_answered_by_its_target_s_three_damage_reactions_and_two_anyone_may_take() {
+        let hit = answering(TriggerKind::Hit);
+        assert_eq!(
+            hit.anyone,
+            [ReactionKind::Interception, ReactionKind::DivineIntervention]
+        );
+        assert_eq!(
+            hit.target,
+            [ReactionKind::Parry, ReactionKind::UncannyDodge, ReactionKind::Shield]
+        );
+        assert_eq!(
+            answering(TriggerKind::LeavesMelee).anyone,
+            [ReactionKind::OpportunityAttack]
+        );
+        assert!(answering(TriggerKind::LeavesMelee).target.is_empty());
     }
 
     #[test]

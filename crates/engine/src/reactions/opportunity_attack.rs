@@ -1,7 +1,7 @@
 //! Opportunity Attack (seed 000 §2.3, §4): an enemy leaves your melee range without Disengaging —
 //! one melee attack (an archer strikes unarmed).
 
-use super::{Limit, Reaction, ReactionTrigger};
+use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -23,6 +23,10 @@ impl Reaction for OpportunityAttack {
 
     fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
         c.has_melee_attack()
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::LeavesMelee]
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

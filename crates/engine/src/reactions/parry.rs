@@ -9,7 +9,7 @@
 //!   own bonus to hit ([`dc`]). Success deflects the attack — it is never rolled and deals
 //!   nothing; failure lets it go on as declared. 1/round (2/round from level 5).
 
-use super::{Limit, Reaction, ReactionTrigger, reduce_pending};
+use super::{reduce_pending, Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::Ability;
@@ -37,6 +37,14 @@ impl Reaction for Parry {
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
         c.has_feature(Feature::Parry, ruleset)
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Hit, TriggerKind::AttackDeclared]
+    }
+
+    fn target_only(&self) -> bool {
+        true
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -4,7 +4,7 @@
 //! attack on an attacker who attacks the reactor is mutual destruction: the faster (REF → LUK →
 //! d2) completes first, and the loser's swing may never come.
 
-use super::{Limit, Reaction, ReactionTrigger, readied_feasible};
+use super::{readied_feasible, Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::event::{AttackKind, Event};
@@ -26,6 +26,10 @@ impl Reaction for Readied {
     /// The timing model gives it (Ready), not an ability.
     fn grants(&self, _c: &Combatant, _ruleset: Ruleset) -> bool {
         false
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Readied]
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -3,7 +3,7 @@
 //! beats the raised AC misses; later attacks meet the raised AC too. A critical hit lands
 //! whatever the AC, so Shield is not offered against one.
 
-use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -21,6 +21,14 @@ impl Reaction for Shield {
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
         c.has_feature(Feature::Shield, ruleset) && c.lowest_slot(1).is_some()
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Hit]
+    }
+
+    fn target_only(&self) -> bool {
+        true
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

@@ -1,7 +1,7 @@
 //! Shield of Faith (seed 000 §2.3): Cleric, an ally drops to 0 HP — spend 1 Divine Favor; the
 //! ally makes a death save at once, with advantage.
 
-use super::{Limit, Reaction, ReactionTrigger};
+use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -17,6 +17,10 @@ impl Reaction for ShieldOfFaith {
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
         c.has_feature(Feature::ShieldOfFaith, ruleset) && c.pools.divine_favor > 0
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::DroppedToZero]
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {

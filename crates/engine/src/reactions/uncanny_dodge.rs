@@ -1,6 +1,6 @@
 //! Uncanny Dodge (seed 000 §2.3): Rogue 5+, hit by an attacker you can see — halve the damage.
 
-use super::{Limit, Reaction, ReactionKind, ReactionTrigger, reduce_pending};
+use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::Feature;
@@ -15,6 +15,14 @@ impl Reaction for UncannyDodge {
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
         c.has_feature(Feature::UncannyDodge, ruleset)
+    }
+
+    fn triggers(&self) -> &'static [TriggerKind] {
+        &[TriggerKind::Hit]
+    }
+
+    fn target_only(&self) -> bool {
+        true
     }
 
     fn answers(&self, combat: &Combat, r: &Combatant, trigger: &ReactionTrigger) -> bool {
