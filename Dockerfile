@@ -33,6 +33,7 @@ RUN apt-get update \
  && mkdir -p /data && chown gogobee /data
 # The project's licence and the texts of the licences its crates ship under.
 COPY LICENSE /usr/share/gogobee/LICENSE
+COPY crates/render/fonts/LICENSE /usr/share/gogobee/FONT-LICENSE
 COPY --from=builder /app/THIRD-PARTY-LICENSES.txt /usr/share/gogobee/THIRD-PARTY-LICENSES.txt
 COPY --from=builder /app/target/release/gogobee /usr/local/bin/gogobee
 COPY scripts/docker-entrypoint /usr/local/bin/docker-entrypoint

@@ -3,17 +3,20 @@
 use anyhow::{Context, Result, bail};
 use chrono::DateTime;
 use clap::{Args, Subcommand};
-use engine::content::{Behaviour, Class, Monster, Race};
+use engine::balance::{self, Matchup, Tally};
+use engine::content::data::{Content, ContentFile};
 use engine::death_saves::{DeathSaveOutcome, DeathSaveResult, DeathSaveState};
-use engine::{Actor, Combat, Combatant, Command, Controller, Dice, Outcome, Ruleset, Side, Terrain, apply};
+use engine::{Dice, Ruleset, Side};
 use indicatif::{ProgressBar, ProgressStyle};
+use render::balance::Figures;
 use serde::Serialize;
 
 #[derive(Debug, Subcommand)]
 pub enum Sim {
     /// A downed character left alone until they die, stabilise, or rise on a natural 20 (seed §7.1).
     DeathSaves(DeathSavesArgs),
-    /// Two parties fight N seeded times; reports win rates and mean rounds.
+    /// Two parties fight N seeded times; reports win rates, rounds, hit points lost and the
+    /// verdict band for side A (docs/homebrew.md "Is it fair?"), and with --chart a PNG of it.
     Duel(DuelArgs),
 }
 
@@ -36,13 +39,19 @@ pub struct DuelArgs {
     /// Side B, in the same form, e.g. `goblin:3`.
     #[arg(long)]
     b: String,
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 2_000)]
     trials: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The timing model: gogobee, tdgs, ctb or ticks.
     #[arg(long, default_value = "gogobee")]
     rules: String,
+    /// A homebrew file (docs/homebrew.md) whose monsters the sides may name.
+    #[arg(long)]
+    content: Option<std::path::PathBuf>,
+    /// Write the chart (win rate and rounds) to this PNG file.
+    #[arg(long)]
+    chart: Option<std::path::PathBuf>,
     #[arg(long)]
     json: bool,
 }
@@ -121,53 +130,32 @@ fn death_saves(args: &DeathSavesArgs) -> Result<()> {
     Ok(())
 }
 
-/// Parses `fighter:5,goblin:3` into combatants on `side`, controlled by the AI.
-fn party(spec: &str, side: Side, tag: &str) -> Result<Vec<Combatant>> {
-    let mut members = Vec::new();
-    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (name, number) = part.split_once(':').unwrap_or((part, "1"));
-        let number: u32 = number
-            .parse()
-            .with_context(|| format!("\"{part}\": the number after ':' must be a whole number"))?;
-        if let Some(class) = Class::parse(name) {
-            if !(1..=20).contains(&number) {
-                bail!("\"{part}\": a character's level is 1 to 20");
-            }
-            let who = format!("{tag} {} {number}", class.name());
-            members.push(
-                Combatant::character(&who, Race::Human, class, number, Controller::Ai(Behaviour::Aggressive))
-                    .on_side(side),
-            );
-        } else if let Some(monster) = Monster::parse(name) {
-            if !(1..=20).contains(&number) {
-                bail!("\"{part}\": between 1 and 20 monsters per group");
-            }
-            for i in 1..=number {
-                members.push(Combatant::monster(&format!("{tag} {} {i}", monster.name()), monster).on_side(side));
-            }
-        } else {
-            let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
-            bail!(
-                "\"{name}\" is neither a class ({}) nor a monster in the bestiary",
-                classes.join(", ")
-            );
-        }
-    }
-    if members.is_empty() {
-        bail!("each side needs at least one combatant, e.g. --a fighter:5 --b goblin:3");
-    }
-    Ok(members)
+/// The content a duel draws on: the built-ins, with the homebrew file `path` over them.
+fn content(path: Option<&std::path::Path>) -> Result<Content> {
+    let Some(path) = path else {
+        return Ok(engine::content::data::builtin().clone());
+    };
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let name = path.display().to_string();
+    Content::with_homebrew(&[ContentFile {
+        path: &name,
+        text: &text,
+    }])
+    .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 #[derive(Debug, Serialize)]
 struct DuelReport {
-    trials: u64,
-    a_wins: u64,
-    b_wins: u64,
-    draws: u64,
+    trials: u32,
+    a_wins: u32,
+    b_wins: u32,
+    draws: u32,
     a_win_rate: f64,
     b_win_rate: f64,
     mean_rounds: f64,
+    mean_hp_lost: f64,
+    verdict: &'static str,
+    rounds: std::collections::BTreeMap<u32, u32>,
 }
 
 /// The timing model named `name`.
@@ -178,54 +166,61 @@ fn ruleset(name: &str) -> Result<Ruleset> {
     })
 }
 
-fn duel(args: &DuelArgs) -> Result<()> {
+/// Runs the duels `args` asks for: side A is the party.
+fn tally(args: &DuelArgs) -> Result<Tally> {
     let ruleset = ruleset(&args.rules)?;
-    if args.trials == 0 {
-        bail!("--trials must be at least 1");
+    if !(1..=u64::from(balance::MAX_DUELS)).contains(&args.trials) {
+        bail!("--trials is 1 to {}", balance::MAX_DUELS);
     }
-    let a = party(&args.a, Side::Party, "A")?;
-    let b = party(&args.b, Side::Enemies, "B")?;
-    let bar = progress(args.trials * 10, args.json);
-    bar.set_length(args.trials);
-    let now = DateTime::from_timestamp(0, 0).expect("epoch");
-    let (mut a_wins, mut b_wins, mut draws, mut rounds) = (0, 0, 0, 0u64);
-    for trial in 0..args.trials {
-        let mut combat =
-            Combat::new(a.iter().chain(b.iter()).cloned().collect(), Terrain::default()).with_ruleset(ruleset);
-        let mut dice = Dice::seeded(args.seed.wrapping_add(trial));
-        apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now).map_err(|e| anyhow::anyhow!("{e}"))?;
-        match combat.outcome {
-            Some(Outcome::Victory) => a_wins += 1,
-            Some(Outcome::Defeat) => b_wins += 1,
-            _ => draws += 1,
-        }
-        rounds += u64::from(combat.round);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let n = args.trials as f64;
-    let report = DuelReport {
-        trials: args.trials,
-        a_wins,
-        b_wins,
-        draws,
-        a_win_rate: a_wins as f64 / n,
-        b_win_rate: b_wins as f64 / n,
-        mean_rounds: rounds as f64 / n,
+    let content = content(args.content.as_deref())?;
+    let matchup = Matchup {
+        party: balance::side(&args.a, &content, Side::Party, "A").map_err(|e| anyhow::anyhow!("--a: {e}"))?,
+        foes: balance::side(&args.b, &content, Side::Enemies, "B").map_err(|e| anyhow::anyhow!("--b: {e}"))?,
+        ruleset,
     };
+    let trials = args.trials as u32;
+    let bar = progress(u64::from(trials) * 10, args.json);
+    bar.set_length(u64::from(trials));
+    let tally = balance::duel(&matchup, trials, args.seed, |n| bar.set_position(u64::from(n)));
+    bar.finish_and_clear();
+    Ok(tally)
+}
+
+fn duel(args: &DuelArgs) -> Result<()> {
+    let tally = tally(args)?;
+    let figures = Figures {
+        matchup: format!("{} vs {}", args.a, args.b),
+        ruleset: args.rules.to_ascii_lowercase(),
+        tally,
+    };
+    if let Some(path) = &args.chart {
+        std::fs::write(path, render::balance::chart(&figures))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let t = &figures.tally;
     if args.json {
+        let report = DuelReport {
+            trials: t.duels,
+            a_wins: t.party_wins,
+            b_wins: t.foe_wins,
+            draws: t.halted,
+            a_win_rate: t.win_rate(),
+            b_win_rate: t.loss_rate(),
+            mean_rounds: t.mean_rounds(),
+            mean_hp_lost: t.mean_hp_lost(),
+            verdict: t.verdict().name(),
+            rounds: t.rounds.clone(),
+        };
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        println!(
-            "{} trials: A ({}) wins {:.1}%, B ({}) wins {:.1}%, {} halted; {:.2} rounds on average",
-            report.trials,
-            args.a,
-            100.0 * report.a_win_rate,
-            args.b,
-            100.0 * report.b_win_rate,
-            report.draws,
-            report.mean_rounds
-        );
+        println!("A ({}) against B ({}):", args.a, args.b);
+        for line in figures.lines() {
+            println!("  {}", line.replace("**", ""));
+        }
+        println!("  Bands: {}", Figures::bands());
+        if let Some(path) = &args.chart {
+            println!("  Chart: {}", path.display());
+        }
     }
     Ok(())
 }
@@ -253,34 +248,56 @@ mod tests {
         assert_eq!(a, b);
     }
 
-    #[test]
-    fn duels_run_under_every_ruleset() {
-        for rules in ["gogobee", "tdgs", "ctb", "ticks"] {
-            let args = DuelArgs {
-                a: "fighter:3".into(),
-                b: "goblin:2".into(),
-                trials: 20,
-                seed: 1,
-                rules: rules.into(),
-                json: true,
-            };
-            duel(&args).unwrap_or_else(|e| panic!("{rules}: {e}"));
+    fn args(a: &str, b: &str, rules: &str) -> DuelArgs {
+        DuelArgs {
+            a: a.into(),
+            b: b.into(),
+            trials: 20,
+            seed: 1,
+            rules: rules.into(),
+            content: None,
+            chart: None,
+            json: true,
         }
-        assert!(ruleset("chess").is_err());
-        assert_eq!(ruleset("CTB").unwrap(), Ruleset::Ctb);
     }
 
     #[test]
-    fn party_specs_parse_classes_and_monster_groups() {
-        let a = party("fighter:5,cleric:2", Side::Party, "A").unwrap();
-        assert_eq!(a.len(), 2);
-        assert_eq!(a[0].level(), 5);
-        let b = party("goblin:3", Side::Enemies, "B").unwrap();
-        assert_eq!(b.len(), 3);
-        assert!(b.iter().all(|c| c.side == Side::Enemies));
-        assert!(party("bard:3", Side::Party, "A").is_err());
-        assert!(party("fighter:0", Side::Party, "A").is_err());
-        assert!(party("fighter:x", Side::Party, "A").is_err());
-        assert!(party("", Side::Party, "A").is_err());
+    fn duels_run_under_every_ruleset() {
+        for rules in ["gogobee", "tdgs", "ctb", "ticks"] {
+            duel(&args("fighter:3", "goblin:2", rules)).unwrap_or_else(|e| panic!("{rules}: {e}"));
+        }
+        assert!(ruleset("chess").is_err());
+        assert_eq!(ruleset("CTB").unwrap(), Ruleset::Ctb);
+        assert!(tally(&args("bard:3", "goblin:2", "gogobee")).is_err());
+        assert!(
+            tally(&DuelArgs {
+                trials: 0,
+                ..args("fighter:3", "goblin:2", "gogobee")
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_homebrew_files_monsters_can_be_dueled_and_charted() {
+        let dir = std::env::temp_dir().join(format!("gogobee-sim-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let chart = dir.join("duel.png");
+        let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/homebrew/marsh-raiders.toml");
+        let with = DuelArgs {
+            content: Some(example.clone()),
+            chart: Some(chart.clone()),
+            ..args("fighter:3,cleric:3", "bog hag:1", "gogobee")
+        };
+        // Without the file the hag is unknown; with it she fights, and the chart is a PNG.
+        assert!(tally(&args("fighter:3,cleric:3", "bog hag:1", "gogobee")).is_err());
+        let t = tally(&with).unwrap();
+        assert_eq!(t.party_wins + t.foe_wins + t.halted, 20);
+        duel(&with).unwrap();
+        assert!(std::fs::read(&chart).unwrap().starts_with(b"\x89PNG"));
+        // `replaces = "goblin"`: the file's goblin is the Marsh Goblin.
+        let goblins = balance::side("goblin:1", &content(Some(&example)).unwrap(), Side::Enemies, "B").unwrap();
+        assert_eq!(goblins[0].monster_name(), Some("Marsh Goblin"));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

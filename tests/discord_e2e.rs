@@ -153,7 +153,10 @@ async fn every_command_is_registered_with_a_valid_body() {
     assert_eq!(sub("house"), ["buy", "list", "store", "take"]);
     assert_eq!(sub("move"), ["melee", "ranged", "toward", "away", "shift", "crawl"]);
     assert_eq!(sub("gm"), ["spawn", "hp", "grant", "level", "end"]);
-    assert_eq!(sub("homebrew"), ["import", "list", "show", "remove", "export"]);
+    assert_eq!(
+        sub("homebrew"),
+        ["import", "list", "show", "remove", "export", "balance"]
+    );
 
     // Autocomplete: races as typed, and the targets in this channel's fight.
     let alice = table.user("alice");
@@ -669,6 +672,57 @@ async fn latency_under_many_concurrent_combats() {
         all.last().copied().unwrap_or_default()
     );
     assert!(all.iter().all(|l| *l < DEADLINE));
+    assert_all_valid(&fake);
+}
+
+/// `/homebrew balance` answers within Discord's 3 s (deferred when the duels take longer) with
+/// the verdict and the chart as a PNG file; the duels run off the command path, so another
+/// player's `/roll` sent meanwhile is answered straight away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn homebrew_balance_answers_in_time_with_a_png_chart() {
+    let (fake, bot, table, _dir) = start("balance").await;
+    let ask = json!({"monster": "giant rat", "party": "fighter:5", "count": 2});
+    let id = fake
+        .send_slash_command(
+            table.user("owner"),
+            table.guild,
+            table.channel,
+            "homebrew",
+            &["balance"],
+            &ask,
+        )
+        .unwrap();
+    let roll = table.slash("bob", "roll", &[], json!({"expression": "1d20+5"})).await;
+    assert_eq!(roll.body["type"], 4, "answered, not deferred: {}", roll.body);
+    let first = table.answered(id).await;
+    let answer = eventually("the balance was never answered", &bot, || {
+        let original = fake.original_message(id)?;
+        (original["flags"].as_u64().unwrap_or(0) & LOADING == 0).then_some(original)
+    })
+    .await;
+    table.settle().await;
+    assert!(matches!(first.body["type"].as_u64(), Some(4 | 5)), "{}", first.body);
+    let text = answer["embeds"][0]["description"].as_str().unwrap_or_default();
+    assert!(text.contains("2000 seeded duels under the gogobee rules"), "{answer}");
+    assert!(text.contains("Party wins 100.0%"), "{answer}");
+    assert!(text.contains("**easy**"), "{answer}");
+    let files = fake.attachments(&answer);
+    assert_eq!(files.len(), 1, "the chart: {answer}\n{}", bot.logs());
+    let (name, bytes) = &files[0];
+    assert_eq!(name, "balance.png");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    assert_eq!(answer["attachments"][0]["content_type"], "image/png", "{answer}");
+
+    // A monster no one knows is refused, with the ones there are.
+    let unknown = table
+        .slash(
+            "owner",
+            "homebrew",
+            &["balance"],
+            json!({"monster": "tarrasque", "party": "fighter:5"}),
+        )
+        .await;
+    assert_refused(&unknown, "tarrasque");
     assert_all_valid(&fake);
 }
 

@@ -113,6 +113,44 @@ impl Terminal {
             std::thread::sleep(Duration::from_millis(30));
         }
     }
+
+    /// Waits until the screen shows `text` at least `times` times and, after the last of
+    /// them, a fresh prompt with nothing typed at it yet: the line editor is reading keys
+    /// again. (Keys typed before it is would be echoed, or lost, by the terminal's cooked
+    /// mode in between two prompts.)
+    fn wait_for_prompt_after(&self, text: &str, times: usize) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if screen.matches(text).count() >= times {
+                let last = screen.rfind(text).expect("shown");
+                if screen[last..].ends_with("\n› ") {
+                    return screen;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} ×{times} then a prompt not shown in {WAIT:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// Waits until `text` shows after the last `after`.
+    fn wait_for_after(&self, after: &str, text: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if screen.rfind(after).is_some_and(|last| screen[last..].contains(text)) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} not shown after the last {after:?} in {WAIT:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
 }
 
 impl Drop for Terminal {
@@ -142,16 +180,17 @@ fn the_line_editor_completes_recalls_and_leaves_on_ctrl_d() {
     table.type_keys("cr\t");
     table.wait_for("/character create ", 1);
     table.type_keys("name:Aria race:human class:fighter\r");
-    let screen = table.wait_for("Human Fighter", 1);
+    let screen = table.wait_for_prompt_after("Human Fighter", 1);
     let created = screen.matches("Human Fighter").count();
 
-    // A second command, then Up recalls it from the history and Enter runs it again.
+    // A second command, then Up recalls it from the history and Enter runs it again. Each
+    // key waits for the prompt that reads it.
     table.type_keys("/character sheet\r");
-    table.wait_for("Human Fighter", created + 1);
+    table.wait_for_prompt_after("Human Fighter", created + 1);
     table.type_keys("\u{1b}[A");
-    table.wait_for("/character sheet", 2);
+    table.wait_for_after("Human Fighter", "/character sheet");
     table.type_keys("\r");
-    table.wait_for("Human Fighter", created + 2);
+    table.wait_for_prompt_after("Human Fighter", created + 2);
 
     // Ctrl-D on an empty line leaves, cleanly.
     table.type_keys("\u{4}");

@@ -130,6 +130,10 @@ const GROUPS: &[(&str, &[Entry])] = &[
             (&["homebrew", "show"], "/homebrew show name:Bog Hag"),
             (&["homebrew", "remove"], "/homebrew remove name:Bog Hag"),
             (&["homebrew", "export"], "/homebrew export"),
+            (
+                &["homebrew", "balance"],
+                "/homebrew balance monster:Bog Hag party:fighter:3,cleric:3",
+            ),
         ],
     ),
 ];

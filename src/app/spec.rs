@@ -361,6 +361,20 @@ pub const COMMANDS: &[Spec] = &[
     ),
     gm(&["homebrew", "export"], "this server's homebrew as one file", &[]),
     gm(
+        &["homebrew", "balance"],
+        "how fair a monster is: seeded duels against a party, a verdict and a chart",
+        &[
+            listed(
+                "monster",
+                true,
+                Suggest::Monster,
+                "which monster (this server's homebrew too)",
+            ),
+            text("party", true, "class:level characters, e.g. fighter:3,cleric:3"),
+            integer("count", false, 1, 12, "how many of the monster (default 1)"),
+        ],
+    ),
+    gm(
         &["gm", "spawn"],
         "add monsters to the fight here (or start one)",
         &[

@@ -203,7 +203,7 @@ fn files(payload: &MessagePayload) -> Vec<serenity::CreateAttachment> {
         .iter()
         .take(1)
         .map(|a| {
-            let mut file = serenity::CreateAttachment::bytes(a.content.as_bytes(), a.filename.as_str());
+            let mut file = serenity::CreateAttachment::bytes(a.content.as_slice(), a.filename.as_str());
             file.description.clone_from(&a.description);
             file
         })

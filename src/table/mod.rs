@@ -51,6 +51,24 @@ pub struct Table {
     width: Option<usize>,
 }
 
+/// Saves the payload's binary files (a `/homebrew balance` chart) under the temporary folder's
+/// `gogobee/`, to open with an image viewer; their paths. Text files are shown in full instead.
+fn save_binary_files(payload: &render::MessagePayload) -> Vec<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join("gogobee");
+    payload
+        .attachments
+        .iter()
+        .filter(|file| file.text_content().is_none())
+        .filter_map(|file| {
+            let name = std::path::Path::new(&file.filename).file_name()?;
+            std::fs::create_dir_all(&dir).ok()?;
+            let path = dir.join(name);
+            std::fs::write(&path, &file.content).ok()?;
+            Some(path)
+        })
+        .collect()
+}
+
 impl Table {
     pub async fn open(db_url: &str, seed: u64, output: Output, scripted: bool) -> Result<Self> {
         let db = Db::connect(db_url)
@@ -120,7 +138,13 @@ impl Table {
                         .unwrap_or_default();
                     let text = style::for_terminal(&text::to_text(&reply.payload), self.styles, self.width);
                     writeln!(out, "── TwinBee{to}{private}{running}")?;
-                    writeln!(out, "{text}\n")?;
+                    writeln!(out, "{text}")?;
+                    if !self.scripted {
+                        for saved in save_binary_files(&reply.payload) {
+                            writeln!(out, "   saved as {}", saved.display())?;
+                        }
+                    }
+                    writeln!(out)?;
                 }
             }
         }

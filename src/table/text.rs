@@ -36,8 +36,21 @@ pub fn to_text(payload: &MessagePayload) -> String {
         out.push(buttons.join(" "));
     }
     for file in &payload.attachments {
-        out.push(format!("📎 {}", file.filename));
-        out.extend(file.content.lines().map(|l| format!("│ {l}")));
+        match file.text_content() {
+            Some(text) => {
+                out.push(format!("📎 {}", file.filename));
+                out.extend(text.lines().map(|l| format!("│ {l}")));
+            }
+            None => out.push(format!("📎 {} ({})", file.filename, kind_of(&file.filename))),
+        }
     }
     out.join("\n")
+}
+
+/// What a binary file is, by its name.
+fn kind_of(filename: &str) -> &'static str {
+    let png = std::path::Path::new(filename)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if png { "a PNG image" } else { "a binary file" }
 }

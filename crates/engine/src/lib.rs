@@ -8,6 +8,7 @@
 pub mod action_economy;
 pub mod actions;
 pub mod attack;
+pub mod balance;
 pub mod behaviour;
 pub mod bonus_actions;
 pub mod casting;

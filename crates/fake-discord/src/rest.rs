@@ -406,7 +406,7 @@ fn attachments(state: &mut State, channel: ChannelId, body: &Value, existing: Op
                 "size": upload.content.len(),
                 "url": url,
                 "proxy_url": url,
-                "content_type": "text/plain; charset=utf-8",
+                "content_type": if std::path::Path::new(&filename).extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) { "image/png" } else { "text/plain; charset=utf-8" },
             });
             if let Some(description) = entry["description"].as_str() {
                 stored["description"] = json!(description);

@@ -8,12 +8,14 @@
 //!   timing model's state, whose turn is next, a ping), on the tick timeline a running status
 //!   message edited in place, and, when a player may react, a prompt with buttons.
 //! - [`custom_id`]: reaction button ids, checked by the service against stored state.
+//! - [`balance`]: `/homebrew balance`'s figures as text and as a PNG chart.
 //! - [`messages`]: refusals, info, the character sheet, room entry and the Hospital.
 //! - [`models`]: what each timing model shows — the initiative order, the charge race, the tick
 //!   timeline — and a combatant's budget for the turn.
 //!
 //! No I/O, no async, no Discord client: plain data in, plain data out.
 
+pub mod balance;
 pub mod combat;
 pub mod custom_id;
 pub mod flavor;

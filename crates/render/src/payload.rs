@@ -64,9 +64,9 @@ pub struct Attachment {
     pub filename: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The file's text (never in the JSON).
+    /// The file's bytes (never in the JSON).
     #[serde(skip)]
-    pub content: String,
+    pub content: Vec<u8>,
 }
 
 /// An attachment's `id` as Discord's JSON has it: a string of digits.
@@ -92,8 +92,23 @@ impl Attachment {
             id,
             filename: filename.to_owned(),
             description: (!description.is_empty()).then(|| description.to_owned()),
+            content: content.into_bytes(),
+        }
+    }
+
+    /// A binary file (a PNG chart) to send as the message's `id`-th file.
+    pub fn bytes(id: u64, filename: &str, description: &str, content: Vec<u8>) -> Self {
+        Self {
+            id,
+            filename: filename.to_owned(),
+            description: (!description.is_empty()).then(|| description.to_owned()),
             content,
         }
+    }
+
+    /// The file as text, when it is UTF-8.
+    pub fn text_content(&self) -> Option<&str> {
+        std::str::from_utf8(&self.content).ok()
     }
 }
 

@@ -7,6 +7,8 @@
 mod common;
 
 use chrono::{TimeZone, Utc};
+use engine::balance::Verdict;
+use service::cmd::balance::{BalanceAsk, DUELS};
 use service::cmd::gm::Spawn;
 use service::{DateTimeUtc, Db, Service, ServiceError};
 
@@ -15,6 +17,8 @@ on_every_backend! {
     a_bad_file_is_refused_line_by_line_and_nothing_is_stored => crate::a_bad_file_is_refused_line_by_line_and_nothing_is_stored;
     homebrew_stays_in_its_guild_and_replaces_only_there => crate::homebrew_stays_in_its_guild_and_replaces_only_there;
     spawn_overrides_name_hp_and_ac_for_this_fight => crate::spawn_overrides_name_hp_and_ac_for_this_fight;
+    balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules => crate::balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules;
+    balance_verdicts_of_built_in_monsters_match_their_odds => crate::balance_verdicts_of_built_in_monsters_match_their_odds;
 }
 
 const EXAMPLE: &str = include_str!("../../../examples/homebrew/marsh-raiders.toml");
@@ -222,5 +226,87 @@ async fn spawn_overrides_name_hp_and_ac_for_this_fight(db: Db) -> Result<(), Ser
             .await;
         assert!(matches!(refused, Err(ServiceError::InvalidInput(_))), "{refused:?}");
     }
+    Ok(())
+}
+
+fn ask(monster: &str, count: u32, party: &str) -> BalanceAsk {
+    BalanceAsk {
+        monster: monster.into(),
+        count,
+        party: party.into(),
+    }
+}
+
+async fn balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let a = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let b = svc.campaign_for("guild-b", CHANNEL, now()).await?.id;
+    svc.homebrew_import(a, EXAMPLE, now()).await?;
+
+    let hag = ask("bog hag", 1, "fighter:3, cleric:3");
+    let answer = svc.homebrew_balance(a, &hag).await?;
+    let t = &answer.tally;
+    assert_eq!(answer.matchup, "Bog Hag ×1 vs fighter:3, cleric:3");
+    assert_eq!(answer.ruleset, engine::Ruleset::Gogobee);
+    assert_eq!(t.duels, DUELS);
+    assert_eq!(t.party_wins + t.foe_wins + t.halted, DUELS);
+    assert_eq!(t.rounds.values().sum::<u32>(), DUELS);
+    assert_eq!((t.party_size, t.party_level), (2, 3));
+    // The same question gives the same answer; under another ruleset, another run.
+    assert_eq!(svc.homebrew_balance(a, &hag).await?, answer);
+    svc.set_ruleset(a, "ctb").await?;
+    let ctb = svc.homebrew_balance(a, &hag).await?;
+    assert_eq!(ctb.ruleset, engine::Ruleset::Ctb);
+    assert_ne!(ctb.tally, answer.tally);
+    // `replaces = "goblin"`: guild A's goblin is the Marsh Goblin, guild B's the built-in one.
+    assert!(
+        svc.homebrew_balance(a, &ask("goblin", 2, "fighter:1"))
+            .await?
+            .matchup
+            .starts_with("Marsh Goblin ×2")
+    );
+    assert!(
+        svc.homebrew_balance(b, &ask("goblin", 2, "fighter:1"))
+            .await?
+            .matchup
+            .starts_with("Goblin ×2")
+    );
+
+    // Guild B has no hag; bad input is refused with what is allowed, and nothing is stored.
+    let before = names(&svc.homebrew_list(a).await?);
+    let refused = svc.homebrew_balance(b, &hag).await;
+    assert!(
+        matches!(&refused, Err(ServiceError::Unknown { kind: "monster", .. })),
+        "{refused:?}"
+    );
+    for (bad, says) in [
+        (ask("bog hag", 0, "fighter:3"), "count: is 1 to 12"),
+        (ask("bog hag", 13, "fighter:3"), "count: is 1 to 12"),
+        (ask("bog hag", 1, "bard:3"), "neither a class"),
+        (ask("bog hag", 1, "fighter:25"), "level is 1 to 20"),
+        (ask("bog hag", 1, "goblin:2"), "characters only"),
+        (ask("bog hag", 1, ""), "at least one"),
+    ] {
+        let e = svc.homebrew_balance(a, &bad).await.expect_err(says);
+        assert!(e.to_string().contains(says), "{bad:?}: {e}");
+    }
+    assert_eq!(names(&svc.homebrew_list(a).await?), before);
+    assert!(svc.homebrew_list(b).await?.is_empty());
+    Ok(())
+}
+
+async fn balance_verdicts_of_built_in_monsters_match_their_odds(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    // Two rats (AC 12, a 1d4+2 bite at +4) cannot beat a fifth-level fighter (44 HP, two attacks).
+    let rats = svc.homebrew_balance(camp, &ask("giant rat", 2, "fighter:5")).await?;
+    assert_eq!(rats.tally.party_wins, DUELS, "{:?}", rats.tally);
+    assert_eq!(rats.tally.verdict(), Verdict::Easy);
+    // A young red dragon (178 HP, breath 16d6) kills a first-level fighter every time.
+    let dragon = svc
+        .homebrew_balance(camp, &ask("young red dragon", 1, "fighter:1"))
+        .await?;
+    assert_eq!(dragon.tally.foe_wins, DUELS, "{:?}", dragon.tally);
+    assert_eq!(dragon.tally.verdict(), Verdict::Deadly);
     Ok(())
 }

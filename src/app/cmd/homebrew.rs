@@ -1,5 +1,5 @@
-//! `/homebrew import|list|show|remove|export` (Manage Server): a server's own monsters, items,
-//! spells and statuses (docs/homebrew.md). `file:` is the file's text: the Discord adapter
+//! `/homebrew import|list|show|remove|export|balance` (Manage Server): a server's own monsters,
+//! items, spells and statuses (docs/homebrew.md), and how fair a monster is for a party. `file:` is the file's text: the Discord adapter
 //! downloads the attachment, the terminal table reads the local path.
 
 use service::ServiceError;
@@ -13,6 +13,7 @@ pub enum Homebrew {
     Show { name: String },
     Remove { name: String },
     Export,
+    Balance(service::cmd::balance::BalanceAsk),
 }
 
 fn names(entries: &[service::cmd::homebrew::HomebrewEntry]) -> String {
@@ -53,6 +54,11 @@ impl Homebrew {
             "show" => Self::Show { name: need("name")? },
             "remove" => Self::Remove { name: need("name")? },
             "export" => Self::Export,
+            "balance" => Self::Balance(service::cmd::balance::BalanceAsk {
+                monster: need("monster")?,
+                count: inv.number::<u32>("count")?.unwrap_or(1),
+                party: need("party")?,
+            }),
             _ => Self::List,
         })
     }
@@ -114,6 +120,14 @@ impl Homebrew {
                     text,
                 )];
                 message
+            }
+            Self::Balance(ask) => {
+                let balance = s.homebrew_balance(campaign, &ask).await?;
+                render::balance::message(&render::balance::Figures {
+                    matchup: balance.matchup,
+                    ruleset: balance.ruleset.name().to_owned(),
+                    tally: balance.tally,
+                })
             }
         };
         Ok(vec![Reply::public(reply)])

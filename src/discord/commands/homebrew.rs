@@ -1,4 +1,4 @@
-//! `/homebrew import|list|show|remove|export` (Manage Server).
+//! `/homebrew import|list|show|remove|export|balance` (Manage Server).
 
 use poise::serenity_prelude as serenity;
 
@@ -9,7 +9,7 @@ use crate::discord::{Context, Error, play};
 #[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
 #[poise::command(
     slash_command,
-    subcommands("import", "list", "show", "remove", "export"),
+    subcommands("import", "list", "show", "remove", "export", "balance"),
     subcommand_required,
     default_member_permissions = "MANAGE_GUILD"
 )]
@@ -62,4 +62,23 @@ async fn remove(
 #[poise::command(slash_command)]
 async fn export(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["homebrew", "export"], options!()).await
+}
+
+/// How fair a monster is: seeded duels against a party, a verdict and a chart.
+#[poise::command(slash_command)]
+async fn balance(
+    ctx: Context<'_>,
+    #[description = "Which monster (this server's homebrew too)"]
+    #[autocomplete = "complete::monster"]
+    #[max_length = 100]
+    monster: String,
+    #[description = "class:level characters, e.g. fighter:3,cleric:3"]
+    #[max_length = 100]
+    party: String,
+    #[description = "How many of the monster (default 1)"]
+    #[min = 1]
+    #[max = 12]
+    count: Option<u32>,
+) -> Result<(), Error> {
+    play(ctx, &["homebrew", "balance"], options!(monster, party, count)).await
 }

@@ -1,6 +1,7 @@
 //! The service functions, one module per command group; each is an `impl Service` block.
 
 pub mod arena;
+pub mod balance;
 pub mod campaign;
 pub mod character;
 pub mod combat;
