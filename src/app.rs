@@ -342,7 +342,8 @@ impl App {
 
     /// Every name of an autocomplete list for the caller (the terminal table completes from it).
     pub async fn names(&self, caller: &Caller, list: Suggest, now: DateTime<Utc>) -> Vec<String> {
-        use engine::content::{Class, Monster, Race};
+        // Races, classes and zones are the game's; a campaign's monsters include its homebrew.
+        let builtin = engine::content::data::builtin();
         let owned = |names: &mut dyn Iterator<Item = &'static str>| names.map(str::to_owned).collect::<Vec<_>>();
         let campaign = || async {
             self.service
@@ -383,15 +384,15 @@ impl App {
                 gear.push("Shield".to_owned());
                 gear
             }
-            Suggest::Zone => owned(&mut engine::content::data::builtin().zones.all().iter().map(|z| &*z.name)),
-            Suggest::Race => owned(&mut Race::ALL.iter().map(|r| r.name())),
-            Suggest::Class => owned(&mut Class::ALL.iter().map(|c| c.name())),
+            Suggest::Zone => owned(&mut builtin.zones.all().iter().map(|z| &*z.name)),
+            Suggest::Race => owned(&mut builtin.races.all().iter().map(|r| &*r.name)),
+            Suggest::Class => owned(&mut builtin.classes.all().iter().map(|c| &*c.name)),
             Suggest::Monster => match campaign().await {
                 Some(id) => match self.service.content(id).await {
                     Ok(content) => content.monsters.all().iter().map(|m| m.name.to_string()).collect(),
-                    Err(_) => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+                    Err(_) => owned(&mut builtin.monsters.all().iter().map(|m| &*m.name)),
                 },
-                None => owned(&mut Monster::ALL.iter().map(|m| m.name())),
+                None => owned(&mut builtin.monsters.all().iter().map(|m| &*m.name)),
             },
             Suggest::Homebrew => match campaign().await {
                 Some(id) => self

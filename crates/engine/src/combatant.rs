@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::action_economy::TurnResources;
 use crate::combat::Ruleset;
 use crate::content::data::{
-    ArmorDef, ClassLevel, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceTrait, SpellDef, WeaponDef,
+    ArmorDef, ClassDef, ClassLevel, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceDef, RaceTrait, SpellDef,
+    WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
@@ -174,10 +175,29 @@ pub struct Combatant {
 impl Combatant {
     /// A built-in player character at full health with its class kit and a Potion of Healing.
     pub fn character(name: &str, race: Race, class: Class, level: u32, controller: Controller) -> Self {
-        let sheet = Sheet::character(race, class, level);
-        let def = class.def();
+        Self::of_character(
+            name,
+            crate::content::data::builtin(),
+            race.def(),
+            class.def(),
+            level,
+            controller,
+        )
+    }
+
+    /// A player character of `content`'s `race` and `class` (found there by id) at full health,
+    /// with its class kit and a Potion of Healing.
+    pub fn of_character(
+        name: &str,
+        content: &crate::content::data::Content,
+        race: &Arc<RaceDef>,
+        def: &ClassDef,
+        level: u32,
+        controller: Controller,
+    ) -> Self {
+        let sheet = Sheet::of_character(content, race, def, level);
         let at = sheet.character_def().map_or(level, |c| c.level);
-        let abilities = def.base_abilities.plus(race.def().ability_bonus);
+        let abilities = def.base_abilities.plus(race.ability_bonus);
         let max_hp = def.max_hp(at, abilities.modifier(Ability::Con));
         let row = *def.at(at);
         let mut items = BTreeMap::new();
@@ -267,17 +287,33 @@ impl Combatant {
 
     /// Wields a built-in weapon in the main hand.
     pub fn set_weapon(&mut self, weapon: Weapon) {
-        self.sheet_mut().weapon = Arc::clone(weapon.def());
+        self.wield(Some(Arc::clone(weapon.def())));
     }
 
     /// Wields a built-in weapon in the off hand, or nothing.
     pub fn set_off_hand(&mut self, weapon: Option<Weapon>) {
-        self.sheet_mut().off_hand = weapon.map(|w| Arc::clone(w.def()));
+        self.wield_off_hand(weapon.map(|w| Arc::clone(w.def())));
     }
 
     /// Wears a built-in armor.
     pub fn set_armor(&mut self, armor: Armor) {
-        self.sheet_mut().armor = Arc::clone(armor.def());
+        self.wear(Some(Arc::clone(armor.def())));
+    }
+
+    /// Wields a weapon of any content in the main hand; nothing in it, it strikes unarmed.
+    pub fn wield(&mut self, weapon: Option<Arc<WeaponDef>>) {
+        let sheet = self.sheet_mut();
+        sheet.weapon = weapon.unwrap_or_else(|| Arc::clone(&sheet.unarmed));
+    }
+
+    /// Wields a weapon of any content in the off hand, or nothing.
+    pub fn wield_off_hand(&mut self, weapon: Option<Arc<WeaponDef>>) {
+        self.sheet_mut().off_hand = weapon;
+    }
+
+    /// Wears an armor of any content, or none.
+    pub fn wear(&mut self, armor: Option<Arc<ArmorDef>>) {
+        self.sheet_mut().armor = armor.unwrap_or_else(|| Arc::clone(Armor::None.def()));
     }
 
     /// Carries the shield or not.

@@ -90,11 +90,15 @@ pub struct Sheet {
 impl Sheet {
     /// A built-in character with its class's kit and a Potion of Healing's definition.
     pub fn character(race: Race, class: Class, level: u32) -> Self {
-        let content = data::builtin();
-        let class = class.def();
+        Self::of_character(data::builtin(), race.def(), class.def(), level)
+    }
+
+    /// A character of `content`'s `race` and `class` (found there by id), with its class's kit
+    /// and a Potion of Healing's definition.
+    pub fn of_character(content: &data::Content, race: &Arc<RaceDef>, class: &data::ClassDef, level: u32) -> Self {
         let kit = &class.kit;
         Self {
-            kind: Kind::Character(CharacterDef::new(content, race.def(), class, level)),
+            kind: Kind::Character(CharacterDef::new(content, race, class, level)),
             weapon: Arc::new(kit.weapon.clone()),
             off_hand: kit.off_hand.clone().map(Arc::new),
             unarmed: Arc::clone(Weapon::Unarmed.def()),

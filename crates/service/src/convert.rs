@@ -3,7 +3,9 @@
 //! row when a fight ends, and the JSON columns (`inventory`, `gear`) get typed shapes.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+use engine::content::data::Table;
 use engine::content::{Armor, Class, Item, Race, Weapon};
 use engine::{Combatant, Controller};
 use serde::{Deserialize, Serialize};
@@ -111,19 +113,39 @@ pub fn interrupts_today(c: &Combatant, now: crate::DateTimeUtc) -> Option<String
     .ok()
 }
 
+/// A stored content name's definition in `table`, refusing a row the content does not know.
+fn stored_def<'c, T>(what: &'static str, text: &str, table: &'c Table<T>) -> Result<&'c Arc<T>, ServiceError> {
+    table
+        .get(text)
+        .ok_or_else(|| ServiceError::InvalidInput(format!("stored {what} \"{text}\" is not in the content")))
+}
+
 /// The character as the engine sees it: level, gear, current HP and consumables from the row.
+/// Its race, class and gear are looked up by id in the content (the built-in content has them
+/// all: a homebrew file cannot define races, classes or gear).
 pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
+    let content = engine::content::data::builtin();
     let level = u32::try_from(row.level).unwrap_or(1);
-    let mut c = Combatant::character(
+    let mut c = Combatant::of_character(
         &row.name,
-        race(row)?,
-        class(row)?,
+        content,
+        stored_def("race", &row.race, &content.races)?,
+        stored_def("class", &row.class, &content.classes)?,
         level,
         Controller::Player(row.player_id.clone()),
     );
-    c.set_weapon(weapon(row.weapon.as_deref())?.unwrap_or(Weapon::Unarmed));
-    c.set_off_hand(weapon(row.off_hand.as_deref())?);
-    c.set_armor(armor(row.armor.as_deref())?);
+    let weapon = |slot: Option<&str>| {
+        slot.map(|w| stored_def("weapon", w, &content.weapons).map(Arc::clone))
+            .transpose()
+    };
+    c.wield(weapon(row.weapon.as_deref())?);
+    c.wield_off_hand(weapon(row.off_hand.as_deref())?);
+    let armor = row.armor.as_deref();
+    c.wear(
+        armor
+            .map(|a| stored_def("armor", a, &content.armor).map(Arc::clone))
+            .transpose()?,
+    );
     c.set_shield(row.shield.is_some());
     c.hp = row.hp.clamp(0, c.max_hp);
     c.set_items(inventory(row)?);

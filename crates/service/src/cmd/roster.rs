@@ -7,7 +7,6 @@
 //! no player any more: its `player_id` becomes `retired:<id>:<player>`, so the player may create
 //! a new character, and the leaderboards leave it out. Its name stays taken.
 
-use engine::content::Monster;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
@@ -51,10 +50,11 @@ pub fn check_name(name: &str) -> Result<String, ServiceError> {
         return Err(bad(&format!(" — \"{name}\" has {count}")));
     }
     let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
-    if let Some(monster) = Monster::parse(base).or_else(|| Monster::parse(name)) {
+    let monsters = &engine::content::data::builtin().monsters;
+    if let Some(monster) = monsters.get(base).or_else(|| monsters.get(name)) {
         return Err(ServiceError::InvalidInput(format!(
             "\"{name}\" is what TwinBee calls a {} in a fight — pick a name no monster has.",
-            monster.name()
+            monster.name
         )));
     }
     Ok(name.to_owned())
