@@ -14,6 +14,7 @@ use service::{CombatUpdate, DateTimeUtc, Db, Notice, PlayerCommand, Service, Ser
 on_every_backend! {
     a_homebrew_goblin_replaces_the_goblin_in_its_campaign_s_expeditions_only => crate::a_homebrew_goblin_replaces_the_goblin_in_its_campaign_s_expeditions_only;
     a_party_of_two_fights_the_homebrew_goblin_on_an_expedition => crate::a_party_of_two_fights_the_homebrew_goblin_on_an_expedition;
+    a_pet_of_a_replaced_kind_fights_as_its_campaign_s_replacement => crate::a_pet_of_a_replaced_kind_fights_as_its_campaign_s_replacement;
 }
 
 /// Has the Marsh Goblin (`replaces = "goblin"`: 3d6 HP, AC 14, Spear and Dart).
@@ -276,6 +277,49 @@ async fn a_party_of_two_fights_the_homebrew_goblin_on_an_expedition(db: Db) -> R
         exp.materials.iter().any(|m| m == "Marsh Goblin trophy"),
         "{:?}",
         exp.materials
+    );
+    Ok(())
+}
+
+/// A wolf that takes the built-in Wolf's place (its pup at the shop is a Wolf).
+const DIRE_WOLF: &str = r#"
+[[monster]]
+name = "Dire Wolf"
+replaces = "wolf"
+tier = 1
+xp = 200
+hp = "5d10+10"
+ac = 14
+abilities = { str = 17, dex = 15, con = 15, int = 3, wis = 12, cha = 7 }
+attacks = [{ name = "Maul", to_hit = 5, damage = "2d6+3", type = "piercing" }]
+behaviour = "aggressive"
+"#;
+
+async fn a_pet_of_a_replaced_kind_fights_as_its_campaign_s_replacement(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let a = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let b = svc.campaign_for("guild-b", CHANNEL, now()).await?.id;
+    svc.homebrew_import(a, DIRE_WOLF, now()).await?;
+    let mut pets = Vec::new();
+    for camp in [a, b] {
+        svc.create_character(camp, "alice", "Aria", "human", "fighter", now())
+            .await?;
+        let held = svc.inventory(camp, "alice").await?.coins;
+        svc.gm_grant_coins(camp, "alice", 120 - held).await?;
+        svc.shop_buy(camp, "alice", "Wolf pup", 1).await?;
+        svc.gm_spawn(camp, CHANNEL, "kobold", 1, now()).await?;
+        let joined = svc.join_combat(camp, CHANNEL, "alice", now()).await?;
+        let pup = joined.combat.by_name("Aria's Wolf pup").expect("the pet joined");
+        assert_eq!(pup.side, Side::Party);
+        pets.push(stat_line(pup));
+    }
+    assert_eq!(
+        pets,
+        [
+            ("Dire Wolf".to_owned(), 37, 14, vec!["Maul".to_owned()]),
+            ("Wolf".to_owned(), 11, 13, vec!["Bite".to_owned()]),
+        ],
+        "5d10+10 averages 37; the built-in Wolf 2d8+2, 11"
     );
     Ok(())
 }
