@@ -361,17 +361,24 @@ impl App {
                     .unwrap_or_default(),
                 None => Vec::new(),
             },
+            // The caller's own spells and items; without any, the campaign's (its homebrew too).
             Suggest::Spell => match campaign().await {
                 Some(id) => match self.service.sheet(id, &caller.user).await {
-                    Ok(sheet) if !sheet.spells.is_empty() => sheet.spells.iter().map(|s| s.label()).collect(),
-                    _ => owned(&mut engine::content::data::builtin().spells.all().iter().map(|s| &*s.name)),
+                    Ok(sheet) if !sheet.spells.is_empty() => sheet.spell_names,
+                    _ => match self.service.content(id).await {
+                        Ok(content) => content.spells.all().iter().map(|s| s.name.to_string()).collect(),
+                        Err(_) => owned(&mut builtin.spells.all().iter().map(|s| &*s.name)),
+                    },
                 },
                 None => Vec::new(),
             },
             Suggest::Item => match campaign().await {
                 Some(id) => match self.service.inventory(id, &caller.user).await {
-                    Ok(inv) if !inv.items.is_empty() => inv.items.iter().map(|(i, _)| i.label()).collect(),
-                    _ => owned(&mut engine::content::data::builtin().items.all().iter().map(|i| &*i.name)),
+                    Ok(inv) if !inv.items.is_empty() => inv.item_names,
+                    _ => match self.service.content(id).await {
+                        Ok(content) => content.items.all().iter().map(|i| i.name.to_string()).collect(),
+                        Err(_) => owned(&mut builtin.items.all().iter().map(|i| &*i.name)),
+                    },
                 },
                 None => Vec::new(),
             },

@@ -1,10 +1,15 @@
 //! End to end through Discord (issue 14): `/homebrew import file:<attachment>` — the server
 //! owner attaches a file, the bot downloads it from the attachment's URL (serenity's
 //! `Attachment::download`, from the fake Discord's CDN) and imports it; the guild then spawns
-//! its monster. A file that does not load is refused line by line, storing nothing.
+//! its monster. A file that does not load is refused line by line, storing nothing. In two
+//! servers (commands registered globally): the homebrew item is granted and the spell known in
+//! the importing guild, and `/use` and `/cast` autocomplete list them there only.
 
 mod support;
 
+use std::sync::Arc;
+
+use fake_discord::FakeDiscord;
 use serde_json::json;
 use support::*;
 
@@ -90,6 +95,122 @@ async fn an_attached_homebrew_file_is_downloaded_imported_and_its_monster_spawne
     assert_refused(&refused, "line 1:");
     let again = table.slash("owner", "homebrew", &["list"], json!({})).await;
     assert!(!answer(&table, &again).contains("Mudling"));
+    assert_all_valid(&fake);
+    drop(bot);
+}
+
+/// The names autocomplete offers `user` for `option` of `/command`, typing `partial`.
+async fn offered(
+    fake: &FakeDiscord,
+    table: &Table,
+    user: &str,
+    command: &str,
+    option: &str,
+    partial: &str,
+) -> Vec<String> {
+    let typing = fake
+        .autocomplete(
+            table.user(user),
+            table.guild,
+            table.channel,
+            command,
+            &[],
+            &json!({ option: partial }),
+            option,
+        )
+        .unwrap();
+    let choices = table.answered(typing).await;
+    assert_eq!(choices.body["type"], 8, "{}", choices.body);
+    choices.body["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn homebrew_items_and_spells_are_offered_and_granted_in_their_guild_only() {
+    let fake = Arc::new(FakeDiscord::start().await);
+    let dir = scratch("homebrew-guilds");
+    let bot = Bot::start(&fake, &dir, None);
+    let registered = fake.wait_for_commands(None, WAIT).await;
+    assert!(registered.is_ok(), "no global commands:\n{}", bot.logs());
+    let owner = fake.user("owner");
+    let (guild_a, channel_a) = fake.add_guild("Marsh", owner);
+    let (guild_b, channel_b) = fake.add_guild("Plain", owner);
+    let (a, b) = (
+        Table::new(&fake, guild_a, channel_a),
+        Table::new(&fake, guild_b, channel_b),
+    );
+    let file = fake.upload("marsh-raiders.toml", EXAMPLE);
+    let imported = a.slash("owner", "homebrew", &["import"], json!({"file": file})).await;
+    assert!(answer(&a, &imported).contains("Swamp Tonic"), "{}", bot.logs());
+
+    // With no character, autocomplete offers the server's content: guild A's homebrew, only there.
+    assert_eq!(offered(&fake, &a, "bob", "use", "item", "swamp").await, ["Swamp Tonic"]);
+    assert_eq!(
+        offered(&fake, &a, "bob", "cast", "spell", "marsh").await,
+        ["Marsh Bolt"]
+    );
+    assert!(offered(&fake, &b, "bob", "use", "item", "swamp").await.is_empty());
+    assert!(offered(&fake, &b, "bob", "cast", "spell", "marsh").await.is_empty());
+
+    for table in [&a, &b] {
+        let created = table
+            .slash(
+                "alice",
+                "character",
+                &["create"],
+                json!({"name": "Aria", "race": "elf", "class": "mage"}),
+            )
+            .await;
+        assert!(answer(table, &created).contains("Aria"), "{}", created.body);
+    }
+    // Guild A: the GM grants the homebrew item; the Mage knows the spell (classes = ["Mage", …]).
+    let granted = a
+        .slash(
+            "owner",
+            "gm",
+            &["grant"],
+            json!({"player": "alice", "item": "Swamp Tonic", "count": 2}),
+        )
+        .await;
+    assert!(answer(&a, &granted).contains("Swamp Tonic × 2"), "{}", granted.body);
+    assert_eq!(
+        offered(&fake, &a, "alice", "use", "item", "").await,
+        ["Potion of Healing", "Swamp Tonic"]
+    );
+    assert!(
+        offered(&fake, &a, "alice", "cast", "spell", "")
+            .await
+            .contains(&"Marsh Bolt".to_owned())
+    );
+
+    // Guild B: refused as unknown, with the items there are; nothing offered.
+    let refused = b
+        .slash(
+            "owner",
+            "gm",
+            &["grant"],
+            json!({"player": "alice", "item": "Swamp Tonic"}),
+        )
+        .await;
+    assert_refused(&refused, "Potion of Healing");
+    let said = answer(&b, &refused);
+    assert!(
+        said.contains("Swamp Tonic") && said.matches("Swamp Tonic").count() == 1,
+        "{said}"
+    );
+    assert_eq!(
+        offered(&fake, &b, "alice", "use", "item", "").await,
+        ["Potion of Healing"]
+    );
+    let spells = offered(&fake, &b, "alice", "cast", "spell", "").await;
+    assert!(
+        spells.contains(&"Fire Bolt".to_owned()) && !spells.contains(&"Marsh Bolt".to_owned()),
+        "{spells:?}"
+    );
     assert_all_valid(&fake);
     drop(bot);
 }

@@ -351,6 +351,39 @@ impl Combatant {
         *n = n.saturating_add(count);
     }
 
+    /// Copies onto its sheet what `content` (a campaign's: the built-ins with its homebrew)
+    /// defines for it, as it joins a fight: the consumables it holds that the built-in content
+    /// lacks, and, for a character, its class's spells at its level as `content` lists them (a
+    /// homebrew spell the class learns, a spell a homebrew entry replaces). An id `content`
+    /// does not define stays held, unusable, as before.
+    pub fn draw_on(&mut self, content: &crate::content::data::Content) {
+        let missing: Vec<Arc<ItemDef>> = self
+            .items
+            .keys()
+            .filter(|item| self.item_def(**item).is_none())
+            .filter_map(|item| content.items.get(item.as_str()).filter(|d| item.names(&d.name)))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            let sheet = self.sheet_mut();
+            let mut items = sheet.items.to_vec();
+            items.extend(missing);
+            sheet.items = items.into();
+        }
+        let Some(character) = self.sheet.character_def() else {
+            return;
+        };
+        let Some(class) = content.classes.get(&character.class) else {
+            return;
+        };
+        let known: Vec<SpellDef> = class.known_spells(character.level).cloned().collect();
+        if *character.spells != *known
+            && let crate::sheet::Kind::Character(c) = &mut self.sheet_mut().kind
+        {
+            c.spells = known.into();
+        }
+    }
+
     /// The name of a consumable it carries (its id when it carries none of that id).
     pub fn item_name(&self, item: Item) -> String {
         self.item_def(item).map_or_else(|| item.label(), |d| d.name.to_string())

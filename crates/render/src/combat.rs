@@ -124,13 +124,20 @@ fn turns(n: impl Into<u64>) -> String {
 
 /// What a readied action's trigger did, as the verb after its doer: "moves", "casts Fire Bolt",
 /// "uses its breath weapon", "attacks Bo", "closes in", "pulls away".
-fn did(observed: Option<&engine::readied::Observed>, n: &dyn Fn(CombatantId) -> String) -> String {
+fn did(combat: &Combat, observed: Option<&engine::readied::Observed>, n: &dyn Fn(CombatantId) -> String) -> String {
     use engine::readied::Observed;
     match observed {
         None | Some(Observed::Moves { .. }) => "moves".into(),
         Some(Observed::EntersMelee { .. }) => "closes in".into(),
         Some(Observed::LeavesMelee { .. }) => "pulls away".into(),
-        Some(Observed::CastsSpell { spell, .. }) => format!("casts {}", spell.label()),
+        // The caster's copy names it (a server's own spell has no built-in name).
+        Some(Observed::CastsSpell { caster, spell }) => format!(
+            "casts {}",
+            combat
+                .combatants
+                .get(caster.0 as usize)
+                .map_or_else(|| spell.label(), |x| x.spell_name(*spell))
+        ),
         Some(Observed::UsesAbility { ability, .. }) => format!("uses {}", escape_markdown(&lower_words(ability))),
         Some(Observed::Attacks { target, .. }) => format!("attacks {}", n(*target)),
     }
@@ -603,7 +610,7 @@ impl Renderer {
                         ("name", &n(*id)),
                         ("mover", &n(*trigger_by)),
                         ("action", &escape_markdown(action)),
-                        ("did", &did(observed.as_ref(), &n)),
+                        ("did", &did(c, observed.as_ref(), &n)),
                     ],
                 )
             }
@@ -1124,7 +1131,7 @@ impl Renderer {
                 &[
                     ("name", &name),
                     ("mover", &n(observed.actor())),
-                    ("did", &did(Some(observed), &n)),
+                    ("did", &did(combat, Some(observed), &n)),
                 ],
             ),
             ReactionTrigger::Phase { actor, phase } => self.flavor.pick(

@@ -153,6 +153,16 @@ pub fn combatant(row: &character::Model) -> Result<Combatant, ServiceError> {
     Ok(c)
 }
 
+/// The character as it joins a fight in its campaign: [`combatant`] with the campaign's
+/// `content` (the built-ins with its homebrew) copied onto its sheet — the homebrew items it
+/// holds, the spells its class learns there — so the fight keeps them whatever is edited later.
+pub fn fighter(row: &character::Model, content: &engine::content::data::Content) -> Result<Combatant, ServiceError> {
+    let mut c = combatant(row)?;
+    c.draw_on(content);
+    c.pack_lb = pack_lb(&c, &pack(row)?);
+    Ok(c)
+}
+
 /// What everyone carries besides gear and consumables (bedroll, rations, rope, torches).
 pub const KIT_LB: i32 = 10;
 

@@ -35,11 +35,12 @@ fn stored<T>(what: &str, name: &str, parsed: Option<T>) -> Result<T, ServiceErro
     parsed.ok_or_else(|| ServiceError::InvalidInput(format!("{name} is not a {what} the game knows yet.")))
 }
 
-/// How many of a good the character carries (not worn or wielded).
-pub(crate) fn held(row: &character::Model, kind: GoodKind, name: &str) -> Result<u32, ServiceError> {
+/// How many of a good the character carries (not worn or wielded); a consumable is named in
+/// `content` (the campaign's: the built-ins with its homebrew).
+pub(crate) fn held(row: &character::Model, content: &Content, kind: GoodKind, name: &str) -> Result<u32, ServiceError> {
     Ok(match kind {
         GoodKind::Item => {
-            let item = stored("item", name, engine::content::data::builtin().item_id(name))?;
+            let item = stored("item", name, content.item_id(name))?;
             convert::inventory(row)?.get(&item).copied().unwrap_or(0)
         }
         GoodKind::Weapon => {
@@ -54,18 +55,30 @@ pub(crate) fn held(row: &character::Model, kind: GoodKind, name: &str) -> Result
     })
 }
 
-/// Adds `count` of a good to the character's pack (consumables to the inventory).
-pub(crate) fn add(row: &mut character::Model, kind: GoodKind, name: &str, count: u32) -> Result<(), ServiceError> {
-    change(row, kind, name, i64::from(count))
+/// Adds `count` of a good to the character's pack (consumables, of `content`, to the inventory).
+pub(crate) fn add(
+    row: &mut character::Model,
+    content: &Content,
+    kind: GoodKind,
+    name: &str,
+    count: u32,
+) -> Result<(), ServiceError> {
+    change(row, content, kind, name, i64::from(count))
 }
 
 /// Takes `count` of a good from the pack; refuses (nothing changed) if fewer are carried.
-pub(crate) fn take(row: &mut character::Model, kind: GoodKind, name: &str, count: u32) -> Result<(), ServiceError> {
-    let have = held(row, kind, name)?;
+pub(crate) fn take(
+    row: &mut character::Model,
+    content: &Content,
+    kind: GoodKind,
+    name: &str,
+    count: u32,
+) -> Result<(), ServiceError> {
+    let have = held(row, content, kind, name)?;
     if have < count {
         return Err(not_enough(name, have, count));
     }
-    change(row, kind, name, -i64::from(count))
+    change(row, content, kind, name, -i64::from(count))
 }
 
 fn not_enough(name: &str, have: u32, want: u32) -> ServiceError {
@@ -76,11 +89,17 @@ fn not_enough(name: &str, have: u32, want: u32) -> ServiceError {
     })
 }
 
-fn change(row: &mut character::Model, kind: GoodKind, name: &str, delta: i64) -> Result<(), ServiceError> {
+fn change(
+    row: &mut character::Model,
+    content: &Content,
+    kind: GoodKind,
+    name: &str,
+    delta: i64,
+) -> Result<(), ServiceError> {
     let moved = |n: u32| u32::try_from((i64::from(n) + delta).max(0)).unwrap_or(u32::MAX);
     match kind {
         GoodKind::Item => {
-            let item = stored("item", name, engine::content::data::builtin().item_id(name))?;
+            let item = stored("item", name, content.item_id(name))?;
             let mut items = convert::inventory(row)?;
             let n = items.entry(item).or_default();
             *n = moved(*n);

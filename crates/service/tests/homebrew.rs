@@ -8,9 +8,12 @@ mod common;
 
 use chrono::{TimeZone, Utc};
 use engine::balance::Verdict;
+use engine::content::Item;
+use engine::{Combatant, Event};
 use service::cmd::balance::{BalanceAsk, DUELS};
+use service::cmd::combat::PlayerCommand;
 use service::cmd::gm::Spawn;
-use service::{DateTimeUtc, Db, Service, ServiceError};
+use service::{CombatUpdate, DateTimeUtc, Db, Service, ServiceError};
 
 on_every_backend! {
     import_list_spawn_fight_remove => crate::import_list_spawn_fight_remove;
@@ -19,6 +22,8 @@ on_every_backend! {
     spawn_overrides_name_hp_and_ac_for_this_fight => crate::spawn_overrides_name_hp_and_ac_for_this_fight;
     balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules => crate::balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules;
     balance_verdicts_of_built_in_monsters_match_their_odds => crate::balance_verdicts_of_built_in_monsters_match_their_odds;
+    homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes => crate::homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes;
+    another_guild_is_refused_the_homebrew_item_spell_and_shelf => crate::another_guild_is_refused_the_homebrew_item_spell_and_shelf;
 }
 
 const EXAMPLE: &str = include_str!("../../../examples/homebrew/marsh-raiders.toml");
@@ -308,5 +313,282 @@ async fn balance_verdicts_of_built_in_monsters_match_their_odds(db: Db) -> Resul
         .await?;
     assert_eq!(dragon.tally.foe_wins, DUELS, "{:?}", dragon.tally);
     assert_eq!(dragon.tally.verdict(), Verdict::Deadly);
+    Ok(())
+}
+
+fn tonic() -> Item {
+    Item::named("Swamp Tonic").unwrap()
+}
+
+fn combatant<'a>(update: &'a CombatUpdate, name: &str) -> &'a Combatant {
+    update.combat.by_name(name).expect("in the fight")
+}
+
+/// Passes reaction windows until a player is to act (monsters act on their own).
+async fn next_player(svc: &Service, camp: i64, mut update: CombatUpdate) -> Result<CombatUpdate, ServiceError> {
+    for _ in 0..20 {
+        assert!(
+            update.combat.outcome.is_none(),
+            "the fight ended early: {:?}",
+            update.combat.outcome
+        );
+        let Some(w) = update.combat.window.clone() else {
+            return Ok(update);
+        };
+        let player = update
+            .combat
+            .get(w.reactor)
+            .player_id()
+            .expect("a player reacts")
+            .to_owned();
+        update = svc.react(camp, CHANNEL, &player, "pass", None, now()).await?;
+    }
+    panic!("the reaction windows never closed");
+}
+
+async fn homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    svc.create_character(camp, "alice", "Aria", "human", "fighter", now())
+        .await?;
+    svc.create_character(camp, "bob", "Bram", "human", "mage", now())
+        .await?;
+
+    // Granted: the inventory keeps it by id and names it.
+    let inv = svc.gm_grant_item(camp, "alice", "swamp tonic", 2).await?;
+    assert!(inv.items.contains(&(tonic(), 2)), "{:?}", inv.items);
+    assert!(
+        inv.item_names.contains(&"Swamp Tonic".to_owned()),
+        "{:?}",
+        inv.item_names
+    );
+
+    // Sold at its price in this guild, bought back at half (shop.toml's sell_percent = 50).
+    let shelf = svc.shop_list(camp, "bob").await?;
+    let on_shelf = shelf
+        .stock
+        .iter()
+        .find(|g| g.name == "Swamp Tonic")
+        .expect("on the shelves");
+    assert_eq!((on_shelf.price, on_shelf.buy_back, on_shelf.held), (90, 45, 0));
+    svc.gm_grant_coins(camp, "bob", 100).await?;
+    let bought = svc.shop_buy(camp, "bob", "tonic", 1).await?;
+    assert_eq!(
+        (bought.good.as_str(), bought.total, bought.coins_left),
+        ("Swamp Tonic", 90, 30)
+    );
+    let short = svc.shop_buy(camp, "bob", "Swamp Tonic", 1).await;
+    assert!(
+        matches!(
+            short,
+            Err(ServiceError::CannotAfford {
+                price: 90,
+                coins: 30,
+                ..
+            })
+        ),
+        "{short:?}"
+    );
+    let sold = svc.shop_sell(camp, "bob", "Swamp Tonic", 1).await?;
+    assert_eq!((sold.each, sold.coins_left), (45, 75));
+    assert!(
+        svc.inventory(camp, "bob")
+            .await?
+            .items
+            .iter()
+            .all(|(i, _)| *i != tonic())
+    );
+
+    // The chest at the inn keeps it too.
+    svc.gm_grant_coins(camp, "alice", 200).await?;
+    svc.house_buy(camp, "alice").await?;
+    let stored = svc.house_store(camp, "alice", "Swamp Tonic", 1).await?;
+    assert_eq!(stored.room.goods.get("Swamp Tonic"), Some(&1));
+    svc.house_take(camp, "alice", "swamp tonic", 1).await?;
+    assert!(svc.inventory(camp, "alice").await?.items.contains(&(tonic(), 2)));
+
+    // A Mage knows the homebrew spell its class learns (classes = ["Mage", "Cleric"]); a Fighter does not.
+    assert!(
+        svc.sheet(camp, "bob")
+            .await?
+            .spell_names
+            .contains(&"Marsh Bolt".to_owned())
+    );
+    assert!(svc.sheet(camp, "alice").await?.spell_names.is_empty());
+
+    // A fight with both; the item's and the spell's definitions are copied in as they join.
+    let spawn = Spawn {
+        monster: "giant rat".into(),
+        count: 1,
+        name: None,
+        hp: Some(200),
+        ac: None,
+    };
+    svc.gm_spawn_with(camp, CHANNEL, &spawn, now()).await?;
+    svc.join_combat(camp, CHANNEL, "alice", now()).await?;
+    let joined = svc.join_combat(camp, CHANNEL, "bob", now()).await?;
+    assert!(combatant(&joined, "Aria").item_def(tonic()).is_some());
+    assert_eq!(combatant(&joined, "Aria").items.get(&tonic()), Some(&2));
+    assert!(
+        combatant(&joined, "Bram")
+            .known_spells()
+            .iter()
+            .any(|s| &*s.name == "Marsh Bolt")
+    );
+
+    // An edit of the item after the fight began reaches new fights only.
+    let weaker = EXAMPLE.replace("healing = \"3d4+3\"", "healing = \"1d1\"");
+    assert_ne!(weaker, EXAMPLE);
+    let edited = svc.homebrew_import(camp, &weaker, now()).await?;
+    assert_eq!(names(&edited.changed), ["item Swamp Tonic"]);
+
+    svc.start_combat(camp, CHANNEL, "alice", now()).await?;
+    let mut update = match svc.gm_adjust_hp(camp, CHANNEL, "Aria", -6, now()).await? {
+        service::cmd::gm::HpAdjusted::InCombat(update) => update,
+        other @ service::cmd::gm::HpAdjusted::Character(_) => panic!("Aria is in the fight: {other:?}"),
+    };
+    let bolt = engine::content::Spell::named("Marsh Bolt").unwrap();
+    let (mut used, mut cast) = (false, None);
+    for _ in 0..20 {
+        if used && cast.is_some() {
+            break;
+        }
+        update = next_player(&svc, camp, update).await?;
+        let current = update.combat.get(update.combat.current().expect("someone acts"));
+        match current.player_id() {
+            Some("alice") if !used => {
+                let before = current.hp;
+                assert!(before > 0, "Aria is up");
+                update = svc
+                    .act(
+                        camp,
+                        CHANNEL,
+                        "alice",
+                        &PlayerCommand::UseItem {
+                            item: "Swamp Tonic".into(),
+                            target: None,
+                        },
+                        now(),
+                    )
+                    .await?;
+                assert!(
+                    update
+                        .events
+                        .iter()
+                        .any(|e| matches!(e, Event::ItemUsed { item, .. } if *item == tonic()))
+                );
+                let healed: i32 = update
+                    .events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Healed { amount, .. } => Some(*amount),
+                        _ => None,
+                    })
+                    .sum();
+                let aria = combatant(&update, "Aria");
+                assert!(
+                    healed >= 6.min(aria.max_hp - before) && healed > 1,
+                    "3d4+3 as the fight started, not the edit's 1d1: healed {healed} from {before}"
+                );
+                assert_eq!(aria.items.get(&tonic()), Some(&1));
+                used = true;
+            }
+            Some("bob") if cast.is_none() => {
+                update = svc
+                    .act(
+                        camp,
+                        CHANNEL,
+                        "bob",
+                        &PlayerCommand::Cast {
+                            spell: "marsh bolt".into(),
+                            target: Some("Giant Rat".into()),
+                        },
+                        now(),
+                    )
+                    .await?;
+                assert!(
+                    update
+                        .events
+                        .iter()
+                        .any(|e| matches!(e, Event::SpellCast { spell, slot: Some(1), .. } if *spell == bolt)),
+                    "{:?}",
+                    update.events
+                );
+                cast = Some(update.combat_id);
+            }
+            Some(player) => {
+                let player = player.to_owned();
+                update = svc.end_turn(camp, CHANNEL, &player, now()).await?;
+            }
+            None => unreachable!("next_player stops at a player's turn"),
+        }
+    }
+    let cast = cast.expect("Bram cast Marsh Bolt");
+    assert!(used, "Aria drank the tonic");
+    assert_eq!(svc.replay(cast).await?.diverged_at, None, "the fight replays as it ran");
+    Ok(())
+}
+
+async fn another_guild_is_refused_the_homebrew_item_spell_and_shelf(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let a = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let b = svc.campaign_for("guild-b", CHANNEL, now()).await?.id;
+    svc.homebrew_import(a, EXAMPLE, now()).await?;
+    svc.create_character(b, "carl", "Carl", "human", "mage", now()).await?;
+    let before = svc.inventory(b, "carl").await?;
+
+    let given = svc.gm_grant_item(b, "carl", "Swamp Tonic", 1).await;
+    let Err(ServiceError::Unknown {
+        kind: "item", valid, ..
+    }) = given
+    else {
+        panic!("granted in guild B: {given:?}");
+    };
+    assert!(
+        valid.contains("Potion of Healing") && !valid.contains("Swamp Tonic"),
+        "{valid}"
+    );
+    let bought = svc.shop_buy(b, "carl", "Swamp Tonic", 1).await;
+    assert!(
+        matches!(&bought, Err(ServiceError::Unknown { valid, .. }) if !valid.contains("Swamp Tonic")),
+        "{bought:?}"
+    );
+    assert!(
+        svc.shop_list(b, "carl")
+            .await?
+            .stock
+            .iter()
+            .all(|g| g.name != "Swamp Tonic")
+    );
+    assert_eq!(svc.inventory(b, "carl").await?, before, "nothing changed");
+    assert!(
+        !svc.sheet(b, "carl")
+            .await?
+            .spell_names
+            .contains(&"Marsh Bolt".to_owned())
+    );
+
+    svc.gm_spawn(b, CHANNEL, "orc", 1, now()).await?;
+    svc.join_combat(b, CHANNEL, "carl", now()).await?;
+    let cast = svc
+        .act(
+            b,
+            CHANNEL,
+            "carl",
+            &PlayerCommand::Cast {
+                spell: "Marsh Bolt".into(),
+                target: Some("Orc".into()),
+            },
+            now(),
+        )
+        .await;
+    let Err(ServiceError::Unknown {
+        kind: "spell", valid, ..
+    }) = cast
+    else {
+        panic!("cast in guild B: {cast:?}");
+    };
+    assert!(valid.contains("Fire Bolt") && !valid.contains("Marsh Bolt"), "{valid}");
     Ok(())
 }

@@ -48,10 +48,7 @@ pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
         sheet.carried_lb, sheet.encumbered_over, sheet.heavily_over
     ));
     if !sheet.spells.is_empty() {
-        notes.push(format!(
-            "Spells: {}",
-            sheet.spells.iter().map(|s| s.label()).collect::<Vec<_>>().join(", ")
-        ));
+        notes.push(format!("Spells: {}", sheet.spell_names.join(", ")));
     }
     if sheet.can_level_up {
         notes.push("Enough XP to level up: /character levelup".to_owned());
@@ -171,7 +168,8 @@ impl Character {
                     inventory
                         .items
                         .iter()
-                        .map(|(item, n)| format!("{} × {n}", item.label())),
+                        .zip(&inventory.item_names)
+                        .map(|((_, n), name)| format!("{name} × {n}")),
                 );
                 if !inventory.materials.is_empty() {
                     lines.push(format!("Materials this run: {}", inventory.materials.join(", ")));

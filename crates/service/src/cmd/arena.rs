@@ -223,6 +223,7 @@ impl Service {
         if offer.challenged_player != player_id {
             return Err(not_yours(&offer));
         }
+        let content = self.content(campaign_id).await?;
         let txn = self.db().begin_write().await?;
         let d = duel(&*txn, campaign_id, duel_id).await?;
         let red = characters::get(&*txn, d.challenger_id).await?;
@@ -249,7 +250,7 @@ impl Service {
             })?;
         }
         let fighter = |row: &character::Model| -> Result<engine::Combatant, ServiceError> {
-            let mut c = crate::convert::combatant(row)?;
+            let mut c = crate::convert::fighter(row, &content)?;
             c.hp = c.max_hp;
             Ok(c)
         };

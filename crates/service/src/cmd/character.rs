@@ -49,6 +49,8 @@ pub struct Sheet {
     pub shield: bool,
     pub attacks_per_action: u32,
     pub spells: Vec<Spell>,
+    /// The names of `spells`, in the same order (a homebrew spell's id is not its name).
+    pub spell_names: Vec<String>,
     pub coins: i64,
     /// Duels won in a row (reset by a loss or a death, seed 000 §8.2).
     pub arena_streak: i32,
@@ -64,6 +66,9 @@ pub struct Inventory {
     pub coins: i64,
     /// Consumables with counts.
     pub items: Vec<(Item, u32)>,
+    /// The names of `items`, in the same order, as the campaign's content has them (an item
+    /// it no longer defines — homebrew since removed — by its id).
+    pub item_names: Vec<String>,
     /// Gear carried but not worn or wielded.
     pub pack: Pack,
     /// Materials harvested on the current expedition (lost on death).
@@ -71,8 +76,9 @@ pub struct Inventory {
 }
 
 impl Sheet {
-    pub(crate) fn of(row: &character::Model) -> Result<Self, ServiceError> {
-        let c = convert::combatant(row)?;
+    /// The sheet in the campaign whose `content` (the built-ins with its homebrew) is given.
+    pub(crate) fn of(row: &character::Model, content: &engine::content::data::Content) -> Result<Self, ServiceError> {
+        let c = convert::fighter(row, content)?;
         let xp = u32::try_from(row.xp).unwrap_or(0);
         let level = c.level();
         Ok(Self {
@@ -102,6 +108,12 @@ impl Sheet {
                 .known_spells()
                 .iter()
                 .filter_map(|s| engine::content::Spell::named(&s.name))
+                .collect(),
+            spell_names: c
+                .known_spells()
+                .iter()
+                .filter(|s| engine::content::Spell::named(&s.name).is_some())
+                .map(|s| s.name.to_string())
                 .collect(),
             coins: row.coins,
             arena_streak: row.arena_streak,
@@ -248,14 +260,14 @@ impl Service {
         let row = characters::create(self.db().conn(), new, now)
             .await
             .map_err(|e| crate::cmd::roster::name_race(e, name))?;
-        Sheet::of(&row)
+        Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
     /// `/character sheet`.
     pub async fn sheet(&self, campaign_id: i64, player_id: &str) -> Result<Sheet, ServiceError> {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
-        let mut sheet = Sheet::of(&row)?;
+        let mut sheet = Sheet::of(&row, &*self.content(campaign_id).await?)?;
         // In a fight the row keeps the HP they went in with until it settles: show the fight's.
         if let Some(combat_id) = active_combat(conn, row.id).await? {
             match self.store.snapshot(combat_id).await {
@@ -282,9 +294,22 @@ impl Service {
             Some(exp) => crate::cmd::expedition::materials(&exp),
             None => Vec::new(),
         };
+        let content = self.content(campaign_id).await?;
+        let items: Vec<(Item, u32)> = convert::inventory(&row)?.into_iter().filter(|(_, n)| *n > 0).collect();
+        let item_names = items
+            .iter()
+            .map(|(item, _)| {
+                content
+                    .items
+                    .get(item.as_str())
+                    .filter(|d| item.names(&d.name))
+                    .map_or_else(|| item.label(), |d| d.name.to_string())
+            })
+            .collect();
         Ok(Inventory {
             coins: row.coins,
-            items: convert::inventory(&row)?.into_iter().filter(|(_, n)| *n > 0).collect(),
+            items,
+            item_names,
             pack: convert::pack(&row)?,
             materials,
         })
@@ -303,7 +328,8 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        Sheet::of(&characters::modify(conn, row, |row| equip_on(row, gear, off_hand)).await?)
+        let row = characters::modify(conn, row, |row| equip_on(row, gear, off_hand)).await?;
+        Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
     /// `/unequip <slot or gear>`: `weapon` (main hand), `off hand`, `armor`, `shield`, or the
@@ -312,7 +338,8 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        Sheet::of(&characters::modify(conn, row, |row| unequip_on(row, what)).await?)
+        let row = characters::modify(conn, row, |row| unequip_on(row, what)).await?;
+        Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
     /// `/character levelup`: raises the level to what the XP has earned
@@ -340,7 +367,7 @@ impl Service {
             set_level(row, earned)
         })
         .await?;
-        Sheet::of(&updated)
+        Sheet::of(&updated, &*self.content(campaign_id).await?)
     }
 }
 

@@ -641,7 +641,9 @@ impl Service {
                 return Err(ServiceError::CannotFight { name: row.name });
             }
             let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
-            let mut joiner = crate::convert::combatant(&row)?;
+            // The campaign's content is copied in as it joins: its homebrew items and spells.
+            let content = self.content(campaign_id).await?;
+            let mut joiner = crate::convert::fighter(&row, &content)?;
             crate::convert::carry_interrupts(&mut joiner, &row, now);
             let pet = crate::cmd::pets::combatant(&row, &*self.content(campaign_id).await?)?;
             let written = self

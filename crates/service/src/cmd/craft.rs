@@ -111,7 +111,13 @@ impl Service {
                 goods::take_material(row, m, *n)?;
             }
             row.coins -= i64::from(recipe.coins);
-            goods::add(row, recipe.kind, &recipe.makes, recipe.count)?;
+            goods::add(
+                row,
+                engine::content::data::builtin(),
+                recipe.kind,
+                &recipe.makes,
+                recipe.count,
+            )?;
             made = Some(recipe);
             Ok(())
         })

@@ -260,7 +260,8 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<Option<RoomEntered>, ServiceError> {
-        // The campaign's content: its homebrew monsters meet the party here.
+        // The campaign's content: its homebrew monsters meet the party here, and its homebrew
+        // items and spells go into the fight with the character.
         let content = self.content(campaign_id).await?;
         let txn = self.db().begin_write().await?;
         let row = Self::character_of(&*txn, campaign_id, player_id).await?;
@@ -307,7 +308,7 @@ impl Service {
         };
         let mut created = None;
         if fight {
-            let mut member = convert::combatant(&row)?;
+            let mut member = convert::fighter(&row, &content)?;
             convert::carry_interrupts(&mut member, &row, now);
             let mut members = vec![(member, Some(row.id))];
             members.extend(room_monsters(zone, &content, &mut dice)?.into_iter().map(|m| (m, None)));
@@ -420,6 +421,6 @@ impl Service {
             ended_at: Some(now),
             ..exp
         };
-        Ok((view(&ended)?, Sheet::of(&row)?))
+        Ok((view(&ended)?, Sheet::of(&row, &*self.content(campaign_id).await?)?))
     }
 }

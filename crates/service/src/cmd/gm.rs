@@ -249,7 +249,10 @@ impl Service {
                 Ok(())
             })
             .await?;
-            Ok(HpAdjusted::Character(Sheet::of(&row)?))
+            Ok(HpAdjusted::Character(Sheet::of(
+                &row,
+                &*self.content(campaign_id).await?,
+            )?))
         })
     }
 
@@ -282,8 +285,9 @@ impl Service {
         self.inventory(campaign_id, player_id).await
     }
 
-    /// `/gm give player item count`: a consumable goes to the inventory, a weapon, armor or
-    /// shield to the pack (to equip). Consumables wait until the character's fight is over.
+    /// `/gm give player item count`: a consumable of the campaign's content (built-in or its
+    /// homebrew) goes to the inventory, a weapon, armor or shield to the pack (to equip).
+    /// Consumables wait until the character's fight is over.
     pub async fn gm_grant_item(
         &self,
         campaign_id: i64,
@@ -296,11 +300,11 @@ impl Service {
         }
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
-        let consumable = engine::content::data::builtin().item_id(item);
-        if consumable.is_some() {
+        let content = self.content(campaign_id).await?;
+        if content.item_id(item).is_some() {
             Self::not_fighting(conn, &row).await?;
         }
-        characters::modify(conn, row, |row| give(row, item, count)).await?;
+        characters::modify(conn, row, |row| give(row, &content, item, count)).await?;
         self.inventory(campaign_id, player_id).await
     }
 
@@ -321,7 +325,7 @@ impl Service {
             Ok(())
         })
         .await?;
-        Sheet::of(&row)
+        Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
     /// `/gm end`: ends the channel's fight with no winner; HP and consumables go back to
@@ -363,9 +367,14 @@ impl Service {
 /// Most of one consumable, or pieces of gear in the pack, a character may carry.
 pub const MAX_CARRIED: u32 = 999;
 
-/// `/gm give`'s change to a character row: a consumable to the inventory, gear to the pack,
-/// refused past [`MAX_CARRIED`].
-fn give(row: &mut crate::entity::character::Model, item: &str, count: u32) -> Result<(), ServiceError> {
+/// `/gm give`'s change to a character row: a consumable of `content` to the inventory, gear to
+/// the pack, refused past [`MAX_CARRIED`].
+fn give(
+    row: &mut crate::entity::character::Model,
+    content: &Content,
+    item: &str,
+    count: u32,
+) -> Result<(), ServiceError> {
     let too_many = |what: &str, have: u32| {
         ServiceError::InvalidInput(format!(
             "{} carries {have} {what} already; {MAX_CARRIED} is the most one character can carry.",
@@ -378,11 +387,12 @@ fn give(row: &mut crate::entity::character::Model, item: &str, count: u32) -> Re
             .unwrap_or(u32::MAX)
             .saturating_add(pack.shields)
     };
-    if let Some(consumable) = engine::content::data::builtin().item_id(item) {
+    if let Some(def) = content.items.get(item) {
+        let consumable = engine::content::Item::named(&def.name).ok_or_else(|| unknown_item(content, item))?;
         let mut items = convert::inventory(row)?;
         let have = items.get(&consumable).copied().unwrap_or(0);
         let total = have.checked_add(count).filter(|n| *n <= MAX_CARRIED);
-        let total = total.ok_or_else(|| too_many(&consumable.label(), have))?;
+        let total = total.ok_or_else(|| too_many(&def.name, have))?;
         items.insert(consumable, total);
         row.inventory = convert::inventory_json(&items);
         return Ok(());
@@ -403,21 +413,22 @@ fn give(row: &mut crate::entity::character::Model, item: &str, count: u32) -> Re
         room(&pack)?;
         pack.shields += count;
     } else {
-        let mut valid: Vec<&str> = engine::content::data::builtin()
-            .items
-            .all()
-            .iter()
-            .map(|i| &*i.name)
-            .collect();
-        valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
-        valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
-        valid.push(SHIELD);
-        return Err(ServiceError::Unknown {
-            kind: "item",
-            given: item.trim().to_owned(),
-            valid: choices(valid),
-        });
+        return Err(unknown_item(content, item));
     }
     row.gear = convert::pack_json(&pack);
     Ok(())
+}
+
+/// An item `/gm give` does not know, with those it does: `content`'s consumables (the
+/// campaign's homebrew among them), weapons, armor and the shield.
+fn unknown_item(content: &Content, item: &str) -> ServiceError {
+    let mut valid: Vec<&str> = content.items.all().iter().map(|i| &*i.name).collect();
+    valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
+    valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
+    valid.push(SHIELD);
+    ServiceError::Unknown {
+        kind: "item",
+        given: item.trim().to_owned(),
+        valid: choices(valid),
+    }
 }

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::content::data::{GoodKind, normalize_name};
+use engine::content::data::{Content, GoodKind, normalize_name};
 use engine::content::{Armor, Weapon};
 use serde::{Deserialize, Serialize};
 
@@ -51,9 +51,10 @@ fn write(row: &mut character::Model, room: &Room) {
     row.housing = Some(serde_json::to_string(room).expect("a room serialises"));
 }
 
-/// What kind of good a name is (`None`: a material or trophy), and its name as stored.
-fn good(name: &str) -> Option<(GoodKind, String)> {
-    if let Some(i) = engine::content::data::builtin().items.get(name) {
+/// What kind of good a name is (`None`: a material or trophy), and its name as stored; a
+/// consumable is one of `content` (the campaign's: the built-ins with its homebrew).
+fn good(content: &Content, name: &str) -> Option<(GoodKind, String)> {
+    if let Some(i) = content.items.get(name) {
         return Some((GoodKind::Item, i.name.to_string()));
     }
     if let Some(w) = Weapon::parse(name).filter(|w| *w != Weapon::Unarmed) {
@@ -165,6 +166,7 @@ impl Service {
         crate::cmd::shop::check_count(count)?;
         let world = the_world()?;
         let capacity = world.room.capacity;
+        let content = self.content(campaign_id).await?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
@@ -182,8 +184,8 @@ impl Service {
                 goods::take_material(row, &name, count)?;
                 *room.materials.entry(name.clone()).or_default() += count;
                 moved = name;
-            } else if let Some((kind, name)) = good(what) {
-                let have = goods::held(row, kind, &name)?;
+            } else if let Some((kind, name)) = good(&content, what) {
+                let have = goods::held(row, &content, kind, &name)?;
                 if have < count {
                     return Err(ServiceError::InvalidInput(if have == 0 {
                         format!(
@@ -194,7 +196,7 @@ impl Service {
                         format!("{} carries {have} {name}, not {count}.", row.name)
                     }));
                 }
-                goods::take(row, kind, &name, count)?;
+                goods::take(row, &content, kind, &name, count)?;
                 *room.goods.entry(name.clone()).or_default() += count;
                 moved = name;
             } else {
@@ -225,16 +227,23 @@ impl Service {
     ) -> Result<HouseView, ServiceError> {
         crate::cmd::shop::check_count(count)?;
         let capacity = the_world()?.room.capacity;
+        let content = self.content(campaign_id).await?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let mut moved = String::new();
         let row = characters::modify(conn, row, |row| {
             let mut room = room(row)?.ok_or_else(|| no_room(row))?;
-            let (map, key) = if let Some(k) = key_in(&room.goods, what) {
-                (&mut room.goods, k)
+            let (map, key, known) = if let Some(k) = key_in(&room.goods, what) {
+                // A good this server's content no longer defines (its homebrew removed) stays put.
+                let known = good(&content, &k).ok_or_else(|| {
+                    ServiceError::InvalidInput(format!(
+                        "{k} is no longer in this server's content (its homebrew was removed), so it stays in the chest."
+                    ))
+                })?;
+                (&mut room.goods, k, Some(known))
             } else if let Some(k) = key_in(&room.materials, what) {
-                (&mut room.materials, k)
+                (&mut room.materials, k, None)
             } else {
                 return Err(ServiceError::InvalidInput(format!(
                     "The chest has no \"{}\" — /house list shows what is in it.",
@@ -252,8 +261,8 @@ impl Service {
             } else {
                 map.insert(key.clone(), have - count);
             }
-            match good(&key) {
-                Some((kind, name)) => goods::add(row, kind, &name, count)?,
+            match known {
+                Some((kind, name)) => goods::add(row, &content, kind, &name, count)?,
                 None => add_material(row, &key, count)?,
             }
             moved = key;

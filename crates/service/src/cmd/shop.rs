@@ -1,12 +1,14 @@
 //! Thom Krooke's shop at the inn (issue 20; seed 000 §8's coins and harvested materials):
 //! `/shop list`, `/shop buy good count`, `/shop sell good count`. Stock and prices are content
-//! data (`shop.toml`, see [`crate::goods::world`]). A buy that costs more than the character holds
+//! data (`shop.toml`, see [`crate::goods::world`]); in a campaign with homebrew, each homebrew
+//! item with a price is on the shelves too, at that price ([`shelves`]), and a stocked item a
+//! homebrew one replaces is sold as the homebrew one, or not at all. A buy that costs more than the character holds
 //! is refused with the price and the coins, and nothing changes; every buy and sale is one
 //! version-guarded write of the character (`repo::characters::modify`), so concurrent buys each
 //! spend their coins once and never below zero. Not in a fight, and not while out on an
 //! expedition (the shop is at the inn).
 
-use engine::content::data::GoodKind;
+use engine::content::data::{Content, GoodKind, StockDef, World, normalize_name};
 
 use crate::entity::character;
 use crate::goods::{self, the_world};
@@ -64,6 +66,44 @@ pub(crate) fn check_count(count: u32) -> Result<(), ServiceError> {
     }
 }
 
+/// Thom's shelves in a campaign whose content is `content`: the built-in stock (less an item a
+/// homebrew entry replaces), then each homebrew item with a price above 0.
+pub(crate) fn shelves(world: &World, content: &Content) -> Vec<StockDef> {
+    let builtin = engine::content::data::builtin();
+    let mut shelves: Vec<StockDef> = world
+        .stock
+        .iter()
+        .filter(|s| {
+            s.kind != GoodKind::Item
+                || content
+                    .items
+                    .get(&s.name)
+                    .is_some_and(|d| normalize_name(&d.name) == normalize_name(&s.name))
+        })
+        .cloned()
+        .collect();
+    for item in content.items.all() {
+        let homebrew = builtin.items.get(&item.name).is_none_or(|b| **b != **item);
+        if homebrew && item.price > 0 && find(&shelves, &item.name).is_none() {
+            shelves.push(StockDef {
+                name: item.name.clone(),
+                aliases: item.aliases.clone(),
+                kind: GoodKind::Item,
+                price: item.price,
+            });
+        }
+    }
+    shelves
+}
+
+/// The good on `shelves` named or aliased `name`.
+fn find<'a>(shelves: &'a [StockDef], name: &str) -> Option<&'a StockDef> {
+    let wanted = normalize_name(name);
+    shelves
+        .iter()
+        .find(|s| normalize_name(&s.name) == wanted || s.aliases.iter().any(|a| normalize_name(a) == wanted))
+}
+
 impl Service {
     /// Refuses while the character fights or is out on an expedition: the inn is at home.
     pub(crate) async fn at_the_inn<C: sea_orm::ConnectionTrait>(
@@ -83,15 +123,16 @@ impl Service {
     /// `/shop list`.
     pub async fn shop_list(&self, campaign_id: i64, player_id: &str) -> Result<ShopList, ServiceError> {
         let world = the_world()?;
+        let content = self.content(campaign_id).await?;
         let row = Self::character_of(self.db().conn(), campaign_id, player_id).await?;
         let mut stock = Vec::new();
-        for good in &world.stock {
+        for good in &shelves(world, &content) {
             stock.push(ShopGood {
                 name: good.name.to_string(),
                 kind: good.kind,
                 price: good.price,
                 buy_back: world.buy_back(good),
-                held: goods::held(&row, good.kind, &good.name).unwrap_or(0),
+                held: goods::held(&row, &content, good.kind, &good.name).unwrap_or(0),
             });
         }
         let materials = goods::materials(&row)?
@@ -125,7 +166,9 @@ impl Service {
     ) -> Result<Trade, ServiceError> {
         check_count(count)?;
         let world = the_world()?;
-        if world.stock(good).is_none()
+        let content = self.content(campaign_id).await?;
+        let shelves = shelves(world, &content);
+        if find(&shelves, good).is_none()
             && let Some(pet) = world.pet(good)
         {
             if count != 1 {
@@ -143,12 +186,11 @@ impl Service {
                 coins_left: adopted.coins_left,
             });
         }
-        let good = world.stock(good).ok_or_else(|| ServiceError::Unknown {
+        let good = find(&shelves, good).ok_or_else(|| ServiceError::Unknown {
             kind: "good on Thom's shelves",
             given: good.trim().to_owned(),
             valid: crate::convert::choices(
-                world
-                    .stock
+                shelves
                     .iter()
                     .map(|s| &*s.name)
                     .chain(world.pets.iter().map(|p| &*p.name)),
@@ -171,7 +213,7 @@ impl Service {
                 });
             }
             row.coins -= total;
-            goods::add(row, good.kind, &good.name, count)
+            goods::add(row, &content, good.kind, &good.name, count)
         })
         .await?;
         Ok(Trade {
@@ -195,6 +237,8 @@ impl Service {
     ) -> Result<Trade, ServiceError> {
         check_count(count)?;
         let world = the_world()?;
+        let content = self.content(campaign_id).await?;
+        let shelves = shelves(world, &content);
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
@@ -202,7 +246,7 @@ impl Service {
         let (good, each, kind) = if let Some((name, _)) = material {
             let each = world.material(&name).map_or(1, |m| m.price);
             (name, each, None)
-        } else if let Some(good) = world.stock(what) {
+        } else if let Some(good) = find(&shelves, what) {
             (good.name.to_string(), world.buy_back(good), Some(good.kind))
         } else if let Some(m) = world.material(what) {
             return Err(ServiceError::InvalidInput(format!(
@@ -211,7 +255,7 @@ impl Service {
             )));
         } else {
             let mut valid: Vec<String> = goods::materials(&row)?.into_iter().map(|(m, _)| m).collect();
-            valid.extend(world.stock.iter().map(|s| s.name.to_string()));
+            valid.extend(shelves.iter().map(|s| s.name.to_string()));
             return Err(ServiceError::Unknown {
                 kind: "thing Thom buys",
                 given: what.trim().to_owned(),
@@ -222,7 +266,7 @@ impl Service {
         let row = characters::modify(conn, row, |row| {
             match kind {
                 None => goods::take_material(row, &good, count)?,
-                Some(kind) => goods::take(row, kind, &good, count)?,
+                Some(kind) => goods::take(row, &content, kind, &good, count)?,
             }
             row.coins = row.coins.saturating_add(total);
             Ok(())

@@ -219,6 +219,10 @@ struct RawSpell {
     area: Option<S<bool>>,
     healing: Option<S<String>>,
     on_hit: Option<S<RawAffliction>>,
+    /// The classes that learn it (a homebrew spell): each caster of one of them knows it from
+    /// the first level with slots of its level (a cantrip from level 1).
+    #[serde(default)]
+    classes: Vec<S<String>>,
 }
 
 #[derive(Deserialize)]
@@ -233,7 +237,8 @@ struct RawItem {
     spell: Option<S<String>>,
     /// The DC of a `restrain` item's save and of the check that escapes it.
     dc: Option<S<i64>>,
-    price: S<i64>,
+    /// Thom's price; absent or 0, the shop does not sell it (nor buy it back).
+    price: Option<S<i64>>,
     weight: S<f64>,
 }
 
@@ -860,6 +865,7 @@ impl Names {
                 let plural = match self.kind {
                     "status" => "statuses".to_owned(),
                     "armor" => "armor types".to_owned(),
+                    "class" => "classes".to_owned(),
                     kind => format!("{kind}s"),
                 };
                 format!(
@@ -1251,6 +1257,14 @@ fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
         },
     );
 
+    // A spell's `classes`: each of them learns it (homebrew spells reach characters so).
+    each(
+        report,
+        parsed,
+        |f| &f.spell,
+        |cx, s| learned_by(cx, s.get_ref(), &spells, &mut classes),
+    );
+
     let mut monsters = Kind::<MonsterDef>::new("monster");
     each(
         report,
@@ -1293,6 +1307,83 @@ fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
         statuses: statuses.into_table(),
         monsters: monsters.into_table(),
         zones: zones.into_table(),
+    }
+}
+
+/// A spell's `classes = ["Mage", …]`: puts it on each class's list, known from the first level
+/// with slots of its level (a cantrip from level 1). A class that does not cast, never has such
+/// slots, or lists the spell already is refused, with the classes that could learn it.
+fn learned_by(cx: &mut Ctx, raw: &RawSpell, spells: &Kind<SpellDef>, classes: &mut Kind<ClassDef>) {
+    if raw.classes.is_empty() {
+        return;
+    }
+    let Some(&(index, _)) = spells.names.valid.get(&normalize(raw.name.get_ref())) else {
+        return; // refused already
+    };
+    let spell = spells.defs[index].clone();
+    let user = format!("spell `{}`", spell.name);
+    let first_level = |class: &ClassDef| -> Option<u32> {
+        class.casting_ability?;
+        if spell.level == 0 {
+            return Some(1);
+        }
+        let at = class
+            .levels
+            .iter()
+            .position(|row| row.spell_slots[spell.level as usize - 1] > 0)?;
+        Some(at as u32 + 1)
+    };
+    let able = |classes: &Kind<ClassDef>| {
+        let names: Vec<String> = classes
+            .defs
+            .iter()
+            .filter(|c| first_level(c).is_some())
+            .map(|c| format!("`{}`", c.name))
+            .collect();
+        if names.is_empty() {
+            "none can".to_owned()
+        } else {
+            names.join(", ")
+        }
+    };
+    let mut seen = Vec::new();
+    for class_ref in &raw.classes {
+        let Some(i) = classes.names.resolve(cx, class_ref, &user) else {
+            continue;
+        };
+        if seen.contains(&i) {
+            cx.err(
+                &class_ref.span(),
+                format!("{user} names class `{}` twice", classes.defs[i].name),
+            );
+            continue;
+        }
+        seen.push(i);
+        let class = &classes.defs[i];
+        let Some(from_level) = first_level(class) else {
+            let why = if class.casting_ability.is_none() {
+                format!("class `{}` does not cast spells", class.name)
+            } else {
+                format!("class `{}` never has level-{} slots", class.name, spell.level)
+            };
+            let allowed = able(classes);
+            cx.err(&class_ref.span(), format!("{user}: {why}: allowed {allowed}"));
+            continue;
+        };
+        if class.spells.iter().any(|k| k.spell.name == spell.name) {
+            cx.err(
+                &class_ref.span(),
+                format!("{user}: class `{}` knows it already", class.name),
+            );
+            continue;
+        }
+        let class = &mut classes.defs[i];
+        let mut list = class.spells.to_vec();
+        list.push(ClassSpell {
+            from_level,
+            spell: spell.clone(),
+        });
+        class.spells = list.into();
     }
 }
 
@@ -1664,7 +1755,7 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemD
     if !cx.not_taken(&kind_name, &fields, takes) {
         return None;
     }
-    let price = cx.int(&i.price, "price", 0..=1_000_000);
+    let price = cx.opt_int(i.price.as_ref(), "price", 0..=1_000_000, 0);
     let pounds = *i.weight.get_ref();
     let tenths = (pounds * 10.0).round();
     let weight = if (0.0..=1000.0).contains(&pounds) && (pounds * 10.0 - tenths).abs() < 1e-6 {

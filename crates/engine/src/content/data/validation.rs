@@ -415,3 +415,102 @@ fn every_problem_is_reported_at_once() {
         "{err}"
     );
 }
+
+/// A homebrew spell of `level` learned by `classes` (line 1 is `[[spell]]`, line 7 `classes`).
+fn learned(level: u32, classes: &str) -> String {
+    format!(
+        "[[spell]]\n\
+         name = \"Bog Lance\"\n\
+         level = {level}\n\
+         casting_time = \"action\"\n\
+         effect = \"attack\"\n\
+         damage = \"2d8\"\n\
+         classes = [{classes}]\n\
+         type = \"poison\"\n"
+    )
+}
+
+#[test]
+fn a_spell_s_classes_learn_it_from_their_first_level_with_its_slots() {
+    let text = learned(2, r#""wizard", "Cleric", "Ranger""#);
+    let content = Content::with_homebrew(&[ContentFile {
+        path: HOMEBREW,
+        text: &text,
+    }])
+    .unwrap();
+    let from = |class: &str| {
+        content
+            .classes
+            .get(class)
+            .unwrap()
+            .spells
+            .iter()
+            .find(|k| &*k.spell.name == "Bog Lance")
+            .map(|k| k.from_level)
+    };
+    // Full casters have level-2 slots from level 3, half casters (the Ranger) from level 5.
+    assert_eq!(
+        (from("Mage"), from("Cleric"), from("Ranger")),
+        (Some(3), Some(3), Some(5))
+    );
+    let mage = content.classes.get("Mage").unwrap();
+    assert!(!mage.known_spells(2).any(|s| &*s.name == "Bog Lance"));
+    assert!(mage.known_spells(3).any(|s| &*s.name == "Bog Lance"));
+    // The built-in classes are untouched.
+    assert_eq!(
+        builtin().classes.get("Mage").unwrap().spells.len(),
+        mage.spells.len() - 1
+    );
+    let cantrip = learned(0, r#""Ranger""#);
+    let content = Content::with_homebrew(&[ContentFile {
+        path: HOMEBREW,
+        text: &cantrip,
+    }])
+    .unwrap();
+    assert!(
+        content
+            .classes
+            .get("Ranger")
+            .unwrap()
+            .known_spells(1)
+            .any(|s| &*s.name == "Bog Lance")
+    );
+}
+
+#[test]
+fn a_spell_s_class_must_exist_cast_and_have_its_slots() {
+    let unknown = one(&learned(1, r#""Bard""#));
+    assert!(
+        unknown
+            .starts_with("homebrew.toml:7: spell `Bog Lance` names an unknown class `Bard`: the classes are `Fighter`"),
+        "{unknown}"
+    );
+    let fighter = one(&learned(1, r#""Fighter""#));
+    assert_eq!(
+        fighter,
+        "homebrew.toml:7: spell `Bog Lance`: class `Fighter` does not cast spells: allowed `Ranger`, `Cleric`, `Mage`"
+    );
+    let ranger = one(&learned(9, r#""Ranger", "Mage""#));
+    assert_eq!(
+        ranger,
+        "homebrew.toml:7: spell `Bog Lance`: class `Ranger` never has level-9 slots: allowed `Cleric`, `Mage`"
+    );
+    let twice = one(&learned(1, r#""Mage", "wizard""#));
+    assert_eq!(twice, "homebrew.toml:7: spell `Bog Lance` names class `Mage` twice");
+}
+
+#[test]
+fn an_item_without_a_price_is_priced_zero_and_a_bad_price_is_refused() {
+    let item = "[[item]]\nname = \"Lucky Stone\"\neffect = \"haste\"\nweight = 0.1\n";
+    let content = Content::with_homebrew(&[ContentFile {
+        path: HOMEBREW,
+        text: item,
+    }])
+    .unwrap();
+    assert_eq!(content.items.get("lucky stone").map(|d| d.price), Some(0));
+    let priced = format!("{item}price = -5\n");
+    assert_eq!(
+        one(&priced),
+        "homebrew.toml:5: price -5 is out of range: allowed 0–1000000"
+    );
+}
