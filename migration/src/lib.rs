@@ -21,6 +21,7 @@ mod m20261207_000012_interrupts_today;
 mod m20261208_000020_character_names;
 mod m20261209_000014_homebrew;
 mod m20261209_000020_arena_duels;
+mod m20261210_000013_one_timer_index;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 pub use m20261206_000016_paused_fights::MIN_TURN_TIMEOUT_SECS;
@@ -46,6 +47,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_000016_paused_fights::Migration),
             Box::new(m20261209_000020_arena_duels::Migration),
             Box::new(m20261209_000014_homebrew::Migration),
+            Box::new(m20261210_000013_one_timer_index::Migration),
         ]
     }
 }

@@ -107,6 +107,7 @@ pub(crate) struct Before {
     pub version: i64,
     pub reaction_timer: Option<i64>,
     pub turn_timer: Option<i64>,
+    status: &'static str,
     window: Option<engine::reactions::ReactionWindow>,
     wait: Option<crate::cmd::turn_timer::WaitKey>,
     members: Vec<Member>,
@@ -127,6 +128,7 @@ impl Before {
             version: live.version,
             reaction_timer: live.reaction_timer,
             turn_timer: live.turn_timer,
+            status: live.status(),
             window: live.combat.window.clone(),
             wait: crate::cmd::turn_timer::wait_key(&live.combat),
             members: live
@@ -840,17 +842,36 @@ fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> 
     })
 }
 
-/// The combat row's update of a command: version (guarded by the one it read), status, and its
-/// pending timers' ids.
-fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTimeUtc) -> UpdateStatement {
+/// The combat row's update of a command: version (guarded by the one it read) and its pending
+/// timers' ids; the status when it changed, and `updated_at` then and with each snapshot.
+///
+/// Both are indexed (`ix_combats_campaign_channel`, `ix_combats_finished`,
+/// `ux_combats_active_channel`): SQLite rewrites an index entry whenever its column is set,
+/// to the same value or not, so setting them every command wrote three index pages besides
+/// the row's (16 KB of WAL per command instead of 4 KB). `updated_at` is what retention reads of a
+/// finished fight (set when it finished); of a running one it is at most
+/// [`SNAPSHOT_EVERY`] commands old.
+fn combat_update(
+    backend: DbBackend,
+    before: &Before,
+    after: &Live,
+    snapshot: bool,
+    now: DateTimeUtc,
+) -> UpdateStatement {
     let mut update = Query::update();
     update
         .table(combat::Entity)
         .value(combat::Column::Version, after.version)
-        .value(combat::Column::Status, after.status())
-        .value(combat::Column::UpdatedAt, at(backend, now))
         .value(combat::Column::ReactionTimerId, after.reaction_timer)
-        .value(combat::Column::TurnTimerId, after.turn_timer)
+        .value(combat::Column::TurnTimerId, after.turn_timer);
+    let status = after.status();
+    if status != before.status {
+        update.value(combat::Column::Status, status);
+    }
+    if status != before.status || snapshot {
+        update.value(combat::Column::UpdatedAt, at(backend, now));
+    }
+    update
         .and_where(combat::Column::Id.eq(after.id))
         .and_where(combat::Column::Version.eq(before.version));
     update
@@ -871,7 +892,7 @@ fn statements(
     now: DateTimeUtc,
 ) -> Batch {
     let mut batch = Batch::new(backend);
-    batch.push(&combat_update(backend, before, after, now), 1);
+    batch.push(&combat_update(backend, before, after, snapshot, now), 1);
     batch.record(before, after, command, events, old_timers, snapshot, now)
 }
 
