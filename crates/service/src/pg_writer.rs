@@ -1,6 +1,8 @@
 //! PostgreSQL's group commit: one task that writes the combat commands of many fights in one
 //! transaction, each under a savepoint of its own, with bound parameters (prepared once per
-//! connection by sqlx's statement cache).
+//! connection by sqlx's statement cache). A command costs two round trips on the writer's
+//! connection (three when it sets timers): its savepoint (releasing the one before), and its
+//! statements as one `WITH` statement ([`combined`]).
 //!
 //! As on SQLite ([`crate::writer`]), each command's task renders its statements and queues them
 //! here; the task takes every write queued while it was busy and commits them together: one WAL
@@ -9,6 +11,7 @@
 //! alone and answered with the error; the others commit. Each command still waits for its
 //! group's `COMMIT` before it answers.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use sea_orm::{ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, Statement, TransactionTrait};
@@ -83,8 +86,16 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
     let mut pending = group.into_iter();
     let committed: Result<(), sea_orm::DbErr> = async {
         let txn = conn.begin().await?;
+        let mut first = true;
         for write in pending.by_ref() {
-            txn.execute_unprepared("SAVEPOINT command").await?;
+            // The previous command's savepoint is released as this one's is taken: one round trip.
+            let savepoint = if first {
+                "SAVEPOINT command"
+            } else {
+                "RELEASE SAVEPOINT command; SAVEPOINT command"
+            };
+            first = false;
+            txn.execute_unprepared(savepoint).await?;
             let answer = write_one(
                 &txn,
                 write.combat_id,
@@ -94,13 +105,11 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
             )
             .await;
             // A failed write rolls back to its savepoint: it leaves nothing.
-            let end = if answer.is_ok() {
-                "RELEASE SAVEPOINT command"
-            } else {
-                "ROLLBACK TO SAVEPOINT command"
-            };
+            let failed = answer.is_err();
             answers.push((write.done, answer));
-            txn.execute_unprepared(end).await?;
+            if failed {
+                txn.execute_unprepared("ROLLBACK TO SAVEPOINT command").await?;
+            }
         }
         txn.commit().await
     }
@@ -147,13 +156,25 @@ async fn write_one(
         Render::WithTimers(render) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(ids)))
             .map_err(|_| ServiceError::InvalidInput("this command could not be saved; nothing changed".into()))?,
     };
-    let mut touched = 0;
-    for (sql, values) in statements.statements {
-        touched += txn
-            .execute_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values))
-            .await?
-            .rows_affected();
-    }
+    // The command's statements as one (one round trip, its values still bound): each a
+    // data-modifying `WITH` of its own, the rows they touched counted at the end.
+    let touched = match statements.statements.len() {
+        0 => 0,
+        1 => {
+            let (sql, values) = statements.statements.into_iter().next().expect("one");
+            txn.execute_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values))
+                .await?
+                .rows_affected()
+        }
+        _ => {
+            let (sql, values) = combined(statements.statements);
+            let row = txn
+                .query_one_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values))
+                .await?
+                .ok_or_else(|| ServiceError::InvalidInput("a command's write returned no count".into()))?;
+            u64::try_from(row.try_get_by_index::<i64>(0)?).unwrap_or(0)
+        }
+    };
     if touched != statements.expected {
         return Err(ServiceError::StaleCombat {
             combat_id,
@@ -162,4 +183,94 @@ async fn write_one(
         });
     }
     Ok(ids)
+}
+
+/// `statements` as one: `WITH s0 AS (… RETURNING 1), s1 AS (…) SELECT` the rows each touched,
+/// summed, with every statement's `$n` placeholders renumbered after the ones before it. The
+/// sub-statements see the same snapshot and touch distinct rows (a command never writes a row
+/// twice), so running them together changes nothing but the round trips.
+fn combined(statements: Vec<Prepared>) -> Prepared {
+    let mut sql = String::from("WITH ");
+    let mut values = Vec::new();
+    let count = statements.len();
+    for (i, (text, bound)) in statements.into_iter().enumerate() {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        let _ = write!(sql, "s{i} AS (");
+        sql.push_str(&renumbered(&text, values.len()));
+        sql.push_str(" RETURNING 1)");
+        values.extend(bound.0);
+    }
+    let counts: Vec<String> = (0..count).map(|i| format!("(SELECT count(*) FROM s{i})")).collect();
+    sql.push_str(" SELECT (");
+    sql.push_str(&counts.join(" + "));
+    sql.push_str(")::bigint");
+    (sql, sea_orm::sea_query::Values(values))
+}
+
+/// `sql` with each placeholder `$n` outside quotes made `$(n + offset)`.
+fn renumbered(sql: &str, offset: usize) -> String {
+    let mut out = String::with_capacity(sql.len() + 16);
+    let mut chars = sql.chars().peekable();
+    let mut quote = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                out.push(c);
+            }
+            (Some(_), c) => out.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                out.push(c);
+            }
+            (None, '$') if chars.peek().is_some_and(char::is_ascii_digit) => {
+                let mut digits = String::new();
+                while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                    digits.push(d);
+                }
+                let n: usize = digits.parse().expect("digits");
+                let _ = write!(out, "${}", n + offset);
+            }
+            (None, c) => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sea_orm::sea_query::Value;
+
+    #[test]
+    fn placeholders_are_renumbered_outside_quotes_only() {
+        assert_eq!(
+            renumbered(
+                r#"UPDATE "t$1" SET "a" = $1, "b" = '$2' WHERE "id" = $2 AND x = $10"#,
+                3
+            ),
+            r#"UPDATE "t$1" SET "a" = $4, "b" = '$2' WHERE "id" = $5 AND x = $13"#
+        );
+    }
+
+    #[test]
+    fn statements_combine_into_one_that_counts_the_rows_each_touched() {
+        let (sql, values) = combined(vec![
+            (
+                r#"UPDATE "c" SET "v" = $1 WHERE "id" = $2"#.into(),
+                sea_orm::sea_query::Values(vec![Value::from(2i64), Value::from(7i64)]),
+            ),
+            (
+                r#"INSERT INTO "e" ("c", "s") VALUES ($1, $2)"#.into(),
+                sea_orm::sea_query::Values(vec![Value::from(7i64), Value::from(2i64)]),
+            ),
+        ]);
+        assert_eq!(
+            sql,
+            r#"WITH s0 AS (UPDATE "c" SET "v" = $1 WHERE "id" = $2 RETURNING 1), s1 AS (INSERT INTO "e" ("c", "s") VALUES ($3, $4) RETURNING 1) SELECT ((SELECT count(*) FROM s0) + (SELECT count(*) FROM s1))::bigint"#
+        );
+        assert_eq!(values.0.len(), 4);
+    }
 }
