@@ -5,9 +5,8 @@
 //! statements as one `WITH` statement ([`combined`]).
 //!
 //! As on SQLite ([`crate::writer`]), each command's task renders its statements and queues them
-//! here; a writer task takes every write queued while it was busy and commits them together: one
-//! WAL flush for the group instead of one per command, with [`WRITERS`] groups under way at
-//! once. A write whose combat moved on in another
+//! here; the task takes every write queued while it was busy and commits them together: one WAL
+//! flush for the group instead of one per command. A write whose combat moved on in another
 //! process (its version guard matches no row) or that fails is rolled back to its savepoint
 //! alone and answered with the error; the others commit. Each command still waits for its
 //! group's `COMMIT` before it answers.
@@ -23,8 +22,6 @@ use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, TimerIds};
 
 /// Commands in one group commit, at most.
 const MAX_GROUP: usize = 64;
-/// Writer tasks, each with a connection of the pool while it writes a group.
-const WRITERS: usize = 3;
 
 /// The handle to the writer task; the task stops once the last handle is dropped.
 #[derive(Debug)]
@@ -36,13 +33,10 @@ pub(crate) struct PgWriter {
 impl PgWriter {
     /// Starts the writer task on `conn`'s pool (each group takes one connection for its
     /// transaction). Must be called inside a Tokio runtime.
-    pub fn start(conn: &DatabaseConnection) -> Self {
+    pub fn start(conn: DatabaseConnection) -> Self {
         let (queue, writes) = mpsc::unbounded_channel();
         let counts = Arc::new(GroupCommitCounts::default());
-        let writes = Arc::new(tokio::sync::Mutex::new(writes));
-        for _ in 0..WRITERS {
-            tokio::spawn(run(conn.clone(), Arc::clone(&writes), Arc::clone(&counts)));
-        }
+        tokio::spawn(run(conn, writes, Arc::clone(&counts)));
         Self { queue, counts }
     }
 
@@ -61,31 +55,20 @@ type Answer = (
     Result<TimerIds, ServiceError>,
 );
 
-/// A writer task: take the queued writes as a group, commit, answer, until every handle is
-/// gone. [`WRITERS`] of them share the queue, so while one group waits for its `COMMIT` (the
-/// WAL flush) the next is already being written, and PostgreSQL flushes their commits
-/// together. A fight's commands never race each other: the store sends a fight's next command
-/// only once its last is answered.
+/// The writer task: group, commit, answer, until every handle is gone.
 async fn run(
     conn: DatabaseConnection,
-    writes: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<GroupWrite>>>,
+    mut writes: mpsc::UnboundedReceiver<GroupWrite>,
     counts: Arc<GroupCommitCounts>,
 ) {
-    loop {
-        let group = {
-            let mut writes = writes.lock().await;
-            let Some(first) = writes.recv().await else {
-                break;
-            };
-            let mut group = vec![first];
-            while group.len() < MAX_GROUP {
-                match writes.try_recv() {
-                    Ok(write) => group.push(write),
-                    Err(_) => break,
-                }
+    while let Some(first) = writes.recv().await {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match writes.try_recv() {
+                Ok(write) => group.push(write),
+                Err(_) => break,
             }
-            group
-        };
+        }
         let answers = commit_group(&conn, group).await;
         let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
         if committed > 0 {
