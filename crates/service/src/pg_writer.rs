@@ -69,6 +69,10 @@ async fn run(
                 Err(_) => break,
             }
         }
+        // Every group takes its fights' rows in the same order (by fight), so two processes'
+        // groups over the same fights never wait on each other in a cycle (a deadlock that
+        // PostgreSQL would break by failing one whole group).
+        group.sort_by_key(|write| write.combat_id);
         let answers = commit_group(&conn, group).await;
         let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
         if committed > 0 {
