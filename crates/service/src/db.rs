@@ -211,7 +211,7 @@ impl Db {
         let conn = Database::connect(options).await?;
         migrate(url, &conn).await?;
         if !url.starts_with("sqlite:") {
-            let writer = GroupCommit::Postgres(PgWriter::start(conn.clone()));
+            let writer = GroupCommit::Postgres(PgWriter::start(&conn));
             return Ok(Self {
                 conn,
                 checkpointer: None,

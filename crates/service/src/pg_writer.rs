@@ -5,8 +5,12 @@
 //! statements as one `WITH` statement ([`combined`]).
 //!
 //! As on SQLite ([`crate::writer`]), each command's task renders its statements and queues them
-//! here; the task takes every write queued while it was busy and commits them together: one WAL
-//! flush for the group instead of one per command. A write whose combat moved on in another
+//! here; a writer task takes every write queued while it was busy and commits them together: one
+//! WAL flush for the group instead of one per command, with [`WRITERS`] groups under way at once
+//! (while one waits for its `COMMIT`, the next is written). Every group takes its fights' rows in
+//! the order of their ids, so no two groups — of this process or another — wait on each other in
+//! a cycle; should PostgreSQL still pick a group as a deadlock's victim, its writes are answered
+//! [`ServiceError::StaleCombat`] and the store retries them on a fresh read. A write whose combat moved on in another
 //! process (its version guard matches no row) or that fails is rolled back to its savepoint
 //! alone and answered with the error; the others commit. Each command still waits for its
 //! group's `COMMIT` before it answers.
@@ -23,6 +27,9 @@ use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, TimerIds};
 /// Commands in one group commit, at most.
 const MAX_GROUP: usize = 64;
 
+/// Writer tasks, each with a connection of the pool while it writes a group.
+const WRITERS: usize = 3;
+
 /// The handle to the writer task; the task stops once the last handle is dropped.
 #[derive(Debug)]
 pub(crate) struct PgWriter {
@@ -33,10 +40,13 @@ pub(crate) struct PgWriter {
 impl PgWriter {
     /// Starts the writer task on `conn`'s pool (each group takes one connection for its
     /// transaction). Must be called inside a Tokio runtime.
-    pub fn start(conn: DatabaseConnection) -> Self {
+    pub fn start(conn: &DatabaseConnection) -> Self {
         let (queue, writes) = mpsc::unbounded_channel();
         let counts = Arc::new(GroupCommitCounts::default());
-        tokio::spawn(run(conn, writes, Arc::clone(&counts)));
+        let writes = Arc::new(tokio::sync::Mutex::new(writes));
+        for _ in 0..WRITERS {
+            tokio::spawn(run(conn.clone(), Arc::clone(&writes), Arc::clone(&counts)));
+        }
         Self { queue, counts }
     }
 
@@ -55,20 +65,29 @@ type Answer = (
     Result<TimerIds, ServiceError>,
 );
 
-/// The writer task: group, commit, answer, until every handle is gone.
+/// A writer task: take the queued writes as a group, commit, answer, until every handle is
+/// gone. [`WRITERS`] of them share the queue. A fight's commands never race each other: the
+/// store sends a fight's next command only once its last is answered.
 async fn run(
     conn: DatabaseConnection,
-    mut writes: mpsc::UnboundedReceiver<GroupWrite>,
+    writes: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<GroupWrite>>>,
     counts: Arc<GroupCommitCounts>,
 ) {
-    while let Some(first) = writes.recv().await {
-        let mut group = vec![first];
-        while group.len() < MAX_GROUP {
-            match writes.try_recv() {
-                Ok(write) => group.push(write),
-                Err(_) => break,
+    loop {
+        let mut group = {
+            let mut writes = writes.lock().await;
+            let Some(first) = writes.recv().await else {
+                break;
+            };
+            let mut group = vec![first];
+            while group.len() < MAX_GROUP {
+                match writes.try_recv() {
+                    Ok(write) => group.push(write),
+                    Err(_) => break,
+                }
             }
-        }
+            group
+        };
         // Every group takes its fights' rows in the same order (by fight), so two processes'
         // groups over the same fights never wait on each other in a cycle (a deadlock that
         // PostgreSQL would break by failing one whole group).
@@ -87,6 +106,10 @@ async fn run(
 /// Writes `group` in one transaction, each write under its own savepoint.
 async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<Answer> {
     let mut answers = Vec::with_capacity(group.len());
+    let fights: Vec<(i64, i64)> = group
+        .iter()
+        .map(|write| (write.combat_id, write.expected_version))
+        .collect();
     let mut pending = group.into_iter();
     let committed: Result<(), sea_orm::DbErr> = async {
         let txn = conn.begin().await?;
@@ -110,7 +133,10 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
             .await;
             // A failed write rolls back to its savepoint: it leaves nothing.
             let failed = answer.is_err();
-            answers.push((write.done, answer));
+            answers.push((
+                write.done,
+                answer.map_err(|err| retried(err, (write.combat_id, write.expected_version))),
+            ));
             if failed {
                 txn.execute_unprepared("ROLLBACK TO SAVEPOINT command").await?;
             }
@@ -121,18 +147,56 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
     if let Err(err) = committed {
         // Nothing of the group was written: every write gets the error, including those not
         // reached.
-        let failed =
-            |err: &sea_orm::DbErr| ServiceError::from(sea_orm::DbErr::Custom(format!("PostgreSQL writer: {err}")));
-        for (_, answer) in &mut answers {
+        let failed = |err: &sea_orm::DbErr, fight| {
+            if lost_a_deadlock(err) {
+                stale(fight)
+            } else {
+                ServiceError::from(sea_orm::DbErr::Custom(format!("PostgreSQL writer: {err}")))
+            }
+        };
+        for (i, (_, answer)) in answers.iter_mut().enumerate() {
             if answer.is_ok() {
-                *answer = Err(failed(&err));
+                *answer = Err(failed(&err, fights[i]));
             }
         }
         for write in pending {
-            answers.push((write.done, Err(failed(&err))));
+            answers.push((write.done, Err(failed(&err, (write.combat_id, write.expected_version)))));
         }
     }
     answers
+}
+
+/// `err`, or [`ServiceError::StaleCombat`] when PostgreSQL failed the write to break a deadlock
+/// (or a serialization failure): nothing of it was written, and the store retries it on the
+/// fight as stored.
+fn retried(err: ServiceError, fight: (i64, i64)) -> ServiceError {
+    match &err {
+        ServiceError::Database(db) if lost_a_deadlock(db) => stale(fight),
+        _ => err,
+    }
+}
+
+/// The write of `(combat_id, expected_version)` to try again on the fight as stored.
+fn stale((combat_id, expected): (i64, i64)) -> ServiceError {
+    ServiceError::StaleCombat {
+        combat_id,
+        expected,
+        found: -1,
+    }
+}
+
+/// Whether PostgreSQL refused a statement as a deadlock's victim (`40P01`) or a serialization
+/// failure (`40001`): errors that trying again on a fresh read answers.
+fn lost_a_deadlock(err: &sea_orm::DbErr) -> bool {
+    let (sea_orm::DbErr::Exec(runtime) | sea_orm::DbErr::Query(runtime) | sea_orm::DbErr::Conn(runtime)) = err else {
+        return false;
+    };
+    let sea_orm::RuntimeErr::SqlxError(sqlx) = runtime else {
+        return false;
+    };
+    sqlx.as_database_error()
+        .and_then(|db| db.code())
+        .is_some_and(|code| code == "40P01" || code == "40001")
 }
 
 /// One command's statements: its new timers first (each `RETURNING` its id), then the rest;
