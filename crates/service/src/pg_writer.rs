@@ -195,7 +195,7 @@ fn lost_a_deadlock(err: &sea_orm::DbErr) -> bool {
         return false;
     };
     sqlx.as_database_error()
-        .and_then(|db| db.code())
+        .and_then(sea_orm::sqlx::error::DatabaseError::code)
         .is_some_and(|code| code == "40P01" || code == "40001")
 }
 

@@ -1,17 +1,19 @@
 //! Active combats in memory, one writer each, and the one transaction that persists a command.
 //!
 //! A command on a combat locks that combat's slot (a `tokio::sync::Mutex`, so commands on
-//! one combat queue while other combats run), applies itself to a copy of the cached state,
-//! and writes what happened in ONE transaction: the combat row's version (guarded by the
-//! version it read), status and pending timers' ids, its `combat_events` row (the command and
-//! its events), the denormalised `turn_resources`, `readied_actions` and `death_save_states`
-//! rows that changed, new `combatants` rows, and the timers (reaction window, turn). The
-//! fight's whole state is written only every [`SNAPSHOT_EVERY`] commands and when it ends, as
-//! its snapshot (`combat_snapshots`, in the same transaction); [`load`] rebuilds a fight from
-//! its latest snapshot and re-applies the commands logged after it through the engine
-//! ([`Live::replay`], deterministic: same state + same commands ⇒ same state). Another
-//! process that wrote first makes the save fail as [`ServiceError::StaleCombat`]: the slot is
-//! reloaded from the database and the command retried on the fresh state.
+//! one combat queue while other combats run), applies itself to the cached state, and writes
+//! what happened in ONE transaction: the combat row's version (guarded by the version it read),
+//! status and pending timers' ids, its `combat_events` row (the command and its events), new
+//! `combatants` rows, and the timers (reaction window, turn). The fight's whole state is
+//! written only every [`SNAPSHOT_EVERY`] commands, at a death and when it ends, as its snapshot
+//! (`combat_snapshots`, in the same transaction), and with it the denormalised
+//! `turn_resources`, `readied_actions` and `death_save_states` rows, which so always hold what
+//! the latest snapshot holds (issue 13: a command between snapshots writes no row of them).
+//! [`load`] rebuilds a fight from its latest snapshot and re-applies the commands logged after
+//! it through the engine ([`Live::replay`], deterministic: same state + same commands ⇒ same
+//! state). Another process that wrote first makes the save fail as
+//! [`ServiceError::StaleCombat`]: the slot is reloaded from the database and the command
+//! retried on the fresh state.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -27,7 +29,7 @@ use sea_orm::sea_query::{
 };
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
-    QueryFilter, QueryOrder, QuerySelect, QueryTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, QueryTrait,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -97,10 +99,14 @@ pub(crate) struct Live {
     /// Engine commands applied to this copy so far (not stored): a refused service command
     /// that applied some is forgotten rather than kept half-done.
     pub applied: u64,
+    /// The fight's `readied_actions` rows as stored (counted when it is loaded, set with each
+    /// snapshot): a snapshot's write replaces them all and counts the rows it deletes.
+    pub readied_rows: u64,
 }
 
-/// What a command's write compares the fight against: the version it read, its timers, and the
-/// denormalised rows as they stood — taken before the command instead of a copy of the fight.
+/// What a command's write compares the fight against: the version it read, its timers, its
+/// window and wait, and how many combatants it had — taken before the command instead of a
+/// copy of the fight.
 #[derive(Clone, Debug)]
 pub(crate) struct Before {
     pub id: i64,
@@ -110,15 +116,8 @@ pub(crate) struct Before {
     status: &'static str,
     window: Option<engine::reactions::ReactionWindow>,
     wait: Option<crate::cmd::turn_timer::WaitKey>,
-    members: Vec<Member>,
-}
-
-/// One combatant's denormalised rows (see [`Batch::rows`]).
-#[derive(Clone, Debug)]
-struct Member {
-    resources: engine::TurnResources,
-    readied: Option<engine::readied::ReadiedAction>,
-    death: engine::death_saves::DeathSaveState,
+    combatants: usize,
+    readied_rows: u64,
 }
 
 impl Before {
@@ -131,16 +130,8 @@ impl Before {
             status: live.status(),
             window: live.combat.window.clone(),
             wait: crate::cmd::turn_timer::wait_key(&live.combat),
-            members: live
-                .combat
-                .combatants
-                .iter()
-                .map(|c| Member {
-                    resources: c.resources,
-                    readied: c.readied.clone(),
-                    death: c.death.clone(),
-                })
-                .collect(),
+            combatants: live.combat.combatants.len(),
+            readied_rows: live.readied_rows,
         }
     }
 }
@@ -293,7 +284,13 @@ impl Live {
             turn_timer: stored.turn_timer,
             characters,
             applied: 0,
+            readied_rows: 0,
         })
+    }
+
+    /// The combatants holding a readied action (each a `readied_actions` row once written).
+    fn readied_count(&self) -> u64 {
+        self.combat.combatants.iter().filter(|c| c.readied.is_some()).count() as u64
     }
 
     fn stored(&self) -> StoredStateRef<'_> {
@@ -480,6 +477,10 @@ pub(crate) async fn load<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<L
         }
     }
     live.characters = characters;
+    live.readied_rows = readied_action::Entity::find()
+        .filter(readied_action::Column::CombatId.eq(combat_id))
+        .count(db)
+        .await?;
     live.reaction_timeout_secs = i64::from(campaign.reaction_timeout_secs);
     live.turn_timeout_secs = crate::repo::campaigns::turn_timeout_secs(&campaign);
     Ok(live)
@@ -530,17 +531,18 @@ pub(crate) async fn create(
     .insert(txn)
     .await?;
     let empty = Before {
-        members: Vec::new(),
+        combatants: 0,
         ..Before::of(live)
     };
     let batch = Batch::new(txn.get_database_backend());
-    let batch = batch.rows(&empty, live, now);
+    let batch = batch.rows(&empty, live, true, now);
     if !batch.statements.is_empty() {
         let done = txn.execute_unprepared(&batch.inline()).await?;
         if done.rows_affected() != batch.expected {
             return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
         }
     }
+    live.readied_rows = live.readied_count();
     Ok(())
 }
 
@@ -622,11 +624,13 @@ impl Batch {
         }
     }
 
-    /// The denormalised rows that differ between `before` and `after`.
-    fn rows(mut self, before: &Before, after: &Live, now: DateTimeUtc) -> Self {
+    /// The `combatants` rows of those who joined since `before`, and — with a snapshot
+    /// (`snapshot`) — every denormalised row as `after` holds it: each combatant's turn
+    /// resources, the readied actions (those stored replaced), each character's death saves.
+    fn rows(mut self, before: &Before, after: &Live, snapshot: bool, now: DateTimeUtc) -> Self {
         let id = after.id;
-        let new_members: Vec<usize> = (before.members.len()..after.combat.combatants.len()).collect();
-        if !new_members.is_empty() {
+        let combatants = &after.combat.combatants;
+        if combatants.len() > before.combatants {
             let mut insert = Query::insert();
             insert.into_table(combatant::Entity).columns([
                 combatant::Column::CombatId,
@@ -635,8 +639,7 @@ impl Batch {
                 combatant::Column::Monster,
                 combatant::Column::Name,
             ]);
-            for &i in &new_members {
-                let c = &after.combat.combatants[i];
+            for (i, c) in combatants.iter().enumerate().skip(before.combatants) {
                 let monster = c.monster_name().map(str::to_owned);
                 insert.values_panic([
                     id.into(),
@@ -646,13 +649,13 @@ impl Batch {
                     c.name.clone().into(),
                 ]);
             }
-            self.push(&insert, new_members.len() as u64);
+            self.push(&insert, (combatants.len() - before.combatants) as u64);
+        }
+        if !snapshot {
+            return self;
         }
 
-        let changed: Vec<usize> = (0..after.combat.combatants.len())
-            .filter(|&i| before.members.get(i).map(|m| m.resources) != Some(after.combat.combatants[i].resources))
-            .collect();
-        if !changed.is_empty() {
+        if !combatants.is_empty() {
             use turn_resources::Column as T;
             let mut upsert = Query::insert();
             upsert.into_table(turn_resources::Entity).columns([
@@ -664,8 +667,8 @@ impl Batch {
                 T::MovementUsed,
                 T::MovementTotal,
             ]);
-            for &i in &changed {
-                let r = after.combat.combatants[i].resources;
+            for (i, c) in combatants.iter().enumerate() {
+                let r = c.resources;
                 upsert.values_panic([
                     id.into(),
                     (i as i32).into(),
@@ -687,60 +690,49 @@ impl Batch {
                     ])
                     .to_owned(),
             );
-            self.push(&upsert, changed.len() as u64);
+            self.push(&upsert, combatants.len() as u64);
         }
 
-        for (i, c) in after.combat.combatants.iter().enumerate() {
-            let old = before.members.get(i).and_then(|b| b.readied.as_ref());
-            if old == c.readied.as_ref() {
-                continue;
-            }
-            if old.is_some() {
-                let mut delete = Query::delete();
-                delete
-                    .from_table(readied_action::Entity)
-                    .and_where(readied_action::Column::CombatId.eq(id))
-                    .and_where(readied_action::Column::CombatantIndex.eq(i as i32));
-                self.push(&delete, 1);
-            }
-            if let Some(r) = &c.readied {
-                use readied_action::Column as R;
-                let mut insert = Query::insert();
-                insert
-                    .into_table(readied_action::Entity)
-                    .columns([
-                        R::CombatId,
-                        R::CombatantIndex,
-                        R::Action,
-                        R::TriggerDesc,
-                        R::ExpiresAt,
-                        R::Fired,
-                    ])
-                    .values_panic([
-                        id.into(),
-                        (i as i32).into(),
-                        r.action.describe().into(),
-                        r.trigger_desc.clone().into(),
-                        (r.expires_at as i32).into(),
-                        r.fired.into(),
-                    ]);
-                self.push(&insert, 1);
-            }
+        if before.readied_rows > 0 {
+            let mut delete = Query::delete();
+            delete
+                .from_table(readied_action::Entity)
+                .and_where(readied_action::Column::CombatId.eq(id));
+            self.push(&delete, before.readied_rows);
         }
-
-        let deaths: Vec<usize> = (0..after.combat.combatants.len())
-            .filter(|&i| after.characters[i].is_some())
-            .filter(|&i| {
-                let new = &after.combat.combatants[i].death;
-                before
-                    .members
-                    .get(i)
-                    .map_or(*new != engine::death_saves::DeathSaveState::default(), |b| {
-                        b.death != *new
-                    })
-            })
+        let readied: Vec<(usize, &engine::readied::ReadiedAction)> = combatants
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.readied.as_ref().map(|r| (i, r)))
             .collect();
-        if !deaths.is_empty() {
+        if !readied.is_empty() {
+            use readied_action::Column as R;
+            let mut insert = Query::insert();
+            insert.into_table(readied_action::Entity).columns([
+                R::CombatId,
+                R::CombatantIndex,
+                R::Action,
+                R::TriggerDesc,
+                R::ExpiresAt,
+                R::Fired,
+            ]);
+            for &(i, r) in &readied {
+                insert.values_panic([
+                    id.into(),
+                    (i as i32).into(),
+                    r.action.describe().into(),
+                    r.trigger_desc.clone().into(),
+                    (r.expires_at as i32).into(),
+                    r.fired.into(),
+                ]);
+            }
+            self.push(&insert, readied.len() as u64);
+        }
+
+        let characters: Vec<usize> = (0..combatants.len())
+            .filter(|&i| after.characters[i].is_some())
+            .collect();
+        if !characters.is_empty() {
             use death_save_state::Column as D;
             let mut upsert = Query::insert();
             upsert.into_table(death_save_state::Entity).columns([
@@ -753,8 +745,8 @@ impl Batch {
                 D::Stabilized,
                 D::UpdatedAt,
             ]);
-            for &i in &deaths {
-                let c = &after.combat.combatants[i];
+            for &i in &characters {
+                let c = &combatants[i];
                 upsert.values_panic([
                     id.into(),
                     after.characters[i].into(),
@@ -771,7 +763,7 @@ impl Batch {
                     .update_columns([D::Downed, D::Successes, D::Failures, D::Stabilized, D::UpdatedAt])
                     .to_owned(),
             );
-            self.push(&upsert, deaths.len() as u64);
+            self.push(&upsert, characters.len() as u64);
         }
         self
     }
@@ -944,7 +936,7 @@ impl Batch {
                 );
             self.push(&upsert, 1);
         }
-        let mut batch = self.rows(before, after, now);
+        let mut batch = self.rows(before, after, snapshot, now);
         for &old in old_timers {
             let mut delete = Query::delete();
             delete.from_table(timer::Entity).and_where(timer::Column::Id.eq(old));
@@ -994,10 +986,13 @@ impl Store {
         }
     }
 
-    /// Whether the command that brought the fight to `after` writes its snapshot: every
-    /// [`Store::snapshot_every`] versions, and when it ends (what replay and retention read).
-    fn snapshot_due(&self, after: &Live) -> bool {
-        after.combat.outcome.is_some() || after.version % self.snapshot_every.load(Ordering::Relaxed).max(1) == 0
+    /// Whether the command that brought the fight to `after` with `events` writes its snapshot
+    /// (and the denormalised rows with it): every [`Store::snapshot_every`] versions, at a death
+    /// (what the Hospital's `died_in` reads), and when it ends (what replay and retention read).
+    fn snapshot_due(&self, after: &Live, events: &[Event]) -> bool {
+        after.combat.outcome.is_some()
+            || after.version % self.snapshot_every.load(Ordering::Relaxed).max(1) == 0
+            || events.iter().any(|e| matches!(e, Event::Died { .. }))
     }
 
     /// Runs `command` on a combat: from the cache (or the database), one writer at a time,
@@ -1133,7 +1128,7 @@ impl Store {
         let (old_timers, new_timers) = timer_change(before, after, now);
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let snapshot = self.snapshot_due(after);
+        let snapshot = self.snapshot_due(after, &applied.events);
         let backend = writer.backend();
         let new_timers = new_timers.map(|row| {
             row.map(|row| {
@@ -1167,6 +1162,9 @@ impl Store {
         })?;
         let timers = answer.await.map_err(|_| crate::writer::stopped())??;
         set_timer_ids(after, timers);
+        if snapshot {
+            after.readied_rows = after.readied_count();
+        }
         Ok(())
     }
 
@@ -1207,7 +1205,7 @@ impl Store {
         }
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let snapshot = self.snapshot_due(after);
+        let snapshot = self.snapshot_due(after, &applied.events);
         let batch = statements(
             backend(&self.db),
             before,
@@ -1225,6 +1223,9 @@ impl Store {
                 expected: before.version,
                 found: -1,
             });
+        }
+        if snapshot {
+            after.readied_rows = after.readied_count();
         }
         Ok(aftermath)
     }

@@ -5,15 +5,17 @@
 
 #[macro_use]
 mod common;
+mod rows;
 
 use std::sync::Arc;
 
 use chrono::{Duration, TimeZone, Utc};
 use engine::content::{Armor, Class, Item, Race, Weapon};
 use engine::{Event, Outcome, RuleViolation};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use rows::check_denormalised_rows;
+use sea_orm::EntityTrait;
 use service::cmd::gm::HpAdjusted;
-use service::entity::{combat as combat_row, death_save_state, timer, turn_resources};
+use service::entity::{combat as combat_row, timer};
 use service::repo::{characters, combats};
 use service::{CombatUpdate, DateTimeUtc, Db, Notice, PlayerCommand, Service, ServiceError};
 use tokio::sync::Barrier;
@@ -812,36 +814,6 @@ async fn reaction_window_times_out_into_a_pass(db: Db) -> Result<(), ServiceErro
             .await?
             .is_none()
     );
-    Ok(())
-}
-
-/// The denormalised rows agree with the combat's state.
-async fn check_denormalised_rows(db: &Db, combat_id: i64) -> Result<(), ServiceError> {
-    let svc = Service::new(db.clone());
-    // The state as stored: its latest snapshot and the commands logged after it.
-    let (_, combat) = svc.stored_combat(combat_id).await?;
-    let state = serde_json::to_value(&combat).expect("state is JSON");
-    let combatants = state["combatants"]["list"].as_array().expect("combatants").clone();
-    let resources = turn_resources::Entity::find()
-        .filter(turn_resources::Column::CombatId.eq(combat_id))
-        .all(db.conn())
-        .await?;
-    assert_eq!(resources.len(), combatants.len());
-    for r in &resources {
-        let c = &combatants[r.combatant_index as usize]["resources"];
-        assert_eq!(c["action_used"].as_bool(), Some(r.action_used));
-        assert_eq!(c["reaction_used"].as_bool(), Some(r.reaction_used));
-        assert_eq!(c["movement_used"].as_i64(), Some(i64::from(r.movement_used)));
-        assert!(r.movement_used <= r.movement_total && r.movement_used >= 0);
-    }
-    let deaths = death_save_state::Entity::find()
-        .filter(death_save_state::Column::CombatId.eq(combat_id))
-        .all(db.conn())
-        .await?;
-    for d in deaths {
-        assert!((0..=3).contains(&d.successes) && (0..=3).contains(&d.failures));
-    }
-    drop(svc);
     Ok(())
 }
 

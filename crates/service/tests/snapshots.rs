@@ -8,6 +8,7 @@
 
 #[macro_use]
 mod common;
+mod rows;
 
 use chrono::{TimeZone, Utc};
 use migration::{Migrator, MigratorTrait};
@@ -20,6 +21,7 @@ on_every_backend! {
     a_fight_read_back_after_every_command_is_the_fight_applied => crate::a_fight_read_back_after_every_command_is_the_fight_applied;
     a_process_gone_between_snapshots_loses_nothing => crate::a_process_gone_between_snapshots_loses_nothing;
     a_fight_stored_whole_before_snapshots_loads_and_continues => crate::a_fight_stored_whole_before_snapshots_loads_and_continues;
+    a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between => crate::a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between;
 }
 
 fn now() -> DateTimeUtc {
@@ -110,6 +112,8 @@ async fn a_fight_read_back_after_every_command_is_the_fight_applied(db: Db) -> R
         let combat_id = update.combat_id;
         assert_stored_as_applied(&svc, &update).await?;
         let (mut on_snapshot, mut between) = (0, 0);
+        // A death writes a snapshot of its own (with the rows the Hospital reads).
+        let mut died_at = 0;
         for command in 0..60 {
             if command == 6 {
                 // A reinforcement mid-fight: a sequence of joins in one logged command.
@@ -121,14 +125,18 @@ async fn a_fight_read_back_after_every_command_is_the_fight_applied(db: Db) -> R
             };
             update = after;
             assert_stored_as_applied(&svc, &update).await?;
+            rows::check_denormalised_rows(&db, combat_id).await?;
+            if update.events.iter().any(|e| matches!(e, engine::Event::Died { .. })) {
+                died_at = update.version;
+            }
             let snapshot = snapshot_version(&db, combat_id).await?;
             if update.combat.outcome.is_some() {
                 assert_eq!(snapshot, update.version, "an ended fight's last state is its snapshot");
             } else {
                 assert_eq!(
                     snapshot,
-                    update.version - update.version % every,
-                    "snapshot every {every}"
+                    (update.version - update.version % every).max(died_at),
+                    "snapshot every {every}, and at each death"
                 );
             }
             if snapshot == update.version {
@@ -194,6 +202,115 @@ async fn a_process_gone_between_snapshots_loses_nothing(db: Db) -> Result<(), Se
     assert_eq!(
         log.iter().map(|r| r.seq).collect::<Vec<_>>(),
         (1..=after.version).collect::<Vec<_>>()
+    );
+    Ok(())
+}
+
+/// The player whose turn or prompt `update` waits on: the reactor of an open window, else the
+/// combatant whose turn it is (`None` on a monster's).
+fn awaited(update: &CombatUpdate) -> Option<String> {
+    let id = match &update.combat.window {
+        Some(window) => window.reactor,
+        None => update.combat.current()?,
+    };
+    update.combat.get(id).player_id().map(str::to_owned)
+}
+
+async fn a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between(
+    db: Db,
+) -> Result<(), ServiceError> {
+    let channel = "channel-party-rows";
+    let every = 4;
+    let first = Service::with_seed(db.clone(), 17).with_snapshot_every(every);
+    let camp = first.campaign_for(GUILD, channel, now()).await?.id;
+    for (player, class) in [("ana", "fighter"), ("ben", "rogue"), ("cy", "cleric")] {
+        first
+            .create_character(camp, player, &format!("Hero {player}"), "human", class, now())
+            .await?;
+        first.gm_set_level(camp, player, 8).await?;
+    }
+    first.gm_spawn(camp, channel, "goblin", 2, now()).await?;
+    first.join_combat(camp, channel, "ana", now()).await?;
+    first.join_combat(camp, channel, "ben", now()).await?;
+    let mut update = first.start_combat(camp, channel, "ana", now()).await?;
+    let combat_id = update.combat_id;
+    // A third player joins once the fight has begun.
+    update = first.join_combat(camp, channel, "cy", now()).await?;
+    rows::check_denormalised_rows(&db, combat_id).await?;
+
+    let mut svc = first;
+    let (mut lagging, mut readied_stored, mut restarted) = (0, 0, false);
+    for command in 0..80 {
+        if update.combat.outcome.is_some() {
+            break;
+        }
+        if command == 25 {
+            // A restart between snapshots: the next process counts the readied rows stored and
+            // replaces them with its next snapshot.
+            drop(svc);
+            svc = Service::with_seed(db.clone(), 17).with_snapshot_every(every);
+            update = svc.combat_status(camp, channel).await?;
+            restarted = true;
+        }
+        let Some(player) = awaited(&update) else {
+            update = svc.combat_status(camp, channel).await?;
+            continue;
+        };
+        let result = if update.combat.window.is_some() {
+            svc.react(camp, channel, &player, "pass", update.window_token, now())
+                .await
+        } else {
+            let me = update.combat.get(update.combat.current().expect("a turn"));
+            let command = if me.resources.action_used {
+                PlayerCommand::EndTurn
+            } else {
+                // Each player readies an attack: the readied rows fill, fire and empty.
+                PlayerCommand::Ready {
+                    text: "attack when the goblin moves into melee range".into(),
+                }
+            };
+            svc.act(camp, channel, &player, &command, now()).await
+        };
+        update = match result {
+            Ok(next) => next,
+            Err(ServiceError::Rules(_)) => svc.end_turn(camp, channel, &player, now()).await?,
+            Err(err) => return Err(err),
+        };
+        rows::check_denormalised_rows(&db, combat_id).await?;
+        let snapshot = snapshot_version(&db, combat_id).await?;
+        let stored = service::entity::turn_resources::Entity::find()
+            .all(db.conn())
+            .await?
+            .into_iter()
+            .filter(|r| r.combat_id == combat_id)
+            .map(|r| (r.combatant_index, r.movement_total, r.action_used))
+            .collect::<Vec<_>>();
+        let live: Vec<_> = update
+            .combat
+            .combatants
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as i32, c.resources.movement_total, c.resources.action_used))
+            .collect();
+        if snapshot == update.version {
+            let mut stored = stored;
+            stored.sort_unstable();
+            assert_eq!(stored, live, "a snapshot's command writes the rows as they are");
+        } else if stored.len() != live.len() || stored.iter().any(|r| !live.contains(r)) {
+            lagging += 1;
+        }
+        readied_stored += service::entity::readied_action::Entity::find()
+            .all(db.conn())
+            .await?
+            .iter()
+            .filter(|r| r.combat_id == combat_id)
+            .count();
+    }
+    assert!(restarted, "the fight lasted past the restart");
+    assert!(readied_stored > 0, "no readied action was ever stored");
+    assert!(
+        lagging > 0,
+        "no command between snapshots left the rows as the snapshot had them"
     );
     Ok(())
 }

@@ -525,6 +525,7 @@ impl Service {
             turn_timer: None,
             characters,
             applied: 0,
+            readied_rows: 0,
         };
         crate::store::create(txn, &mut live, seed as i64, now).await?;
         Ok(live)
