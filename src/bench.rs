@@ -93,6 +93,9 @@ struct Driven {
     until: Instant,
 }
 
+/// Combats set up at the same time, at most.
+const SETTING_UP: usize = 8;
+
 async fn drive(
     url: &str,
     combats: usize,
@@ -113,10 +116,14 @@ async fn drive(
     let camp = svc.campaign_for(&run, "setup", now).await?.id;
     // Every combat is set up (character, first fight) before any is timed.
     let ready = Arc::new(Barrier::new(combats + 1));
+    // A few set up at once: a thousand setting up together would wait on the pool's connections
+    // past its timeout.
+    let setting_up = Arc::new(tokio::sync::Semaphore::new(SETTING_UP));
     let mut tasks = Vec::new();
     for i in 0..combats {
-        let (svc, ready) = (svc.clone(), Arc::clone(&ready));
+        let (svc, ready, setting_up) = (svc.clone(), Arc::clone(&ready), Arc::clone(&setting_up));
         tasks.push(tokio::spawn(async move {
+            let permit = setting_up.acquire_owned().await.expect("the semaphore stays open");
             let (player, channel, hero) = (format!("player-{i}"), format!("channel-{i}"), format!("Hero {i}"));
             svc.create_character(camp, &player, &hero, "dwarf", "fighter", now)
                 .await?;
@@ -133,6 +140,7 @@ async fn drive(
                     service::cmd::gm::HpAdjusted::Character(_) => unreachable!("the hero is fighting"),
                 };
             }
+            drop(permit);
             ready.wait().await;
             let from = Instant::now();
             let deadline = from + Duration::from_secs(seconds);

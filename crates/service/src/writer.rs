@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
-use rusqlite::{Connection, OpenFlags, ToSql, TransactionBehavior, params_from_iter};
+use rusqlite::{Connection, OpenFlags, ToSql, params_from_iter};
 use sea_orm::sea_query::{Value, Values};
 use tokio::sync::oneshot;
 
@@ -198,17 +198,20 @@ type Answer = (
 );
 
 /// Writes `group` in one transaction, each write under its own savepoint.
+///
+/// The transaction's and savepoints' statements are prepared once (rusqlite's `Transaction` and
+/// `Savepoint` parse them anew each time: ≈ 4 % of a command with one fight, measured).
 fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
     let mut answers = Vec::with_capacity(group.len());
     let mut pending = group.into_iter();
     let committed = (|| -> rusqlite::Result<()> {
-        let mut txn = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        control(conn, "BEGIN IMMEDIATE")?;
         for write in pending.by_ref() {
-            let savepoint = txn.savepoint()?;
+            control(conn, "SAVEPOINT command")?;
             // A panic while rendering (a bug) fails this write alone, not the writer thread.
             let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 write_one(
-                    &savepoint,
+                    conn,
                     write.combat_id,
                     write.expected_version,
                     write.new_timers,
@@ -220,20 +223,23 @@ fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
                     "this command could not be saved; nothing changed".into(),
                 ))
             });
-            // A failed write rolls back to its savepoint (`finish`): it leaves nothing.
+            // A failed write rolls back to its savepoint: it leaves nothing.
             let ended = if answer.is_ok() {
-                savepoint.commit()
+                control(conn, "RELEASE command")
             } else {
-                savepoint.finish()
+                control(conn, "ROLLBACK TO command").and_then(|()| control(conn, "RELEASE command"))
             };
             answers.push((write.done, answer));
             ended?;
         }
-        txn.commit()
+        control(conn, "COMMIT")
     })();
     if let Err(err) = committed {
         // Nothing of the group was written: every write gets the error, including those not
         // reached.
+        if !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
         for (_, answer) in &mut answers {
             if answer.is_ok() {
                 *answer = Err(database_error(&err));
@@ -244,6 +250,11 @@ fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
         }
     }
     answers
+}
+
+/// Runs a transaction-control statement (`BEGIN`, `SAVEPOINT`, `COMMIT`, …), prepared once.
+fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(drop)
 }
 
 /// One command's statements: its new timers first, then the rest; all its rows or an error.
