@@ -93,6 +93,14 @@ struct Driven {
     until: Instant,
 }
 
+/// The PostgreSQL baseline's clients: one a fight, up to [`MAX_BASELINE_CLIENTS`] (a thousand
+/// connections would pass the server's `max_connections`).
+fn baseline_clients(combats: usize) -> usize {
+    combats.clamp(1, MAX_BASELINE_CLIENTS)
+}
+
+const MAX_BASELINE_CLIENTS: usize = 32;
+
 /// Combats set up at the same time, at most.
 const SETTING_UP: usize = 8;
 
@@ -286,7 +294,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
             Some(service::baseline::sqlite(&path, args.seconds as f64)?)
         } else {
-            Some(runtime.block_on(service::baseline::postgres(url, args.combats, args.seconds as f64))?)
+            Some(runtime.block_on(service::baseline::postgres(
+                url,
+                baseline_clients(args.combats),
+                args.seconds as f64,
+            ))?)
         };
         if let Some(b) = &baseline {
             let shape = if backend == "sqlite" {
@@ -295,7 +307,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             } else {
                 format!(
                     "pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {} clients",
-                    args.combats
+                    baseline_clients(args.combats)
                 )
             };
             println!(
