@@ -154,9 +154,9 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
                 ServiceError::from(sea_orm::DbErr::Custom(format!("PostgreSQL writer: {err}")))
             }
         };
-        for (i, (_, answer)) in answers.iter_mut().enumerate() {
+        for ((_, answer), &fight) in answers.iter_mut().zip(&fights) {
             if answer.is_ok() {
-                *answer = Err(failed(&err, fights[i]));
+                *answer = Err(failed(&err, fight));
             }
         }
         for write in pending {
