@@ -54,7 +54,7 @@ impl Table {
     }
 }
 
-/// The combat's stored version (`combats.version`: the commands applied), read from the
+/// The combat's stored version (the commands applied: its log's last entry), read from the
 /// database the table writes (messages show no internal numbers).
 fn version(db: &str) -> i64 {
     use sea_orm::{ConnectionTrait, DbBackend, Statement};
@@ -68,12 +68,13 @@ fn version(db: &str) -> i64 {
             .conn()
             .query_one_raw(Statement::from_string(
                 DbBackend::Sqlite,
-                "SELECT version FROM combats ORDER BY id DESC LIMIT 1",
+                "SELECT id FROM combats ORDER BY id DESC LIMIT 1",
             ))
             .await
             .expect("combats read")
             .expect("a combat");
-        let version: i64 = row.try_get("", "version").expect("a version");
+        let id: i64 = row.try_get("", "id").expect("an id");
+        let version = service::repo::combats::version(db.conn(), id).await.expect("a version");
         db.close().await.ok();
         version
     })

@@ -198,7 +198,7 @@ async fn event_logs(db: &DatabaseConnection) -> Vec<LogRow> {
     let rows = db
         .query_all_raw(Statement::from_string(
             DbBackend::Postgres,
-            "SELECT ca.guild_id, c.id, c.version, e.seq, e.command, e.events FROM combat_events e \
+            "SELECT ca.guild_id, c.id, GREATEST(c.version, (SELECT max(x.seq) FROM combat_events x WHERE x.combat_id = c.id)), e.seq, e.command, e.events FROM combat_events e \
              JOIN combats c ON c.id = e.combat_id JOIN campaigns ca ON ca.id = c.campaign_id \
              ORDER BY c.id, e.seq",
         ))

@@ -2,18 +2,19 @@
 //!
 //! A command on a combat locks that combat's slot (a `tokio::sync::Mutex`, so commands on
 //! one combat queue while other combats run), applies itself to the cached state, and writes
-//! what happened in ONE transaction: the combat row's version (guarded by the version it read),
-//! status and pending timers' ids, its `combat_events` row (the command and its events), new
-//! `combatants` rows, and the timers (reaction window, turn). The fight's whole state is
-//! written only every [`SNAPSHOT_EVERY`] commands, at a death and when it ends, as its snapshot
-//! (`combat_snapshots`, in the same transaction), and with it the denormalised
-//! `turn_resources`, `readied_actions` and `death_save_states` rows, which so always hold what
-//! the latest snapshot holds (issue 13: a command between snapshots writes no row of them).
-//! [`load`] rebuilds a fight from its latest snapshot and re-applies the commands logged after
-//! it through the engine ([`Live::replay`], deterministic: same state + same commands ⇒ same
-//! state). Another process that wrote first makes the save fail as
-//! [`ServiceError::StaleCombat`]: the slot is reloaded from the database and the command
-//! retried on the fresh state.
+//! what happened in ONE transaction: its `combat_events` row (the command, its events and the
+//! timers pending after it), whose key `(combat_id, seq = version read + 1)` is the version
+//! guard (inserted or not at all), new `combatants` rows, and the timers (reaction window,
+//! turn). The fight's whole state is written only every [`SNAPSHOT_EVERY`] commands, at a death
+//! and when it ends, as its snapshot (`combat_snapshots`, in the same transaction), and with it
+//! the combat row (version, pending timers, status) and the denormalised `turn_resources`,
+//! `readied_actions` and `death_save_states` rows, which so always hold what the latest
+//! snapshot holds (issue 13: a command between snapshots writes its log entry and its timers,
+//! nothing else). [`load`] rebuilds a fight from its latest snapshot and re-applies the
+//! commands logged after it through the engine ([`Live::replay`], deterministic: same state +
+//! same commands ⇒ same state); the last entry is its version. Another process that wrote
+//! first makes the save fail as [`ServiceError::StaleCombat`]: the slot is reloaded from the
+//! database and the command retried on the fresh state.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -29,7 +30,7 @@ use sea_orm::sea_query::{
 };
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, QueryTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, QueryTrait,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -422,14 +423,15 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
         }
         let mut live =
             Live::from_state(&snapshot.state).map_err(|err| unreadable(format!("an unreadable state: {err}")))?;
+        // Every entry after the snapshot: the log, not the row, holds the fight's version.
         let log = combat_event::Entity::find()
             .filter(combat_event::Column::CombatId.eq(combat_id))
             .filter(combat_event::Column::Seq.gt(snapshot.version))
-            .filter(combat_event::Column::Seq.lte(row.version))
             .order_by_asc(combat_event::Column::Seq)
             .all(db)
             .await?;
-        if log.len() as i64 != row.version - snapshot.version
+        let version = snapshot.version + log.len() as i64;
+        if version < row.version
             || log
                 .iter()
                 .zip(snapshot.version + 1..)
@@ -437,9 +439,16 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
         {
             return Err(unreadable(format!(
                 "a gap in its log between its snapshot (version {}) and version {}",
-                snapshot.version, row.version
+                snapshot.version,
+                row.version.max(version)
             )));
         }
+        // The timers pending at that version: the last entry's, where it is newer than the row
+        // (which holds them as of its own version, the latest snapshot's).
+        let timers = match log.last() {
+            Some(last) if last.seq > row.version => (last.reaction_timer_id, last.turn_timer_id),
+            _ => (row.reaction_timer_id, row.turn_timer_id),
+        };
         for entry in log {
             let logged: Logged = serde_json::from_str(&entry.command)
                 .map_err(|err| unreadable(format!("an unreadable command {}: {err}", entry.seq)))?;
@@ -450,9 +459,8 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
         live.campaign_id = row.campaign_id;
         live.channel_id.clone_from(&row.channel_id);
         live.expedition_id = row.expedition_id;
-        live.version = row.version;
-        live.reaction_timer = row.reaction_timer_id;
-        live.turn_timer = row.turn_timer_id;
+        live.version = version;
+        (live.reaction_timer, live.turn_timer) = timers;
         live.characters.clear();
         return Ok((row, live));
     }
@@ -834,22 +842,17 @@ fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> 
     })
 }
 
-/// The combat row's update of a command: version (guarded by the one it read) and its pending
-/// timers' ids; the status when it changed, and `updated_at` then and with each snapshot.
+/// The combat row's update with a snapshot: its version and pending timers' ids as of it, the
+/// status when it changed (a fight ends with a snapshot), and `updated_at`.
 ///
-/// Both are indexed (`ix_combats_campaign_channel`, `ix_combats_finished`,
-/// `ux_combats_active_channel`): SQLite rewrites an index entry whenever its column is set,
-/// to the same value or not, so setting them every command wrote three index pages besides
-/// the row's (16 KB of WAL per command instead of 4 KB). `updated_at` is what retention reads of a
-/// finished fight (set when it finished); of a running one it is at most
+/// Only with a snapshot: between them the log holds the version (its entry's key is the guard,
+/// see [`Batch::record`]) and the timers' ids, so a command writes no page of the row. The
+/// status and `updated_at` are indexed (`ix_combats_campaign_channel`, `ix_combats_finished`,
+/// `ux_combats_active_channel`) and SQLite rewrites an index entry whenever its column is set,
+/// to the same value or not: the status is set only when it changes. `updated_at` is what
+/// retention reads of a finished fight (set when it finished); of a running one it is at most
 /// [`SNAPSHOT_EVERY`] commands old.
-fn combat_update(
-    backend: DbBackend,
-    before: &Before,
-    after: &Live,
-    snapshot: bool,
-    now: DateTimeUtc,
-) -> UpdateStatement {
+fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTimeUtc) -> UpdateStatement {
     let mut update = Query::update();
     update
         .table(combat::Entity)
@@ -860,18 +863,14 @@ fn combat_update(
     if status != before.status {
         update.value(combat::Column::Status, status);
     }
-    if status != before.status || snapshot {
-        update.value(combat::Column::UpdatedAt, at(backend, now));
-    }
     update
-        .and_where(combat::Column::Id.eq(after.id))
-        .and_where(combat::Column::Version.eq(before.version));
+        .value(combat::Column::UpdatedAt, at(backend, now))
+        .and_where(combat::Column::Id.eq(after.id));
     update
 }
 
-/// A command's statements: the combat row (guarded by the version it read), its log entry,
-/// the fight's snapshot when one is due, the denormalised rows that changed, and the retired
-/// timers' deletion.
+/// A command's statements: its log entry (the version guard), the fight's snapshot and combat
+/// row when one is due, the denormalised rows that changed, and the retired timers' deletion.
 #[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
 fn statements(
     backend: DbBackend,
@@ -883,9 +882,7 @@ fn statements(
     snapshot: bool,
     now: DateTimeUtc,
 ) -> Batch {
-    let mut batch = Batch::new(backend);
-    batch.push(&combat_update(backend, before, after, snapshot, now), 1);
-    batch.record(before, after, command, events, old_timers, snapshot, now)
+    Batch::new(backend).record(before, after, command, events, old_timers, snapshot, now)
 }
 
 impl Batch {
@@ -901,6 +898,8 @@ impl Batch {
         snapshot: bool,
         now: DateTimeUtc,
     ) -> Self {
+        // The version guard: of two commands that read one version, one inserts the next entry
+        // and the other nothing (its write then touches a row fewer than it must).
         let mut log = Query::insert();
         log.into_table(combat_event::Entity)
             .columns([
@@ -909,6 +908,8 @@ impl Batch {
                 combat_event::Column::Command,
                 combat_event::Column::Events,
                 combat_event::Column::CreatedAt,
+                combat_event::Column::ReactionTimerId,
+                combat_event::Column::TurnTimerId,
             ])
             .values_panic([
                 after.id.into(),
@@ -916,9 +917,17 @@ impl Batch {
                 command.into(),
                 events.into(),
                 at(self.backend, now).into(),
-            ]);
+                after.reaction_timer.into(),
+                after.turn_timer.into(),
+            ])
+            .on_conflict(
+                OnConflict::columns([combat_event::Column::CombatId, combat_event::Column::Seq])
+                    .do_nothing()
+                    .to_owned(),
+            );
         self.push(&log, 1);
         if snapshot {
+            self.push(&combat_update(self.backend, before, after, now), 1);
             let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
             let mut upsert = Query::insert();
             upsert
@@ -1104,7 +1113,7 @@ impl Store {
     /// Why a write failed: [`ServiceError::StaleCombat`] when the combat moved on in the
     /// database meanwhile, else `err` itself.
     async fn explain(&self, before: &Before, err: ServiceError) -> Result<ServiceError, ServiceError> {
-        let found = crate::repo::combats::get(self.db.conn(), before.id).await?.version;
+        let found = crate::repo::combats::version(self.db.conn(), before.id).await?;
         Ok(if found == before.version {
             err
         } else {
@@ -1250,13 +1259,8 @@ impl Store {
         let slot = self.cache.slot(combat_id);
         let mut guard = slot.lock().await;
         if let Some(cached) = guard.as_ref() {
-            let stored = combat::Entity::find_by_id(combat_id)
-                .select_only()
-                .column(combat::Column::Version)
-                .into_tuple::<i64>()
-                .one(self.db.conn())
-                .await?;
-            if stored != Some(cached.version) {
+            let stored = crate::repo::combats::version(self.db.conn(), combat_id).await?;
+            if stored != cached.version {
                 *guard = None;
             }
         }

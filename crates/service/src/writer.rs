@@ -1,25 +1,35 @@
-//! SQLite's one writer — the group commit: a thread of its own with its own connection, which
-//! writes the combat commands of many fights in one transaction, with prepared statements.
+//! SQLite's one writer — the group commit: one connection of its own that writes the combat
+//! commands of many fights in one transaction, with prepared statements.
 //!
 //! Each command's statements are rendered (state JSON, SQL, values) by the command's own task
-//! and queued here. The writer takes every write queued while it was busy, takes the process's
-//! write gate (see [`crate::Db::begin_write`]), and in one `BEGIN IMMEDIATE` … `COMMIT` runs each
-//! write under a savepoint of its own: a write whose combat moved on in another process is rolled
-//! back alone and answered [`ServiceError::StaleCombat`]; the others commit. Each command still
-//! waits for its group's `COMMIT` before it answers.
+//! and queued here. Whoever queues a write while no group is being written starts a *leader*
+//! task; the leader takes every write queued, takes the process's write gate (see
+//! [`crate::Db::begin_write`]), and in one `BEGIN IMMEDIATE` … `COMMIT` runs each write under a
+//! savepoint of its own: a write whose combat moved on in another process is rolled back alone
+//! and answered [`ServiceError::StaleCombat`]; the others commit. It goes on while writes keep
+//! coming (those queued while it wrote are the next group) and stops when none is left. Each
+//! command still waits for its group's `COMMIT` before it answers.
 //!
-//! Why a thread and not sqlx: sqlx's SQLite driver runs every statement on its worker thread and
-//! answers through a channel, so each statement is a round trip between threads (≈ 33 context
-//! switches per command were measured), and an unprepared batch is parsed again every time.
-//! Here a command costs one hop to the writer and one back, and SQLite parses each distinct
-//! statement once (`prepare_cached`).
+//! Why a task on the runtime and not a thread of its own: the writer was a thread until issue 13
+//! measured it — with one fight, two thread wake-ups a command (to the writer and back) were a
+//! third of the process's time (`finish_task_switch` and the scheduler's spin locks in a
+//! profile). The leader is spawned on the command's own worker, which runs it next; its answer
+//! wakes the command on that worker too. A commit blocks the worker for its duration (tens of
+//! microseconds a command, no `fsync` under `synchronous = NORMAL`); another process holding
+//! the write lock is waited for asynchronously ([`BUSY_RETRY`]), never in SQLite's busy handler.
+//!
+//! Why not sqlx: sqlx's SQLite driver runs every statement on its worker thread and answers
+//! through a channel, so each statement is a round trip between threads (≈ 33 context switches
+//! per command were measured), and an unprepared batch is parsed again every time. Here SQLite
+//! parses each distinct statement once (`prepare_cached`).
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
-use rusqlite::{Connection, OpenFlags, ToSql, params_from_iter};
+use rusqlite::{Connection, ErrorCode, OpenFlags, ToSql, params_from_iter};
 use sea_orm::sea_query::{Value, Values};
 use tokio::sync::oneshot;
 
@@ -88,73 +98,90 @@ impl GroupCommitCounts {
     }
 }
 
-/// The handle to the writer thread; the thread stops once the last handle is dropped.
-#[derive(Debug)]
+/// The handle to the group commit; its connection closes once the last handle and the last
+/// leader are gone.
 pub(crate) struct Writer {
-    queue: mpsc::Sender<GroupWrite>,
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer").finish_non_exhaustive()
+    }
+}
+
+/// What the writers of one process share.
+struct Shared {
+    /// Writes waiting for a leader to take them.
+    queue: Mutex<Vec<GroupWrite>>,
+    /// Whether a leader is running: set by whoever starts one, cleared by the leader when it
+    /// finds the queue empty.
+    leading: AtomicBool,
+    /// The group commit's connection, used by the leader alone.
+    conn: Mutex<Connection>,
+    /// The process's write gate, held around each transaction.
+    gate: Arc<tokio::sync::Mutex<()>>,
     counts: Arc<GroupCommitCounts>,
 }
 
 impl Writer {
-    /// Opens a connection to the SQLite file at `path` (already created and migrated) and starts
-    /// the writer thread. `gate` is the process's write gate, held around each transaction.
+    /// Opens a connection to the SQLite file at `path` (already created and migrated) for the
+    /// group commit. `gate` is the process's write gate, held around each transaction.
     pub fn start(
         path: &Path,
         wal_autocheckpoint: u32,
         gate: Arc<tokio::sync::Mutex<()>>,
     ) -> Result<Self, ServiceError> {
         let conn = open(path, wal_autocheckpoint).map_err(|err| database_error(&err))?;
-        let (queue, writes) = mpsc::channel();
-        let counts = Arc::new(GroupCommitCounts::default());
-        let thread_counts = Arc::clone(&counts);
-        std::thread::Builder::new()
-            .name("sqlite-writer".into())
-            .spawn(move || run(conn, &writes, &gate, &thread_counts))
-            .map_err(|err| ServiceError::InvalidInput(format!("cannot start the SQLite writer: {err}")))?;
-        Ok(Self { queue, counts })
+        Ok(Self {
+            shared: Arc::new(Shared {
+                queue: Mutex::default(),
+                leading: AtomicBool::new(false),
+                conn: Mutex::new(conn),
+                gate,
+                counts: Arc::default(),
+            }),
+        })
     }
 
-    /// Queues `write`; its `done` answers once it is durable (or failed).
+    /// Queues `write`, starting a leader on the current Tokio runtime if none is running; its
+    /// `done` answers once it is durable (or failed).
     pub fn send(&self, write: GroupWrite) -> Result<(), ServiceError> {
-        self.queue.send(write).map_err(|_| stopped())
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| stopped())?;
+        self.shared.queue.lock().expect("write queue poisoned").push(write);
+        if !self.shared.leading.swap(true, Ordering::SeqCst) {
+            runtime.spawn(lead(Arc::clone(&self.shared)));
+        }
+        Ok(())
     }
 
     pub fn counts(&self) -> &Arc<GroupCommitCounts> {
-        &self.counts
+        &self.shared.counts
     }
 }
 
-/// The error a command gets when the writer thread is gone.
+/// The error a command gets when the group commit cannot take it.
 pub(crate) fn stopped() -> ServiceError {
     ServiceError::InvalidInput("the database writer has stopped".into())
 }
 
-/// How long the writer waits before trying again when another connection holds the write lock.
-const BUSY_RETRY: std::time::Duration = std::time::Duration::from_micros(100);
+/// How long a leader waits before trying again when another connection (another process)
+/// holds the write lock.
+const BUSY_RETRY: Duration = Duration::from_micros(100);
 
-/// Tries before the writer gives up on a busy database: [`BUSY_RETRY`] apart, 5 s in all (the
-/// pool's busy timeout).
-const BUSY_TRIES: i32 = 50_000;
-
-/// Tries a busy database again every [`BUSY_RETRY`], giving up after [`BUSY_TRIES`] tries.
-fn retry_while_busy(tries: i32) -> bool {
-    if tries >= BUSY_TRIES {
-        return false;
-    }
-    std::thread::sleep(BUSY_RETRY);
-    true
-}
+/// How long a leader tries to take the write lock before failing its group: the pool's busy
+/// timeout.
+const BUSY_FOR: Duration = Duration::from_secs(5);
 
 fn open(path: &Path, wal_autocheckpoint: u32) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    // Another connection's write (an autocommit sqlx write, another process) makes SQLite
-    // answer SQLITE_BUSY. SQLite's own busy handler then sleeps 1, 2, 5, 10, … up to 100 ms
-    // between tries, a coarse wait for a writer whose commits take well under a millisecond:
-    // this one tries again every 100 µs, for as long in all as the pool's busy timeout.
-    conn.busy_handler(Some(retry_while_busy))?;
+    // No busy handler: another connection's write (an autocommit sqlx write, another process)
+    // makes `BEGIN IMMEDIATE` answer SQLITE_BUSY at once, and the leader waits for it
+    // asynchronously (`lead`) instead of blocking its worker thread in SQLite's handler.
+    conn.busy_timeout(Duration::ZERO)?;
     // As on the pool's connections (WAL itself is a property of the file, set by them).
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
@@ -163,33 +190,62 @@ fn open(path: &Path, wal_autocheckpoint: u32) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-/// The writer thread: group, commit, answer, until every handle is gone.
-fn run(
-    mut conn: Connection,
-    writes: &mpsc::Receiver<GroupWrite>,
-    gate: &tokio::sync::Mutex<()>,
-    counts: &GroupCommitCounts,
-) {
-    while let Ok(first) = writes.recv() {
-        let mut group = vec![first];
-        while group.len() < MAX_GROUP {
-            match writes.try_recv() {
-                Ok(write) => group.push(write),
-                Err(_) => break,
-            }
-        }
-        let answers = {
-            let _gate = gate.blocking_lock();
-            commit_group(&mut conn, group)
+/// A leader: takes the queued writes as a group, commits, answers, until none is left.
+async fn lead(shared: Arc<Shared>) {
+    loop {
+        let group: Vec<GroupWrite> = {
+            let mut queue = shared.queue.lock().expect("write queue poisoned");
+            let take = queue.len().min(MAX_GROUP);
+            queue.drain(..take).collect()
         };
+        if group.is_empty() {
+            shared.leading.store(false, Ordering::SeqCst);
+            // A write queued after the queue was found empty and before `leading` was cleared
+            // left its group to this leader: take it up again, unless another leader has.
+            let more = !shared.queue.lock().expect("write queue poisoned").is_empty();
+            if more && !shared.leading.swap(true, Ordering::SeqCst) {
+                continue;
+            }
+            return;
+        }
+        let answers = write_group(&shared, group).await;
         let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
         if committed > 0 {
-            counts.record(committed);
+            shared.counts.record(committed);
         }
         for (done, answer) in answers {
             let _ = done.send(answer);
         }
+        // The commands just answered run before the next group is written.
+        tokio::task::yield_now().await;
     }
+}
+
+/// Writes `group` in one transaction under the process's write gate, waiting asynchronously
+/// while another process holds the database's write lock.
+async fn write_group(shared: &Shared, group: Vec<GroupWrite>) -> Vec<Answer> {
+    let started = Instant::now();
+    loop {
+        let gate = shared.gate.lock().await;
+        {
+            let mut conn = shared.conn.lock().expect("writer connection poisoned");
+            match control(&conn, "BEGIN IMMEDIATE") {
+                Ok(()) => return write_begun(&mut conn, group),
+                Err(err) if is_busy(&err) && started.elapsed() < BUSY_FOR => {}
+                Err(err) => return failed(&err, Vec::new(), group.into_iter()),
+            }
+        }
+        drop(gate);
+        tokio::time::sleep(BUSY_RETRY).await;
+    }
+}
+
+/// Whether SQLite refused for another connection's lock.
+fn is_busy(err: &rusqlite::Error) -> bool {
+    matches!(
+        err.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
 }
 
 type Answer = (
@@ -202,14 +258,27 @@ type Answer = (
 /// The transaction's and savepoints' statements are prepared once (rusqlite's `Transaction` and
 /// `Savepoint` parse them anew each time: `sqlite3Prepare` was ≈ 4 % of the one-fight bench's
 /// profile before).
+#[cfg(test)]
 fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
+    match control(conn, "BEGIN IMMEDIATE") {
+        Ok(()) => write_begun(conn, group),
+        Err(err) => failed(&err, Vec::new(), group.into_iter()),
+    }
+}
+
+/// [`commit_group`] once its `BEGIN IMMEDIATE` has succeeded.
+fn write_begun(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
     let mut answers = Vec::with_capacity(group.len());
+    // A write alone in its group needs no savepoint: the transaction is its own (one fight's
+    // commands, one after another, are groups of one).
+    let alone = group.len() == 1;
     let mut pending = group.into_iter();
     let committed = (|| -> rusqlite::Result<()> {
-        control(conn, "BEGIN IMMEDIATE")?;
         for write in pending.by_ref() {
-            control(conn, "SAVEPOINT command")?;
-            // A panic while rendering (a bug) fails this write alone, not the writer thread.
+            if !alone {
+                control(conn, "SAVEPOINT command")?;
+            }
+            // A panic while rendering (a bug) fails this write alone, not the writer.
             let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 write_one(
                     conn,
@@ -224,31 +293,42 @@ fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
                     "this command could not be saved; nothing changed".into(),
                 ))
             });
-            // A failed write rolls back to its savepoint: it leaves nothing.
-            let ended = if answer.is_ok() {
-                control(conn, "RELEASE command")
-            } else {
-                control(conn, "ROLLBACK TO command").and_then(|()| control(conn, "RELEASE command"))
+            // A failed write rolls back to its savepoint (alone: the transaction): it leaves nothing.
+            let ended = match (alone, answer.is_ok()) {
+                (true, true) => Ok(()),
+                (true, false) => control(conn, "ROLLBACK"),
+                (false, true) => control(conn, "RELEASE command"),
+                (false, false) => control(conn, "ROLLBACK TO command").and_then(|()| control(conn, "RELEASE command")),
             };
+            let rolled_back = alone && answer.is_err();
             answers.push((write.done, answer));
             ended?;
+            if rolled_back {
+                return Ok(());
+            }
         }
         control(conn, "COMMIT")
     })();
-    if let Err(err) = committed {
-        // Nothing of the group was written: every write gets the error, including those not
-        // reached.
-        if !conn.is_autocommit() {
-            let _ = conn.execute_batch("ROLLBACK");
-        }
-        for (_, answer) in &mut answers {
-            if answer.is_ok() {
-                *answer = Err(database_error(&err));
+    match committed {
+        Ok(()) => answers,
+        Err(err) => {
+            if !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
             }
+            failed(&err, answers, pending)
         }
-        for write in pending {
-            answers.push((write.done, Err(database_error(&err))));
+    }
+}
+
+/// Nothing of a group was written: every write gets `err`, including those not reached.
+fn failed(err: &rusqlite::Error, mut answers: Vec<Answer>, pending: impl Iterator<Item = GroupWrite>) -> Vec<Answer> {
+    for (_, answer) in &mut answers {
+        if answer.is_ok() {
+            *answer = Err(database_error(err));
         }
+    }
+    for write in pending {
+        answers.push((write.done, Err(database_error(err))));
     }
     answers
 }
@@ -469,6 +549,41 @@ mod tests {
         assert_eq!(notes, ["first", "third", "timer 2"]);
         let timers: Vec<String> = column(&setup, "SELECT kind FROM timers ORDER BY id");
         assert_eq!(timers, ["older", "turn"]);
+    }
+
+    #[test]
+    fn a_stale_write_alone_in_its_group_leaves_nothing_and_the_next_group_commits() {
+        let (scratch, setup) = Scratch::new(
+            "alone",
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);
+             CREATE TABLE timers (id INTEGER PRIMARY KEY, kind TEXT NOT NULL);",
+        );
+        let mut conn = scratch.writer();
+        let stale = write(
+            &[
+                "INSERT INTO log (note) VALUES ('stale')",
+                "UPDATE log SET note = 'moved' WHERE id = 999",
+            ],
+            2,
+            Some("INSERT INTO timers (kind) VALUES ('stale timer')"),
+        );
+        let first = answers(&mut conn, vec![stale]);
+        assert!(
+            matches!(first[0], Err(ServiceError::StaleCombat { .. })),
+            "{:?}",
+            first[0]
+        );
+        assert!(conn.is_autocommit(), "the transaction is over");
+        let next = answers(
+            &mut conn,
+            vec![write(&["INSERT INTO log (note) VALUES ('next')"], 1, None)],
+        );
+        assert!(next[0].is_ok());
+        let notes: Vec<String> = column(&setup, "SELECT note FROM log ORDER BY id");
+        assert_eq!(notes, ["next"]);
+        let timers: Vec<String> = column(&setup, "SELECT kind FROM timers");
+        assert!(timers.is_empty(), "{timers:?}");
     }
 
     #[test]

@@ -22,6 +22,8 @@ on_every_backend! {
     a_process_gone_between_snapshots_loses_nothing => crate::a_process_gone_between_snapshots_loses_nothing;
     a_fight_stored_whole_before_snapshots_loads_and_continues => crate::a_fight_stored_whole_before_snapshots_loads_and_continues;
     a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between => crate::a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between;
+    between_snapshots_the_log_alone_holds_the_version_and_the_pending_timers => crate::between_snapshots_the_log_alone_holds_the_version_and_the_pending_timers;
+    a_fight_stored_before_the_log_guarded_its_version_loads_and_continues => crate::a_fight_stored_before_the_log_guarded_its_version_loads_and_continues;
 }
 
 fn now() -> DateTimeUtc {
@@ -404,5 +406,156 @@ async fn a_fight_stored_whole_before_snapshots_loads_and_continues(db: Db) -> Re
         (None, true),
         "{replayed:?}"
     );
+    Ok(())
+}
+
+/// The timers a fight has pending (not fired), by id.
+async fn pending_timers_of(db: &Db, combat_id: i64) -> Result<Vec<i64>, ServiceError> {
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let mut ids: Vec<i64> = service::entity::timer::Entity::find()
+        .filter(service::entity::timer::Column::FiredAt.is_null())
+        .all(db.conn())
+        .await?
+        .into_iter()
+        .filter(|t| t.payload["combat_id"] == serde_json::json!(combat_id))
+        .map(|t| t.id)
+        .collect();
+    ids.sort_unstable();
+    Ok(ids)
+}
+
+/// The timers the fight's last log entry names as pending after it.
+async fn timers_named_by_the_log(db: &Db, combat_id: i64) -> Result<Vec<i64>, ServiceError> {
+    let log = combats::events(db.conn(), combat_id).await?;
+    let last = log.last().expect("a logged command");
+    let mut ids: Vec<i64> = [last.reaction_timer_id, last.turn_timer_id]
+        .into_iter()
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    Ok(ids)
+}
+
+async fn between_snapshots_the_log_alone_holds_the_version_and_the_pending_timers(db: Db) -> Result<(), ServiceError> {
+    let (channel, player) = ("channel-log-guard", "guard");
+    // Snapshots far apart: past the fight's first, every command is only logged.
+    let first = Service::with_seed(db.clone(), 21).with_snapshot_every(1_000);
+    let (camp, mut update) = fight(&first, channel, player, 12).await?;
+    let combat_id = update.combat_id;
+    // Until a reaction prompt waits on the player (its timer pending), past a few commands.
+    for _ in 0..60 {
+        if update.combat.window.is_some() && update.version > 3 {
+            break;
+        }
+        update = next(&first, camp, channel, player, &update, false)
+            .await?
+            .expect("the fight lasts");
+    }
+    assert!(update.combat.window.is_some(), "no reaction prompt in sixty commands");
+    // The combat row is as the fight's one snapshot left it; the log holds the version.
+    let row = combat::Entity::find_by_id(combat_id)
+        .one(db.conn())
+        .await?
+        .expect("the fight");
+    assert_eq!(row.version, snapshot_version(&db, combat_id).await?);
+    assert!(
+        row.version < update.version,
+        "a command between snapshots wrote the combat row"
+    );
+    assert_eq!(combats::version(db.conn(), combat_id).await?, update.version);
+    let pending = pending_timers_of(&db, combat_id).await?;
+    assert_eq!(pending, timers_named_by_the_log(&db, combat_id).await?);
+    assert!(pending.contains(&update.window_token.expect("a prompt's token")));
+
+    // Another process reads the fight from the database: the same window, the same timers.
+    drop(first);
+    let second = Service::with_seed(db.clone(), 21).with_snapshot_every(1_000);
+    let status = second.combat_status(camp, channel).await?;
+    assert_eq!(status.version, update.version);
+    assert_eq!(status.window_token, update.window_token);
+    // It goes on; each command retires the timers the log named and names the new ones.
+    update = status;
+    for _ in 0..12 {
+        let Some(after) = next(&second, camp, channel, player, &update, false).await? else {
+            break;
+        };
+        update = after;
+        assert_stored_as_applied(&second, &update).await?;
+        if update.combat.outcome.is_none() {
+            assert_eq!(
+                pending_timers_of(&db, combat_id).await?,
+                timers_named_by_the_log(&db, combat_id).await?,
+                "version {}: the timers pending are those the log names",
+                update.version
+            );
+        }
+    }
+    // A process holding the fight in its cache sees another's commands: its cached copy is
+    // checked against the log, the row being behind between snapshots.
+    let other = Service::with_seed(db.clone(), 21).with_snapshot_every(1_000);
+    let seen = other.combat_status(camp, channel).await?;
+    assert_eq!(seen.version, update.version);
+    if let Some(moved) = next(&second, camp, channel, player, &update, false).await?
+        && moved.combat.outcome.is_none()
+    {
+        let now_seen = other.combat_status(camp, channel).await?;
+        assert_eq!(now_seen.version, moved.version);
+        assert_eq!(
+            serde_json::to_value(&now_seen.combat).unwrap(),
+            serde_json::to_value(&moved.combat).unwrap()
+        );
+    }
+    Ok(())
+}
+
+async fn a_fight_stored_before_the_log_guarded_its_version_loads_and_continues(db: Db) -> Result<(), ServiceError> {
+    let (channel, player) = ("channel-before-guard", "before-guard");
+    let first = Service::with_seed(db.clone(), 23).with_snapshot_every(1_000);
+    let (camp, mut update) = fight(&first, channel, player, 12).await?;
+    for _ in 0..60 {
+        if update.combat.window.is_some() && update.version > 3 {
+            break;
+        }
+        update = next(&first, camp, channel, player, &update, false)
+            .await?
+            .expect("the fight lasts");
+    }
+    let combat_id = update.combat_id;
+    drop(first);
+    // The schema before the log guarded the version: the row holds the version and the
+    // timers (the migration's `down` brings it up to the log), the log entries no timers.
+    Migrator::down(db.conn(), Some(1)).await?;
+    let row = combat::Entity::find_by_id(combat_id)
+        .one(db.conn())
+        .await?
+        .expect("the fight");
+    assert_eq!(row.version, update.version);
+    assert_eq!(row.reaction_timer_id, update.window_token);
+    Migrator::up(db.conn(), None).await?;
+    let log = combats::events(db.conn(), combat_id).await?;
+    assert!(
+        log.iter()
+            .all(|e| e.reaction_timer_id.is_none() && e.turn_timer_id.is_none())
+    );
+
+    let second = Service::with_seed(db.clone(), 23).with_snapshot_every(1_000);
+    let status = second.combat_status(camp, channel).await?;
+    assert_eq!(status.version, update.version);
+    assert_eq!(status.window_token, update.window_token);
+    assert_eq!(
+        serde_json::to_value(&status.combat).unwrap(),
+        serde_json::to_value(&update.combat).unwrap()
+    );
+    let after = next(&second, camp, channel, player, &status, false)
+        .await?
+        .expect("the fight goes on");
+    assert_eq!(after.version, update.version + 1);
+    assert_stored_as_applied(&second, &after).await?;
+    if after.combat.outcome.is_none() {
+        assert_eq!(
+            pending_timers_of(&db, combat_id).await?,
+            timers_named_by_the_log(&db, combat_id).await?
+        );
+    }
     Ok(())
 }

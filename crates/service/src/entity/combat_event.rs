@@ -1,4 +1,5 @@
-//! The append-only combat log: one row per applied command, `seq` = the version after it.
+//! The append-only combat log: one row per applied command, `seq` = the version after it. Its
+//! primary key guards the version: a command inserts `seq = version read + 1` or nothing.
 
 use sea_orm::entity::prelude::*;
 
@@ -16,6 +17,12 @@ pub struct Model {
     #[sea_orm(column_type = "Text")]
     pub events: String,
     pub created_at: DateTimeUtc,
+    /// The reaction window's timeout timer pending after this command. `None` in entries
+    /// written before the log guarded the version (`m20261211_000013`): the combat row held
+    /// the timers' ids then, as it still does for its own version.
+    pub reaction_timer_id: Option<i64>,
+    /// The turn timer pending after this command (see `reaction_timer_id`).
+    pub turn_timer_id: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

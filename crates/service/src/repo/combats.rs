@@ -10,7 +10,7 @@
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter,
-    QueryOrder,
+    QueryOrder, QuerySelect,
 };
 
 use crate::entity::combat::{self, Column, Entity as Combat};
@@ -83,6 +83,28 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, S
         .ok_or(ServiceError::CombatNotFound(id))
 }
 
+/// A fight's version as stored: the commands applied to it. Its log's last `seq` (the log
+/// guards the version, see `crate::store`), or its row's where the log is gone (a finished
+/// fight's, compacted by retention) or older (written before the log guarded it).
+pub async fn version<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, ServiceError> {
+    let row = Combat::find_by_id(id)
+        .select_only()
+        .column(Column::Version)
+        .into_tuple::<i64>()
+        .one(db)
+        .await?
+        .ok_or(ServiceError::CombatNotFound(id))?;
+    let logged = CombatEvent::find()
+        .filter(combat_event::Column::CombatId.eq(id))
+        .select_only()
+        .column(combat_event::Column::Seq)
+        .order_by_desc(combat_event::Column::Seq)
+        .into_tuple::<i64>()
+        .one(db)
+        .await?;
+    Ok(logged.map_or(row, |seq| seq.max(row)))
+}
+
 /// The active combat in a channel of a campaign, if any.
 pub async fn active_in_channel<C: ConnectionTrait>(
     db: &C,
@@ -135,6 +157,7 @@ pub async fn save_combat(
         command: Set(write.command.to_owned()),
         events: Set(write.events.to_owned()),
         created_at: Set(write.now),
+        ..Default::default()
     };
     CombatEvent::insert(event).exec_without_returning(txn).await?;
     Ok(version)
