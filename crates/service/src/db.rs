@@ -164,6 +164,15 @@ impl GroupCommit {
         }
     }
 
+    /// Ids for `n` new timers, where the group commit inserts timers with their ids (PostgreSQL:
+    /// taken from the sequence ahead); `None` where it numbers them as it inserts them (SQLite).
+    pub async fn timer_ids(&self, n: usize) -> Result<Option<Vec<i64>>, ServiceError> {
+        match self {
+            Self::Sqlite(_) => Ok(None),
+            Self::Postgres(writer) => writer.timer_ids(n).await.map(Some),
+        }
+    }
+
     pub fn counts(&self) -> &Arc<GroupCommitCounts> {
         match self {
             Self::Sqlite(writer) => writer.counts(),

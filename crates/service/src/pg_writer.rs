@@ -1,19 +1,20 @@
-//! PostgreSQL's group commit: one task that writes the combat commands of many fights in one
-//! transaction, each under a savepoint of its own, with bound parameters (prepared once per
-//! connection by sqlx's statement cache). A command costs two round trips on the writer's
-//! connection (three when it sets timers): its savepoint (releasing the one before), and its
-//! statements as one `WITH` statement ([`combined`]).
+//! PostgreSQL's group commit: tasks that write the combat commands of many fights together, with
+//! bound parameters (prepared once per connection by sqlx's statement cache).
 //!
 //! As on SQLite ([`crate::writer`]), each command's task renders its statements and queues them
-//! here; a writer task takes every write queued while it was busy and commits them together: one
-//! WAL flush for the group instead of one per command, with [`WRITERS`] groups under way at once
-//! (while one waits for its `COMMIT`, the next is written). Every group takes its fights' rows in
-//! the order of their ids, so no two groups — of this process or another — wait on each other in
-//! a cycle; should PostgreSQL still pick a group as a deadlock's victim, its writes are answered
-//! [`ServiceError::StaleCombat`] and the store retries them on a fresh read. A write whose combat moved on in another
-//! process (its version guard matches no row) or that fails is rolled back to its savepoint
-//! alone and answered with the error; the others commit. Each command still waits for its
-//! group's `COMMIT` before it answers.
+//! here; a writer task takes every write queued while it was busy and writes them together, one
+//! WAL flush for the group, with [`WRITERS`] groups under way at once. A group is written as ONE
+//! statement ([`one_statement`]: one round trip for all its commands, in a transaction of its
+//! own), the commands' timers inserted in it with ids taken from their sequence beforehand
+//! ([`PgWriter::timer_ids`]). Should that statement fail — a write met a newer version written
+//! by another process, PostgreSQL chose it as a deadlock's victim, an error — nothing of it
+//! stays, and the group is written again in one transaction, each write under a savepoint of its
+//! own ([`by_savepoints`]: its savepoint, releasing the one before, then its statements as one
+//! `WITH` statement, [`combined`]), so that a stale or failing write is rolled back alone and
+//! answered with its error ([`ServiceError::StaleCombat`] for a lost race or a deadlock, which
+//! the store retries on a fresh read) while the others commit. Every group takes its fights in
+//! the order of their ids, so no two groups — of this process or another — wait on each other
+//! in a cycle there. Each command still waits for its group's commit before it answers.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -35,7 +36,13 @@ const WRITERS: usize = 3;
 pub(crate) struct PgWriter {
     queue: mpsc::UnboundedSender<GroupWrite>,
     counts: Arc<GroupCommitCounts>,
+    conn: DatabaseConnection,
+    /// Timer ids taken from `timers`' sequence ahead of need ([`PgWriter::timer_ids`]).
+    timer_ids: tokio::sync::Mutex<std::collections::VecDeque<i64>>,
 }
+
+/// Timer ids taken from the sequence at a time.
+const TIMER_IDS_AHEAD: usize = 128;
 
 impl PgWriter {
     /// Starts the writer task on `conn`'s pool (each group takes one connection for its
@@ -47,7 +54,34 @@ impl PgWriter {
         for _ in 0..WRITERS {
             tokio::spawn(run(conn.clone(), Arc::clone(&writes), Arc::clone(&counts)));
         }
-        Self { queue, counts }
+        Self {
+            queue,
+            counts,
+            conn: conn.clone(),
+            timer_ids: tokio::sync::Mutex::default(),
+        }
+    }
+
+    /// `n` new timer ids, from `timers`' own sequence (so no other insert takes them), taken
+    /// [`TIMER_IDS_AHEAD`] at a time: a command's timers are inserted with their ids in the
+    /// command's one statement, instead of each one's `INSERT … RETURNING id` a round trip
+    /// before it. Ids a process took and never used are skipped, as a rolled-back insert's are.
+    pub async fn timer_ids(&self, n: usize) -> Result<Vec<i64>, ServiceError> {
+        let mut ahead = self.timer_ids.lock().await;
+        if ahead.len() < n {
+            let rows = self
+                .conn
+                .query_all_raw(Statement::from_sql_and_values(
+                    DbBackend::Postgres,
+                    "SELECT nextval(pg_get_serial_sequence('timers', 'id')) FROM generate_series(1, $1)",
+                    [i32::try_from(TIMER_IDS_AHEAD.max(n)).unwrap_or(i32::MAX).into()],
+                ))
+                .await?;
+            for row in rows {
+                ahead.push_back(row.try_get_by_index::<i64>(0)?);
+            }
+        }
+        Ok(ahead.drain(..n).collect())
     }
 
     /// Queues `write`; its `done` answers once it is durable (or failed).
@@ -103,8 +137,59 @@ async fn run(
     }
 }
 
-/// Writes `group` in one transaction, each write under its own savepoint.
+/// Writes `group`: as one statement when every write is rendered ([`one_statement`]), else —
+/// or when that statement fails, a write of it having met a newer version or an error — in
+/// one transaction, each write under its own savepoint, which answers each write alone.
 async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<Answer> {
+    if let Some((sql, values)) = one_statement(&group) {
+        let all = conn
+            .query_one_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values))
+            .await;
+        if matches!(all, Ok(Some(_))) {
+            return group.into_iter().map(|write| (write.done, Ok([None, None]))).collect();
+        }
+    }
+    by_savepoints(conn, group).await
+}
+
+/// A group's writes as ONE statement, run on its own (its own transaction: one round trip and
+/// one WAL flush for the whole group): every write's statements as the data-modifying parts of
+/// one `WITH`, whose rows are counted per write and compared with what each must touch — a
+/// mismatch (a write whose version another process took) divides by zero, which fails the
+/// statement and so leaves nothing of any write. `None` when a write still has timers to insert
+/// before it can be rendered.
+fn one_statement(group: &[GroupWrite]) -> Option<Prepared> {
+    let mut parts = Vec::new();
+    let mut values = Vec::new();
+    let mut checks = Vec::new();
+    for (w, write) in group.iter().enumerate() {
+        let Render::Ready(statements) = &write.statements else {
+            return None;
+        };
+        if write.new_timers.iter().any(Option::is_some) || statements.statements.is_empty() {
+            return None;
+        }
+        let mut counts = Vec::new();
+        for (i, (text, bound)) in statements.statements.iter().enumerate() {
+            parts.push(format!("w{w}s{i} AS ({} RETURNING 1)", renumbered(text, values.len())));
+            values.extend(bound.0.iter().cloned());
+            counts.push(format!("(SELECT count(*) FROM w{w}s{i})"));
+        }
+        values.push(sea_orm::sea_query::Value::BigInt(Some(
+            i64::try_from(statements.expected).unwrap_or(i64::MAX),
+        )));
+        checks.push(format!(
+            "(SELECT count(*) FROM w{w}s0) = 1 AND ({}) = ${}",
+            counts.join(" + "),
+            values.len()
+        ));
+    }
+    let sql = format!("WITH {} SELECT 1 / ({})::int", parts.join(", "), checks.join(" AND "));
+    Some((sql, sea_orm::sea_query::Values(values)))
+}
+
+/// Writes `group` in one transaction, each write under its own savepoint.
+async fn by_savepoints(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<Answer> {
     let mut answers = Vec::with_capacity(group.len());
     let fights: Vec<(i64, i64)> = group
         .iter()
@@ -270,10 +355,12 @@ fn combined(statements: Vec<Prepared>) -> Prepared {
         sql.push_str(" RETURNING 1)");
         values.extend(bound.0);
     }
+    // The first statement is the version guard (the log entry): none touched is a count of -1,
+    // whatever the others touched.
     let counts: Vec<String> = (0..count).map(|i| format!("(SELECT count(*) FROM s{i})")).collect();
-    sql.push_str(" SELECT (");
+    sql.push_str(" SELECT (CASE WHEN (SELECT count(*) FROM s0) = 1 THEN ");
     sql.push_str(&counts.join(" + "));
-    sql.push_str(")::bigint");
+    sql.push_str(" ELSE -1 END)::bigint");
     (sql, sea_orm::sea_query::Values(values))
 }
 
@@ -337,7 +424,7 @@ mod tests {
         ]);
         assert_eq!(
             sql,
-            r#"WITH s0 AS (UPDATE "c" SET "v" = $1 WHERE "id" = $2 RETURNING 1), s1 AS (INSERT INTO "e" ("c", "s") VALUES ($3, $4) RETURNING 1) SELECT ((SELECT count(*) FROM s0) + (SELECT count(*) FROM s1))::bigint"#
+            r#"WITH s0 AS (UPDATE "c" SET "v" = $1 WHERE "id" = $2 RETURNING 1), s1 AS (INSERT INTO "e" ("c", "s") VALUES ($3, $4) RETURNING 1) SELECT (CASE WHEN (SELECT count(*) FROM s0) = 1 THEN (SELECT count(*) FROM s0) + (SELECT count(*) FROM s1) ELSE -1 END)::bigint"#
         );
         assert_eq!(values.0.len(), 4);
     }

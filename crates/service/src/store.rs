@@ -869,8 +869,9 @@ fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTim
     update
 }
 
-/// A command's statements: its log entry (the version guard), the fight's snapshot and combat
-/// row when one is due, the denormalised rows that changed, and the retired timers' deletion.
+/// A command's statements: its log entry first (the version guard: the writers check that it
+/// touched its row), the fight's snapshot and combat row when one is due, the denormalised rows
+/// that changed, and the retired timers' deletion.
 #[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
 fn statements(
     backend: DbBackend,
@@ -1134,11 +1135,29 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<(), ServiceError> {
-        let (old_timers, new_timers) = timer_change(before, after, now);
+        let (old_timers, mut new_timers) = timer_change(before, after, now);
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let snapshot = self.snapshot_due(after, &applied.events);
         let backend = writer.backend();
+        // Where the group commit takes timers' ids ahead (PostgreSQL), the timers are inserted
+        // with them among the command's own statements, all rendered here.
+        let count = new_timers.iter().flatten().count();
+        let mut timer_inserts = Vec::new();
+        if count > 0
+            && let Some(ids) = writer.timer_ids(count).await?
+        {
+            let mut ids = ids.into_iter();
+            let mut slots = [None; 2];
+            for (slot, row) in slots.iter_mut().zip(&mut new_timers) {
+                let Some(mut row) = row.take() else { continue };
+                let id = ids.next().expect("an id for each new timer");
+                row.id = Set(id);
+                *slot = Some(id);
+                timer_inserts.push(timer::Entity::insert(row).into_query());
+            }
+            set_timer_ids(after, slots);
+        }
         let new_timers = new_timers.map(|row| {
             row.map(|row| {
                 let mut insert = timer::Entity::insert(row).into_query();
@@ -1151,9 +1170,11 @@ impl Store {
         // Rendered here (state JSON, SQL, values), so the one writer only executes — unless
         // the state must name timers the writer has yet to insert.
         let statements = if new_timers.iter().all(Option::is_none) {
-            Render::Ready(
-                statements(backend, before, after, &command, &events, &old_timers, snapshot, now).into_statements(),
-            )
+            let mut batch = statements(backend, before, after, &command, &events, &old_timers, snapshot, now);
+            for insert in &timer_inserts {
+                batch.push(insert, 1);
+            }
+            Render::Ready(batch.into_statements())
         } else {
             let (before, mut after) = (before.clone(), after.clone());
             Render::WithTimers(Box::new(move |timers| {

@@ -48,8 +48,9 @@ pub(crate) type Prepared = (String, Values);
 /// The ids of the timers a command set: the reaction window's and the turn's.
 pub(crate) type TimerIds = [Option<i64>; 2];
 
-/// A command's statements, rendered for SQLite, and how many rows they must touch between them
-/// (fewer means its combat moved on: the version guard matched nothing).
+/// A command's statements, rendered for SQLite, and how many rows they must touch between them.
+/// The first is its log entry's insert, the version guard: it must touch its one row (none
+/// means its combat moved on), whatever the others touch.
 pub(crate) struct Statements {
     pub statements: Vec<Prepared>,
     pub expected: u64,
@@ -357,11 +358,13 @@ fn write_one(
         Render::Ready(statements) => statements,
         Render::WithTimers(render) => render(ids),
     };
-    let mut touched = 0;
-    for (sql, values) in &statements.statements {
-        touched += execute(conn, sql, values).map_err(|err| database_error(&err))? as u64;
+    let (mut touched, mut guarded) = (0, true);
+    for (i, (sql, values)) in statements.statements.iter().enumerate() {
+        let rows = execute(conn, sql, values).map_err(|err| database_error(&err))? as u64;
+        guarded &= i > 0 || rows == 1;
+        touched += rows;
     }
-    if touched != statements.expected {
+    if !guarded || touched != statements.expected {
         return Err(ServiceError::StaleCombat {
             combat_id,
             expected: expected_version,
