@@ -156,10 +156,16 @@ pub(crate) enum GroupCommit {
 }
 
 impl GroupCommit {
-    /// Queues `write`; its `done` answers once it is durable (or failed).
-    pub fn send(&self, write: GroupWrite) -> Result<(), ServiceError> {
+    /// Queues `write` — on SQLite writing the next group on the caller's task when no group is
+    /// being written (see [`crate::writer`]); its `done` answers once it is durable (or failed).
+    pub async fn write(&self, write: GroupWrite) -> Result<(), ServiceError> {
         match self {
-            Self::Sqlite(writer) => writer.send(write),
+            Self::Sqlite(writer) => {
+                if let Some(lead) = writer.send(write)? {
+                    lead.write().await;
+                }
+                Ok(())
+            }
             Self::Postgres(writer) => writer.send(write),
         }
     }

@@ -52,8 +52,10 @@ pub const REACTION_TIMEOUT: &str = "reaction_timeout";
 pub const TURN_TIMEOUT: &str = "turn_timeout";
 
 /// A fight's state is written whole (its snapshot) every this many commands, and when it ends;
-/// the commands between are only logged. Loading a fight re-applies at most this many minus one.
-pub const SNAPSHOT_EVERY: i64 = 16;
+/// the commands between are only logged. Loading a fight re-applies at most this many minus one
+/// (a few microseconds each). 32 since session 11 (16 before): a snapshot, with the combat row
+/// and the denormalised rows it brings, was ≈ 0.4 of a command's ≈ 4 pages over 16 commands.
+pub const SNAPSHOT_EVERY: i64 = 32;
 
 /// What a snapshot (`combat_snapshots.state`, `combat_starts.state`) holds. The timers' ids in
 /// it are those of the snapshot's version; the combat row holds the current ones.
@@ -842,16 +844,15 @@ fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> 
     })
 }
 
-/// The combat row's update with a snapshot: its version and pending timers' ids as of it, the
-/// status when it changed (a fight ends with a snapshot), and `updated_at`.
+/// The combat row's update with a snapshot: its version and pending timers' ids as of it, and
+/// the status and `updated_at` when the status changed (a fight ends with a snapshot).
 ///
 /// Only with a snapshot: between them the log holds the version (its entry's key is the guard,
 /// see [`Batch::record`]) and the timers' ids, so a command writes no page of the row. The
 /// status and `updated_at` are indexed (`ix_combats_campaign_channel`, `ix_combats_finished`,
 /// `ux_combats_active_channel`) and SQLite rewrites an index entry whenever its column is set,
-/// to the same value or not: the status is set only when it changes. `updated_at` is what
-/// retention reads of a finished fight (set when it finished); of a running one it is at most
-/// [`SNAPSHOT_EVERY`] commands old.
+/// to the same value or not: both are set only when the status changes. `updated_at` is what
+/// retention reads of a finished fight: when it finished.
 fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTimeUtc) -> UpdateStatement {
     let mut update = Query::update();
     update
@@ -861,11 +862,11 @@ fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTim
         .value(combat::Column::TurnTimerId, after.turn_timer);
     let status = after.status();
     if status != before.status {
-        update.value(combat::Column::Status, status);
+        update
+            .value(combat::Column::Status, status)
+            .value(combat::Column::UpdatedAt, at(backend, now));
     }
-    update
-        .value(combat::Column::UpdatedAt, at(backend, now))
-        .and_where(combat::Column::Id.eq(after.id));
+    update.and_where(combat::Column::Id.eq(after.id));
     update
 }
 
@@ -1183,13 +1184,15 @@ impl Store {
             }))
         };
         let (done, answer) = oneshot::channel();
-        writer.send(GroupWrite {
-            combat_id: after.id,
-            expected_version: before.version,
-            new_timers,
-            statements,
-            done,
-        })?;
+        writer
+            .write(GroupWrite {
+                combat_id: after.id,
+                expected_version: before.version,
+                new_timers,
+                statements,
+                done,
+            })
+            .await?;
         let timers = answer.await.map_err(|_| crate::writer::stopped())??;
         set_timer_ids(after, timers);
         if snapshot {

@@ -2,21 +2,22 @@
 //! commands of many fights in one transaction, with prepared statements.
 //!
 //! Each command's statements are rendered (state JSON, SQL, values) by the command's own task
-//! and queued here. Whoever queues a write while no group is being written starts a *leader*
-//! task; the leader takes every write queued, takes the process's write gate (see
-//! [`crate::Db::begin_write`]), and in one `BEGIN IMMEDIATE` … `COMMIT` runs each write under a
-//! savepoint of its own: a write whose combat moved on in another process is rolled back alone
-//! and answered [`ServiceError::StaleCombat`]; the others commit. It goes on while writes keep
-//! coming (those queued while it wrote are the next group) and stops when none is left. Each
-//! command still waits for its group's `COMMIT` before it answers.
+//! and queued here. A command that queues its write while no group is being written *leads*:
+//! it takes every write queued, takes the process's write gate (see [`crate::Db::begin_write`]),
+//! and in one `BEGIN IMMEDIATE` … `COMMIT` runs each write under a savepoint of its own (none
+//! when it is alone): a write whose combat moved on in another process is rolled back alone and
+//! answered [`ServiceError::StaleCombat`]; the others commit. Writes queued meanwhile are the
+//! next group, which a leader task spawned as the lead passes on writes, and so on until none
+//! is left. Each command still waits for its group's `COMMIT` before it answers.
 //!
-//! Why a task on the runtime and not a thread of its own: the writer was a thread until issue 13
-//! measured it — with one fight, two thread wake-ups a command (to the writer and back) were a
-//! third of the process's time (`finish_task_switch` and the scheduler's spin locks in a
-//! profile). The leader is spawned on the command's own worker, which runs it next; its answer
-//! wakes the command on that worker too. A commit blocks the worker for its duration (tens of
-//! microseconds a command, no `fsync` under `synchronous = NORMAL`); another process holding
-//! the write lock is waited for asynchronously ([`BUSY_RETRY`]), never in SQLite's busy handler.
+//! Why on the command's own task and not a thread of its own: the writer was a thread until
+//! issue 13 measured it — with one fight, the two thread wake-ups a command (to the writer and
+//! back) were a third of the process's time (`finish_task_switch` and the scheduler's spin
+//! locks in a profile). A commit blocks its worker for its duration (tens of microseconds a
+//! command, no `fsync` under `synchronous = NORMAL`); another process holding the write lock is
+//! waited for asynchronously ([`BUSY_RETRY`]), never in SQLite's busy handler. A group is taken
+//! from the queue only once its transaction has begun, so a lead whose command is dropped while
+//! it waits leaves every write queued, and passes the lead on ([`Lead`]'s `Drop`).
 //!
 //! Why not sqlx: sqlx's SQLite driver runs every statement on its worker thread and answers
 //! through a channel, so each statement is a round trip between threads (≈ 33 context switches
@@ -145,15 +146,15 @@ impl Writer {
         })
     }
 
-    /// Queues `write`, starting a leader on the current Tokio runtime if none is running; its
-    /// `done` answers once it is durable (or failed).
-    pub fn send(&self, write: GroupWrite) -> Result<(), ServiceError> {
-        let runtime = tokio::runtime::Handle::try_current().map_err(|_| stopped())?;
+    /// Queues `write`; its `done` answers once it is durable (or failed). When no group is
+    /// being written, the caller leads: it gets the [`Lead`] and writes the next group itself
+    /// ([`Lead::write`]), so one fight's command is written on its own task, with no hop.
+    pub fn send(&self, write: GroupWrite) -> Result<Option<Lead>, ServiceError> {
+        tokio::runtime::Handle::try_current().map_err(|_| stopped())?;
         self.shared.queue.lock().expect("write queue poisoned").push(write);
-        if !self.shared.leading.swap(true, Ordering::SeqCst) {
-            runtime.spawn(lead(Arc::clone(&self.shared)));
-        }
-        Ok(())
+        Ok((!self.shared.leading.swap(true, Ordering::SeqCst)).then(|| Lead {
+            shared: Some(Arc::clone(&self.shared)),
+        }))
     }
 
     pub fn counts(&self) -> &Arc<GroupCommitCounts> {
@@ -191,49 +192,112 @@ fn open(path: &Path, wal_autocheckpoint: u32) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-/// A leader: takes the queued writes as a group, commits, answers, until none is left.
-async fn lead(shared: Arc<Shared>) {
-    loop {
-        let group: Vec<GroupWrite> = {
-            let mut queue = shared.queue.lock().expect("write queue poisoned");
-            let take = queue.len().min(MAX_GROUP);
-            queue.drain(..take).collect()
-        };
-        if group.is_empty() {
-            shared.leading.store(false, Ordering::SeqCst);
-            // A write queued after the queue was found empty and before `leading` was cleared
-            // left its group to this leader: take it up again, unless another leader has.
-            let more = !shared.queue.lock().expect("write queue poisoned").is_empty();
-            if more && !shared.leading.swap(true, Ordering::SeqCst) {
-                continue;
-            }
-            return;
+/// The lead of the group commit, held by the command that found no group being written.
+///
+/// [`Lead::write`] writes one group (the command's own write in it) on the command's task; once
+/// it is written — or should the command's future be dropped before — the lead passes on: to a
+/// leader task when writes are still queued, else it is released.
+pub(crate) struct Lead {
+    shared: Option<Arc<Shared>>,
+}
+
+impl Lead {
+    /// Writes the next group and answers its writes.
+    pub async fn write(self) {
+        let shared = Arc::clone(self.shared.as_ref().expect("a lead holds the writer"));
+        if let Some(answers) = next_group(&shared).await {
+            deliver(&shared, answers);
         }
-        let answers = write_group(&shared, group).await;
-        let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
-        if committed > 0 {
-            shared.counts.record(committed);
-        }
-        for (done, answer) in answers {
-            let _ = done.send(answer);
-        }
-        // The commands just answered run before the next group is written.
-        tokio::task::yield_now().await;
     }
 }
 
-/// Writes `group` in one transaction under the process's write gate, waiting asynchronously
-/// while another process holds the database's write lock.
-async fn write_group(shared: &Shared, group: Vec<GroupWrite>) -> Vec<Answer> {
+impl Drop for Lead {
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            hand_off(shared);
+        }
+    }
+}
+
+/// Passes the lead on from a [`Lead`]: to a leader task while writes are queued, else releases it.
+fn hand_off(shared: Arc<Shared>) {
+    let queued = || !shared.queue.lock().expect("write queue poisoned").is_empty();
+    if !queued() {
+        shared.leading.store(false, Ordering::SeqCst);
+        // A write queued after the queue was found empty and before the lead was released left
+        // its group to this lead: take the lead back, unless a newcomer has.
+        if !queued() || shared.leading.swap(true, Ordering::SeqCst) {
+            return;
+        }
+    }
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn(lead(shared))),
+        // The runtime is going away: so are the commands that would wait for these writes.
+        Err(_) => shared.leading.store(false, Ordering::SeqCst),
+    }
+}
+
+/// A leader task: writes the queued groups, answering each, until none is left.
+async fn lead(shared: Arc<Shared>) {
+    loop {
+        match next_group(&shared).await {
+            Some(answers) => {
+                deliver(&shared, answers);
+                // The commands just answered run before the next group is written.
+                tokio::task::yield_now().await;
+            }
+            None => {
+                shared.leading.store(false, Ordering::SeqCst);
+                // As in `hand_off`: a write queued meanwhile is this leader's to write.
+                let queued = !shared.queue.lock().expect("write queue poisoned").is_empty();
+                if !queued || shared.leading.swap(true, Ordering::SeqCst) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Answers a group's writes.
+fn deliver(shared: &Shared, answers: Vec<Answer>) {
+    let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
+    if committed > 0 {
+        shared.counts.record(committed);
+    }
+    for (done, answer) in answers {
+        let _ = done.send(answer);
+    }
+}
+
+/// Writes the queued writes (up to [`MAX_GROUP`]) in one transaction under the process's write
+/// gate, waiting asynchronously while another process holds the database's write lock; `None`
+/// when none is queued. The group is taken from the queue only once its transaction has begun,
+/// so a lead dropped while it waits leaves every write queued.
+async fn next_group(shared: &Shared) -> Option<Vec<Answer>> {
     let started = Instant::now();
     loop {
+        if shared.queue.lock().expect("write queue poisoned").is_empty() {
+            return None;
+        }
         let gate = shared.gate.lock().await;
         {
             let mut conn = shared.conn.lock().expect("writer connection poisoned");
-            match control(&conn, "BEGIN IMMEDIATE") {
-                Ok(()) => return write_begun(&mut conn, group),
-                Err(err) if is_busy(&err) && started.elapsed() < BUSY_FOR => {}
-                Err(err) => return failed(&err, Vec::new(), group.into_iter()),
+            let begun = control(&conn, "BEGIN IMMEDIATE");
+            if begun
+                .as_ref()
+                .is_err_and(|err| is_busy(err) && started.elapsed() < BUSY_FOR)
+            {
+                // Another process writes: wait for it below, holding nothing.
+            } else {
+                let group: Vec<GroupWrite> = {
+                    let mut queue = shared.queue.lock().expect("write queue poisoned");
+                    let take = queue.len().min(MAX_GROUP);
+                    queue.drain(..take).collect()
+                };
+                return Some(match begun {
+                    Ok(()) => write_begun(&mut conn, group),
+                    Err(err) => failed(&err, Vec::new(), group.into_iter()),
+                });
             }
         }
         drop(gate);
