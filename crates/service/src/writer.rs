@@ -669,6 +669,65 @@ mod tests {
         assert_eq!(notes, ["after"]);
     }
 
+    /// A write inserting `note`, and its answer.
+    fn noting(note: &str) -> (GroupWrite, oneshot::Receiver<Result<TimerIds, ServiceError>>) {
+        let (done, answer) = oneshot::channel();
+        let write = GroupWrite {
+            combat_id: 1,
+            expected_version: 0,
+            new_timers: [None, None],
+            statements: Render::Ready(Statements {
+                statements: vec![(
+                    "INSERT INTO log (note) VALUES (?)".into(),
+                    Values(vec![note.to_owned().into()]),
+                )],
+                expected: 1,
+            }),
+            done,
+        };
+        (write, answer)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_write_is_answered_whoever_leads_and_a_dropped_lead_passes_on() {
+        let (scratch, setup) = Scratch::new(
+            "lead",
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);",
+        );
+        let writer = Arc::new(Writer::start(&scratch.0, 1000, Arc::default()).unwrap());
+        // No group is being written: the caller leads. Dropped before it writes, its lead passes
+        // on to a leader task, which writes the write.
+        let (write, answer) = noting("dropped lead");
+        let lead = writer.send(write).unwrap().expect("the first write's caller leads");
+        drop(lead);
+        assert!(answer.await.unwrap().is_ok());
+        // Many commands at once: every one answered, each written once.
+        let mut tasks = Vec::new();
+        for t in 0..16 {
+            let writer = Arc::clone(&writer);
+            tasks.push(tokio::spawn(async move {
+                for i in 0..25 {
+                    let (write, answer) = noting(&format!("{t}-{i}"));
+                    if let Some(lead) = writer.send(write).unwrap() {
+                        lead.write().await;
+                    }
+                    answer.await.unwrap().unwrap();
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        let notes: Vec<String> = column(&setup, "SELECT note FROM log");
+        assert_eq!(notes.len(), 1 + 16 * 25);
+        assert_eq!(writer.counts().commands(), 1 + 16 * 25);
+        assert!(
+            writer.counts().transactions() <= writer.counts().commands(),
+            "groups of one or more"
+        );
+    }
+
     #[test]
     fn values_bind_as_sqlx_encodes_them() {
         use chrono::TimeZone;
