@@ -226,7 +226,17 @@ impl Db {
         let conn = Database::connect(options).await?;
         migrate(url, &conn).await?;
         if !url.starts_with("sqlite:") {
-            let writer = GroupCommit::Postgres(PgWriter::start(&conn));
+            // The group commit's own connections, one a writer task: each keeps its statements
+            // prepared (a pool shared with the reads rotates through all its connections, each
+            // preparing every statement anew), and plans them once, generically — they are
+            // inserts and updates by key, whose plan never depends on the values; planning each
+            // execution anew (`bind`) was ≈ 0.16 ms of the ≈ 0.4 ms PostgreSQL spent on a group.
+            let mut writers = ConnectOptions::new(url);
+            writers
+                .sqlx_logging(false)
+                .max_connections(crate::pg_writer::WRITERS as u32)
+                .map_sqlx_postgres_opts(|opts| opts.options([("plan_cache_mode", "force_generic_plan")]));
+            let writer = GroupCommit::Postgres(PgWriter::start(&Database::connect(writers).await?));
             return Ok(Self {
                 conn,
                 checkpointer: None,

@@ -28,8 +28,9 @@ use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, TimerIds};
 /// Commands in one group commit, at most.
 const MAX_GROUP: usize = 64;
 
-/// Writer tasks, each with a connection of the pool while it writes a group.
-const WRITERS: usize = 3;
+/// Writer tasks, each with a connection of the writers' pool (see `Db::connect`) while it
+/// writes a group.
+pub(crate) const WRITERS: usize = 3;
 
 /// The handle to the writer task; the task stops once the last handle is dropped.
 #[derive(Debug)]
