@@ -240,19 +240,16 @@ fn hand_off(shared: Arc<Shared>) {
 /// A leader task: writes the queued groups, answering each, until none is left.
 async fn lead(shared: Arc<Shared>) {
     loop {
-        match next_group(&shared).await {
-            Some(answers) => {
-                deliver(&shared, answers);
-                // The commands just answered run before the next group is written.
-                tokio::task::yield_now().await;
-            }
-            None => {
-                shared.leading.store(false, Ordering::SeqCst);
-                // As in `hand_off`: a write queued meanwhile is this leader's to write.
-                let queued = !shared.queue.lock().expect("write queue poisoned").is_empty();
-                if !queued || shared.leading.swap(true, Ordering::SeqCst) {
-                    return;
-                }
+        if let Some(answers) = next_group(&shared).await {
+            deliver(&shared, answers);
+            // The commands just answered run before the next group is written.
+            tokio::task::yield_now().await;
+        } else {
+            shared.leading.store(false, Ordering::SeqCst);
+            // As in `hand_off`: a write queued meanwhile is this leader's to write.
+            let queued = !shared.queue.lock().expect("write queue poisoned").is_empty();
+            if !queued || shared.leading.swap(true, Ordering::SeqCst) {
+                return;
             }
         }
     }
