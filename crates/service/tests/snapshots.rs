@@ -436,22 +436,33 @@ async fn timers_named_by_the_log(db: &Db, combat_id: i64) -> Result<Vec<i64>, Se
     Ok(ids)
 }
 
+/// The fight played on from `update` until a reaction prompt waits on the player (its timer
+/// pending), past a few commands.
+async fn until_a_prompt(
+    svc: &Service,
+    camp: i64,
+    channel: &str,
+    player: &str,
+    mut update: CombatUpdate,
+) -> Result<CombatUpdate, ServiceError> {
+    for _ in 0..60 {
+        if update.combat.window.is_some() && update.version > 3 {
+            return Ok(update);
+        }
+        update = next(svc, camp, channel, player, &update, false)
+            .await?
+            .expect("the fight lasts");
+    }
+    panic!("no reaction prompt in sixty commands");
+}
+
 async fn between_snapshots_the_log_alone_holds_the_version_and_the_pending_timers(db: Db) -> Result<(), ServiceError> {
     let (channel, player) = ("channel-log-guard", "guard");
     // Snapshots far apart: past the fight's first, every command is only logged.
     let first = Service::with_seed(db.clone(), 21).with_snapshot_every(1_000);
-    let (camp, mut update) = fight(&first, channel, player, 12).await?;
-    let combat_id = update.combat_id;
-    // Until a reaction prompt waits on the player (its timer pending), past a few commands.
-    for _ in 0..60 {
-        if update.combat.window.is_some() && update.version > 3 {
-            break;
-        }
-        update = next(&first, camp, channel, player, &update, false)
-            .await?
-            .expect("the fight lasts");
-    }
-    assert!(update.combat.window.is_some(), "no reaction prompt in sixty commands");
+    let (camp, begun) = fight(&first, channel, player, 12).await?;
+    let combat_id = begun.combat_id;
+    let mut update = until_a_prompt(&first, camp, channel, player, begun).await?;
     // The combat row is as the fight's one snapshot left it; the log holds the version.
     let row = combat::Entity::find_by_id(combat_id)
         .one(db.conn())
@@ -511,15 +522,8 @@ async fn between_snapshots_the_log_alone_holds_the_version_and_the_pending_timer
 async fn a_fight_stored_before_the_log_guarded_its_version_loads_and_continues(db: Db) -> Result<(), ServiceError> {
     let (channel, player) = ("channel-before-guard", "before-guard");
     let first = Service::with_seed(db.clone(), 23).with_snapshot_every(1_000);
-    let (camp, mut update) = fight(&first, channel, player, 12).await?;
-    for _ in 0..60 {
-        if update.combat.window.is_some() && update.version > 3 {
-            break;
-        }
-        update = next(&first, camp, channel, player, &update, false)
-            .await?
-            .expect("the fight lasts");
-    }
+    let (camp, begun) = fight(&first, channel, player, 12).await?;
+    let update = until_a_prompt(&first, camp, channel, player, begun).await?;
     let combat_id = update.combat_id;
     drop(first);
     // The schema before the log guarded the version: the row holds the version and the
