@@ -148,7 +148,8 @@ impl std::ops::Deref for WriteTxn {
     }
 }
 
-/// The group commit of a database: SQLite's writer thread or PostgreSQL's writer task.
+/// The group commit of a database: SQLite's (led from the commands' own tasks) or PostgreSQL's
+/// writer tasks.
 #[derive(Debug)]
 pub(crate) enum GroupCommit {
     Sqlite(Writer),

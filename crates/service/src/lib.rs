@@ -4,8 +4,8 @@
 //! PostgreSQL alike) and runs the `migration` crate's Migrator. [`Service`] has one function
 //! per player or GM command (characters, expeditions, combat, GM tools, `/roll`); it keeps
 //! active combats in memory with one writer per combat, and writes each combat command as
-//! ONE transaction guarded by the combat's `version` column (see `store`); on a SQLite file
-//! those transactions are group commits by a writer thread of its own (`writer`). The [`repo`]
+//! ONE transaction guarded by its log entry's key (see `store`); on a SQLite file and on
+//! PostgreSQL those transactions are group commits (`writer`, `pg_writer`). The [`repo`]
 //! modules are the queries. The [`scheduler`] fires the `timers` table's rows (reaction
 //! timeouts, recovery rests) exactly once across processes, each process only those of the
 //! guilds its Discord shards own ([`Shards`]); `cmd::hospital` is death and the Hospital
