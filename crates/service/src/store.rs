@@ -611,8 +611,12 @@ impl Batch {
 
     /// The statements as one text with their values inlined, for one `execute_unprepared`.
     fn inline(&self) -> String {
-        let texts: Vec<String> = self
-            .statements
+        self.inline_from(0)
+    }
+
+    /// [`Batch::inline`] of the statements from the `first` on.
+    fn inline_from(&self, first: usize) -> String {
+        let texts: Vec<String> = self.statements[first..]
             .iter()
             .map(|(sql, values)| {
                 if values.0.is_empty() {
@@ -1249,8 +1253,23 @@ impl Store {
             snapshot,
             now,
         );
-        let done = txn.execute_unprepared(&batch.inline()).await?;
-        if done.rows_affected() != batch.expected {
+        // The log entry first and on its own: it is the version guard, which must touch its row
+        // whatever the rest touches (as the group commits check it).
+        let (guard, rest) = batch.statements.split_first().expect("a command logs itself");
+        let guarded = txn
+            .execute_raw(sea_orm::Statement::from_sql_and_values(
+                batch.backend,
+                guard.0.clone(),
+                guard.1.clone(),
+            ))
+            .await?
+            .rows_affected();
+        let done = if rest.is_empty() {
+            0
+        } else {
+            txn.execute_unprepared(&batch.inline_from(1)).await?.rows_affected()
+        };
+        if guarded != 1 || guarded + done != batch.expected {
             return Err(ServiceError::StaleCombat {
                 combat_id: after.id,
                 expected: before.version,

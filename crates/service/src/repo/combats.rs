@@ -83,17 +83,12 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, S
         .ok_or(ServiceError::CombatNotFound(id))
 }
 
-/// A fight's version as stored: the commands applied to it. Its log's last `seq` (the log
-/// guards the version, see `crate::store`), or its row's where the log is gone (a finished
-/// fight's, compacted by retention) or older (written before the log guarded it).
+/// A fight's version as stored: the commands applied to it — its log's last `seq` (the log
+/// guards the version, see `crate::store`; a combat row is written with a log entry of its own
+/// version or at none), or its row's where it has no log (not begun, or a finished fight's log
+/// compacted by retention). One query while the fight has a log: the store asks it of every
+/// cached fight it shows.
 pub async fn version<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, ServiceError> {
-    let row = Combat::find_by_id(id)
-        .select_only()
-        .column(Column::Version)
-        .into_tuple::<i64>()
-        .one(db)
-        .await?
-        .ok_or(ServiceError::CombatNotFound(id))?;
     let logged = CombatEvent::find()
         .filter(combat_event::Column::CombatId.eq(id))
         .select_only()
@@ -102,7 +97,16 @@ pub async fn version<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, Service
         .into_tuple::<i64>()
         .one(db)
         .await?;
-    Ok(logged.map_or(row, |seq| seq.max(row)))
+    if let Some(seq) = logged {
+        return Ok(seq);
+    }
+    Combat::find_by_id(id)
+        .select_only()
+        .column(Column::Version)
+        .into_tuple::<i64>()
+        .one(db)
+        .await?
+        .ok_or(ServiceError::CombatNotFound(id))
 }
 
 /// The active combat in a channel of a campaign, if any.
