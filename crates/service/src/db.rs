@@ -171,12 +171,13 @@ impl GroupCommit {
         }
     }
 
-    /// Ids for `n` new timers, where the group commit inserts timers with their ids (PostgreSQL:
-    /// taken from the sequence ahead); `None` where it numbers them as it inserts them (SQLite).
-    pub async fn timer_ids(&self, n: usize) -> Result<Option<Vec<i64>>, ServiceError> {
+    /// Ids for `n` new timers, taken ahead so that a command renders its timers' inserts with
+    /// its other statements (PostgreSQL: from the sequence; SQLite: a block past
+    /// `sqlite_sequence`, see [`Writer::timer_ids`]).
+    pub async fn timer_ids(&self, n: usize) -> Result<Vec<i64>, ServiceError> {
         match self {
-            Self::Sqlite(_) => Ok(None),
-            Self::Postgres(writer) => writer.timer_ids(n).await.map(Some),
+            Self::Sqlite(writer) => writer.timer_ids(n).await,
+            Self::Postgres(writer) => writer.timer_ids(n).await,
         }
     }
 

@@ -23,7 +23,7 @@ use sea_orm::{ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBacken
 use tokio::sync::{mpsc, oneshot};
 
 use crate::ServiceError;
-use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, TimerIds};
+use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Statements};
 
 /// Commands in one group commit, at most.
 const MAX_GROUP: usize = 64;
@@ -95,10 +95,7 @@ impl PgWriter {
     }
 }
 
-type Answer = (
-    oneshot::Sender<Result<TimerIds, ServiceError>>,
-    Result<TimerIds, ServiceError>,
-);
+type Answer = (oneshot::Sender<Result<(), ServiceError>>, Result<(), ServiceError>);
 
 /// A writer task: take the queued writes as a group, commit, answer, until every handle is
 /// gone. [`WRITERS`] of them share the queue. A fight's commands never race each other: the
@@ -138,8 +135,7 @@ async fn run(
     }
 }
 
-/// Writes `group`: as one statement when every write is rendered ([`one_statement`]), else —
-/// or when that statement fails, a write of it having met a newer version or an error — in
+/// Writes `group`: as one statement ([`one_statement`]), else — when that statement fails, a write of it having met a newer version or an error — in
 /// one transaction, each write under its own savepoint, which answers each write alone.
 async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<Answer> {
     if let Some((sql, values)) = one_statement(&group) {
@@ -147,7 +143,7 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
             .query_one_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values))
             .await;
         if matches!(all, Ok(Some(_))) {
-            return group.into_iter().map(|write| (write.done, Ok([None, None]))).collect();
+            return group.into_iter().map(|write| (write.done, Ok(()))).collect();
         }
     }
     by_savepoints(conn, group).await
@@ -157,17 +153,14 @@ async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<
 /// one WAL flush for the whole group): every write's statements as the data-modifying parts of
 /// one `WITH`, whose rows are counted per write and compared with what each must touch — a
 /// mismatch (a write whose version another process took) divides by zero, which fails the
-/// statement and so leaves nothing of any write. `None` when a write still has timers to insert
-/// before it can be rendered.
+/// statement and so leaves nothing of any write. `None` when a write has no statement.
 fn one_statement(group: &[GroupWrite]) -> Option<Prepared> {
     let mut parts = Vec::new();
     let mut values = Vec::new();
     let mut checks = Vec::new();
     for (w, write) in group.iter().enumerate() {
-        let Render::Ready(statements) = &write.statements else {
-            return None;
-        };
-        if write.new_timers.iter().any(Option::is_some) || statements.statements.is_empty() {
+        let statements = &write.statements;
+        if statements.statements.is_empty() {
             return None;
         }
         let mut counts = Vec::new();
@@ -209,14 +202,7 @@ async fn by_savepoints(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec
             };
             first = false;
             txn.execute_unprepared(savepoint).await?;
-            let answer = write_one(
-                &txn,
-                write.combat_id,
-                write.expected_version,
-                write.new_timers,
-                write.statements,
-            )
-            .await;
+            let answer = write_one(&txn, write.combat_id, write.expected_version, write.statements).await;
             // A failed write rolls back to its savepoint: it leaves nothing.
             let failed = answer.is_err();
             answers.push((
@@ -285,31 +271,13 @@ fn lost_a_deadlock(err: &sea_orm::DbErr) -> bool {
         .is_some_and(|code| code == "40P01" || code == "40001")
 }
 
-/// One command's statements: its new timers first (each `RETURNING` its id), then the rest;
-/// all its rows or an error.
+/// One command's statements: all its rows or an error.
 async fn write_one(
     txn: &DatabaseTransaction,
     combat_id: i64,
     expected_version: i64,
-    new_timers: [Option<Prepared>; 2],
-    statements: Render,
-) -> Result<TimerIds, ServiceError> {
-    let mut ids = [None; 2];
-    for (id, timer) in ids.iter_mut().zip(new_timers) {
-        if let Some((sql, values)) = timer {
-            let row = txn
-                .query_one_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values))
-                .await?
-                .ok_or_else(|| ServiceError::InvalidInput("a timer's insert returned no id".into()))?;
-            *id = Some(row.try_get_by_index::<i64>(0)?);
-        }
-    }
-    let statements = match statements {
-        Render::Ready(statements) => statements,
-        // A panic while rendering (a bug) fails this write alone, not the writer task.
-        Render::WithTimers(render) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(ids)))
-            .map_err(|_| ServiceError::InvalidInput("this command could not be saved; nothing changed".into()))?,
-    };
+    statements: Statements,
+) -> Result<(), ServiceError> {
     // The command's statements as one (one round trip, its values still bound): each a
     // data-modifying `WITH` of its own, the rows they touched counted at the end.
     let touched = match statements.statements.len() {
@@ -336,7 +304,7 @@ async fn write_one(
             found: -1,
         });
     }
-    Ok(ids)
+    Ok(())
 }
 
 /// `statements` as one: `WITH s0 AS (… RETURNING 1), s1 AS (…) SELECT` the rows each touched,

@@ -39,7 +39,7 @@ use crate::db::GroupCommit;
 use crate::entity::{
     combat, combat_event, combat_snapshot, combatant, death_save_state, readied_action, timer, turn_resources,
 };
-use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Render, Statements};
+use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Statements};
 use crate::{DateTimeUtc, Db, ServiceError};
 
 /// Attempts at a command whose save met a newer version written elsewhere.
@@ -1145,14 +1145,12 @@ impl Store {
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let snapshot = self.snapshot_due(after, &applied.events);
         let backend = writer.backend();
-        // Where the group commit takes timers' ids ahead (PostgreSQL), the timers are inserted
-        // with them among the command's own statements, all rendered here.
+        // The new timers' ids are taken ahead, so the command's statements are rendered here
+        // whole (state JSON, SQL, values), timers included: the writer only executes them.
         let count = new_timers.iter().flatten().count();
         let mut timer_inserts = Vec::new();
-        if count > 0
-            && let Some(ids) = writer.timer_ids(count).await?
-        {
-            let mut ids = ids.into_iter();
+        if count > 0 {
+            let mut ids = writer.timer_ids(count).await?.into_iter();
             let mut slots = [None; 2];
             for (slot, row) in slots.iter_mut().zip(&mut new_timers) {
                 let Some(mut row) = row.take() else { continue };
@@ -1163,42 +1161,20 @@ impl Store {
             }
             set_timer_ids(after, slots);
         }
-        let new_timers = new_timers.map(|row| {
-            row.map(|row| {
-                let mut insert = timer::Entity::insert(row).into_query();
-                match backend {
-                    DbBackend::Postgres => insert.returning_col(timer::Column::Id).build(PostgresQueryBuilder),
-                    _ => insert.build(SqliteQueryBuilder),
-                }
-            })
-        });
-        // Rendered here (state JSON, SQL, values), so the one writer only executes — unless
-        // the state must name timers the writer has yet to insert.
-        let statements = if new_timers.iter().all(Option::is_none) {
-            let mut batch = statements(backend, before, after, &command, &events, &old_timers, snapshot, now);
-            for insert in &timer_inserts {
-                batch.push(insert, 1);
-            }
-            Render::Ready(batch.into_statements())
-        } else {
-            let (before, mut after) = (before.clone(), after.clone());
-            Render::WithTimers(Box::new(move |timers| {
-                set_timer_ids(&mut after, timers);
-                statements(backend, &before, &after, &command, &events, &old_timers, snapshot, now).into_statements()
-            }))
-        };
+        let mut batch = statements(backend, before, after, &command, &events, &old_timers, snapshot, now);
+        for insert in &timer_inserts {
+            batch.push(insert, 1);
+        }
         let (done, answer) = oneshot::channel();
         writer
             .write(GroupWrite {
                 combat_id: after.id,
                 expected_version: before.version,
-                new_timers,
-                statements,
+                statements: batch.into_statements(),
                 done,
             })
             .await?;
-        let timers = answer.await.map_err(|_| crate::writer::stopped())??;
-        set_timer_ids(after, timers);
+        answer.await.map_err(|_| crate::writer::stopped())??;
         if snapshot {
             after.readied_rows = after.readied_count();
         }

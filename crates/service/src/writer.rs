@@ -24,6 +24,7 @@
 //! per command were measured), and an unprepared batch is parsed again every time. Here SQLite
 //! parses each distinct statement once (`prepare_cached`).
 
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -46,9 +47,6 @@ const PREPARED_STATEMENTS: usize = 128;
 /// A statement and its values, rendered for SQLite.
 pub(crate) type Prepared = (String, Values);
 
-/// The ids of the timers a command set: the reaction window's and the turn's.
-pub(crate) type TimerIds = [Option<i64>; 2];
-
 /// A command's statements, rendered for SQLite, and how many rows they must touch between them.
 /// The first is its log entry's insert, the version guard: it must touch its one row (none
 /// means its combat moved on), whatever the others touch.
@@ -57,23 +55,14 @@ pub(crate) struct Statements {
     pub expected: u64,
 }
 
-/// One command's write, queued for the group commit.
+/// One command's write, queued for the group commit: its statements, rendered by the caller
+/// (its new timers' inserts among them, with ids taken ahead: [`Writer::timer_ids`]).
 pub(crate) struct GroupWrite {
     pub combat_id: i64,
     pub expected_version: i64,
-    /// The timers to insert first (reaction window, turn); their ids go to `render`.
-    pub new_timers: [Option<Prepared>; 2],
-    /// The command's statements: already rendered by the caller when no new timer's id is
-    /// needed, else rendered here once the ids are known.
-    pub statements: Render,
-    /// The new timers' ids once the group is committed, or why this write failed.
-    pub done: oneshot::Sender<Result<TimerIds, ServiceError>>,
-}
-
-/// A command's statements, or how to render them given its new timers' ids.
-pub(crate) enum Render {
-    Ready(Statements),
-    WithTimers(Box<dyn FnOnce(TimerIds) -> Statements + Send>),
+    pub statements: Statements,
+    /// Answered once the group is committed, or with why this write failed.
+    pub done: oneshot::Sender<Result<(), ServiceError>>,
 }
 
 /// What the group commit has written so far: transactions, and commands in them.
@@ -124,6 +113,8 @@ struct Shared {
     /// The process's write gate, held around each transaction.
     gate: Arc<tokio::sync::Mutex<()>>,
     counts: Arc<GroupCommitCounts>,
+    /// Timer ids this process has taken ahead and not yet handed out ([`Writer::timer_ids`]).
+    timer_ids: tokio::sync::Mutex<VecDeque<i64>>,
 }
 
 impl Writer {
@@ -142,6 +133,7 @@ impl Writer {
                 conn: Mutex::new(conn),
                 gate,
                 counts: Arc::default(),
+                timer_ids: tokio::sync::Mutex::default(),
             }),
         })
     }
@@ -159,6 +151,68 @@ impl Writer {
 
     pub fn counts(&self) -> &Arc<GroupCommitCounts> {
         &self.shared.counts
+    }
+
+    /// Ids for `n` new timers, taken ahead of their inserts so that a command's statements are
+    /// rendered whole by its own task, timers included.
+    ///
+    /// `timers.id` is `AUTOINCREMENT`: an id is never used twice (a timer id is a reaction
+    /// window's token on its buttons), which SQLite keeps by the table's row of
+    /// `sqlite_sequence`, rewritten by every insert that takes a new id — a page of the WAL for
+    /// each. Here a block of [`TIMER_IDS_AHEAD`] ids is taken at once, by moving that row past
+    /// it in a transaction of its own; inserts with ids inside the block leave the row alone,
+    /// and every other insert (another process's, a write outside the group commit) numbers
+    /// past it. A block a process dies holding is never used.
+    pub async fn timer_ids(&self, n: usize) -> Result<Vec<i64>, ServiceError> {
+        let mut ahead = self.shared.timer_ids.lock().await;
+        if ahead.len() < n {
+            let count = TIMER_IDS_AHEAD.max(n as i64);
+            let last = transaction(&self.shared, |conn| take_timer_ids(conn, count)).await?;
+            ahead.extend(last - count + 1..=last);
+        }
+        Ok(ahead.drain(..n).collect())
+    }
+}
+
+/// Timer ids a process takes at once ([`Writer::timer_ids`]).
+const TIMER_IDS_AHEAD: i64 = 128;
+
+/// Moves `timers`' row of `sqlite_sequence` past `count` ids no timer has had; the last of them.
+fn take_timer_ids(conn: &Connection, count: i64) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO sqlite_sequence (name, seq) SELECT 'timers', 0
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'timers')",
+    )?
+    .execute([])?;
+    conn.prepare_cached(
+        "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM timers)) + ?1
+         WHERE name = 'timers' RETURNING seq",
+    )?
+    .query_row([count], |row| row.get(0))
+}
+
+/// Runs `work` in a write transaction of its own on the group commit's connection, between two
+/// groups, waiting as [`next_group`] does while another process holds the write lock.
+async fn transaction<T>(shared: &Shared, work: impl Fn(&Connection) -> rusqlite::Result<T>) -> Result<T, ServiceError> {
+    let started = Instant::now();
+    loop {
+        let gate = shared.gate.lock().await;
+        {
+            let conn = shared.conn.lock().expect("writer connection poisoned");
+            match control(&conn, "BEGIN IMMEDIATE") {
+                Err(err) if is_busy(&err) && started.elapsed() < BUSY_FOR => {}
+                Err(err) => return Err(database_error(&err)),
+                Ok(()) => {
+                    let done = work(&conn).and_then(|value| control(&conn, "COMMIT").map(|()| value));
+                    if done.is_err() && !conn.is_autocommit() {
+                        let _ = conn.execute_batch("ROLLBACK");
+                    }
+                    return done.map_err(|err| database_error(&err));
+                }
+            }
+        }
+        drop(gate);
+        tokio::time::sleep(BUSY_RETRY).await;
     }
 }
 
@@ -310,10 +364,7 @@ fn is_busy(err: &rusqlite::Error) -> bool {
     )
 }
 
-type Answer = (
-    oneshot::Sender<Result<TimerIds, ServiceError>>,
-    Result<TimerIds, ServiceError>,
-);
+type Answer = (oneshot::Sender<Result<(), ServiceError>>, Result<(), ServiceError>);
 
 /// Writes `group` in one transaction, each write under its own savepoint.
 ///
@@ -340,21 +391,7 @@ fn write_begun(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
             if !alone {
                 control(conn, "SAVEPOINT command")?;
             }
-            // A panic while rendering (a bug) fails this write alone, not the writer.
-            let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                write_one(
-                    conn,
-                    write.combat_id,
-                    write.expected_version,
-                    write.new_timers,
-                    write.statements,
-                )
-            }))
-            .unwrap_or_else(|_| {
-                Err(ServiceError::InvalidInput(
-                    "this command could not be saved; nothing changed".into(),
-                ))
-            });
+            let answer = write_one(conn, write.combat_id, write.expected_version, &write.statements);
             // A failed write rolls back to its savepoint (alone: the transaction): it leaves nothing.
             let ended = match (alone, answer.is_ok()) {
                 (true, true) => Ok(()),
@@ -400,25 +437,13 @@ fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([]).map(drop)
 }
 
-/// One command's statements: its new timers first, then the rest; all its rows or an error.
+/// One command's statements: all its rows or an error.
 fn write_one(
     conn: &Connection,
     combat_id: i64,
     expected_version: i64,
-    new_timers: [Option<Prepared>; 2],
-    statements: Render,
-) -> Result<TimerIds, ServiceError> {
-    let mut ids = [None; 2];
-    for (id, timer) in ids.iter_mut().zip(new_timers) {
-        if let Some((sql, values)) = timer {
-            execute(conn, &sql, &values).map_err(|err| database_error(&err))?;
-            *id = Some(conn.last_insert_rowid());
-        }
-    }
-    let statements = match statements {
-        Render::Ready(statements) => statements,
-        Render::WithTimers(render) => render(ids),
-    };
+    statements: &Statements,
+) -> Result<(), ServiceError> {
     let (mut touched, mut guarded) = (0, true);
     for (i, (sql, values)) in statements.statements.iter().enumerate() {
         let rows = execute(conn, sql, values).map_err(|err| database_error(&err))? as u64;
@@ -432,7 +457,7 @@ fn write_one(
             found: -1,
         });
     }
-    Ok(ids)
+    Ok(())
 }
 
 /// Runs one prepared statement; the rows it changed.
@@ -495,31 +520,15 @@ mod tests {
     }
 
     /// A write for `commit_group`: `statements` must touch `expected` rows.
-    fn write(statements: &[&str], expected: u64, timer: Option<&str>) -> GroupWrite {
+    fn write(statements: &[&str], expected: u64) -> GroupWrite {
         let statements: Vec<Prepared> = statements
             .iter()
             .map(|sql| ((*sql).to_owned(), Values(Vec::new())))
             .collect();
-        let render = if timer.is_some() {
-            Render::WithTimers(Box::new(move |ids: TimerIds| {
-                let mut statements = statements;
-                statements.push((
-                    "INSERT INTO log (note) VALUES (?)".into(),
-                    Values(vec![format!("timer {}", ids[0].unwrap()).into()]),
-                ));
-                Statements {
-                    statements,
-                    expected: expected + 1,
-                }
-            }))
-        } else {
-            Render::Ready(Statements { statements, expected })
-        };
         GroupWrite {
             combat_id: 1,
             expected_version: 0,
-            new_timers: [timer.map(|sql| (sql.to_owned(), Values(Vec::new()))), None],
-            statements: render,
+            statements: Statements { statements, expected },
             done: oneshot::channel().0,
         }
     }
@@ -568,7 +577,7 @@ mod tests {
             .unwrap()
     }
 
-    fn answers(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Result<TimerIds, ServiceError>> {
+    fn answers(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Result<(), ServiceError>> {
         commit_group(conn, group)
             .into_iter()
             .map(|(_, answer)| answer)
@@ -585,34 +594,56 @@ mod tests {
              INSERT INTO timers (kind) VALUES ('older');",
         );
         let group = vec![
-            write(&["INSERT INTO log (note) VALUES ('first')"], 1, None),
+            write(&["INSERT INTO log (note) VALUES ('first')"], 1),
             // Its guard matches no row (the combat moved on): nothing of it may stay.
             write(
                 &[
                     "INSERT INTO log (note) VALUES ('stale')",
+                    "INSERT INTO timers (id, kind) VALUES (7, 'stale timer')",
                     "UPDATE log SET note = 'moved' WHERE id = 999",
                 ],
-                2,
-                Some("INSERT INTO timers (kind) VALUES ('stale timer')"),
+                3,
             ),
             write(
-                &["INSERT INTO log (note) VALUES ('third')"],
-                1,
-                Some("INSERT INTO timers (kind) VALUES ('turn')"),
+                &[
+                    "INSERT INTO log (note) VALUES ('third')",
+                    "INSERT INTO timers (id, kind) VALUES (8, 'turn')",
+                ],
+                2,
             ),
         ];
         let answers = answers(&mut scratch.writer(), group);
-        assert!(matches!(answers[0], Ok([None, None])));
+        assert!(answers[0].is_ok());
         assert!(matches!(
             answers[1],
             Err(ServiceError::StaleCombat { combat_id: 1, .. })
         ));
-        // The rolled-back timer's id is free again: the third write's timer takes it.
-        assert!(matches!(answers[2], Ok([Some(2), None])), "{:?}", answers[2]);
+        assert!(answers[2].is_ok(), "{:?}", answers[2]);
         let notes: Vec<String> = column(&setup, "SELECT note FROM log ORDER BY id");
-        assert_eq!(notes, ["first", "third", "timer 2"]);
+        assert_eq!(notes, ["first", "third"]);
         let timers: Vec<String> = column(&setup, "SELECT kind FROM timers ORDER BY id");
         assert_eq!(timers, ["older", "turn"]);
+    }
+
+    #[test]
+    fn a_write_whose_log_entry_touched_no_row_is_stale_whatever_the_rest_touched() {
+        let (scratch, setup) = Scratch::new(
+            "guard",
+            "CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL UNIQUE);
+             INSERT INTO log (note) VALUES ('taken');",
+        );
+        // The first statement (the log entry) touches nothing; the second makes up the count.
+        let group = vec![write(
+            &[
+                "INSERT INTO log (note) VALUES ('taken') ON CONFLICT DO NOTHING",
+                "INSERT INTO log (note) VALUES ('a'), ('b')",
+            ],
+            2,
+        )];
+        let answers = answers(&mut scratch.writer(), group);
+        assert!(matches!(answers[0], Err(ServiceError::StaleCombat { .. })));
+        let notes: Vec<String> = column(&setup, "SELECT note FROM log ORDER BY id");
+        assert_eq!(notes, ["taken"]);
     }
 
     #[test]
@@ -627,10 +658,10 @@ mod tests {
         let stale = write(
             &[
                 "INSERT INTO log (note) VALUES ('stale')",
+                "INSERT INTO timers (kind) VALUES ('stale timer')",
                 "UPDATE log SET note = 'moved' WHERE id = 999",
             ],
-            2,
-            Some("INSERT INTO timers (kind) VALUES ('stale timer')"),
+            3,
         );
         let first = answers(&mut conn, vec![stale]);
         assert!(
@@ -639,10 +670,7 @@ mod tests {
             first[0]
         );
         assert!(conn.is_autocommit(), "the transaction is over");
-        let next = answers(
-            &mut conn,
-            vec![write(&["INSERT INTO log (note) VALUES ('next')"], 1, None)],
-        );
+        let next = answers(&mut conn, vec![write(&["INSERT INTO log (note) VALUES ('next')"], 1)]);
         assert!(next[0].is_ok());
         let notes: Vec<String> = column(&setup, "SELECT note FROM log ORDER BY id");
         assert_eq!(notes, ["next"]);
@@ -650,36 +678,59 @@ mod tests {
         assert!(timers.is_empty(), "{timers:?}");
     }
 
-    #[test]
-    fn a_write_that_panics_fails_alone_and_the_writer_goes_on() {
+    #[tokio::test]
+    async fn timer_ids_taken_ahead_are_never_anyone_elses_and_leave_the_sequence_row_alone() {
         let (scratch, setup) = Scratch::new(
-            "panic",
-            "CREATE TABLE log (id INTEGER PRIMARY KEY, note TEXT NOT NULL);",
+            "timer-ids",
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE timers (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL);
+             INSERT INTO timers (kind) VALUES ('older'), ('old');
+             DELETE FROM timers WHERE kind = 'old';",
         );
-        let mut broken = write(&[], 0, None);
-        broken.statements = Render::WithTimers(Box::new(|_| panic!("a rendering bug")));
-        let group = vec![broken, write(&["INSERT INTO log (note) VALUES ('after')"], 1, None)];
-        let answers = answers(&mut scratch.writer(), group);
-        assert!(matches!(answers[0], Err(ServiceError::InvalidInput(_))));
-        assert!(answers[1].is_ok());
-        let notes: Vec<String> = column(&setup, "SELECT note FROM log");
-        assert_eq!(notes, ["after"]);
+        let seq = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT seq FROM sqlite_sequence WHERE name = 'timers'", [], |row| {
+                row.get(0)
+            })
+            .unwrap()
+        };
+        // Two processes: each takes a block past every id ever used (2, though deleted).
+        let (one, two) = (
+            Writer::start(&scratch.0, 1000, Arc::default()).unwrap(),
+            Writer::start(&scratch.0, 1000, Arc::default()).unwrap(),
+        );
+        let first = one.timer_ids(2).await.unwrap();
+        let second = two.timer_ids(1).await.unwrap();
+        assert_eq!(first, [3, 4]);
+        assert_eq!(second, [3 + TIMER_IDS_AHEAD]);
+        // The rest of the first block is handed out before another is taken.
+        assert_eq!(one.timer_ids(1).await.unwrap(), [5]);
+        let after_blocks = seq(&setup);
+        assert_eq!(after_blocks, 2 + 2 * TIMER_IDS_AHEAD);
+        // An insert with an id inside a block leaves the sequence's row as it was (no page of
+        // it written); an insert numbered by SQLite numbers past both blocks.
+        setup
+            .execute("INSERT INTO timers (id, kind) VALUES (4, 'in a block')", [])
+            .unwrap();
+        assert_eq!(seq(&setup), after_blocks);
+        setup
+            .execute("INSERT INTO timers (kind) VALUES ('numbered')", [])
+            .unwrap();
+        assert_eq!(setup.last_insert_rowid(), after_blocks + 1);
     }
 
     /// A write inserting `note`, and its answer.
-    fn noting(note: &str) -> (GroupWrite, oneshot::Receiver<Result<TimerIds, ServiceError>>) {
+    fn noting(note: &str) -> (GroupWrite, oneshot::Receiver<Result<(), ServiceError>>) {
         let (done, answer) = oneshot::channel();
         let write = GroupWrite {
             combat_id: 1,
             expected_version: 0,
-            new_timers: [None, None],
-            statements: Render::Ready(Statements {
+            statements: Statements {
                 statements: vec![(
                     "INSERT INTO log (note) VALUES (?)".into(),
                     Values(vec![note.to_owned().into()]),
                 )],
                 expected: 1,
-            }),
+            },
             done,
         };
         (write, answer)
