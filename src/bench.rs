@@ -302,8 +302,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         };
         if let Some(b) = &baseline {
             let shape = if backend == "sqlite" {
-                "raw SQLite (WAL, synchronous NORMAL), BEGIN IMMEDIATE + UPDATE + INSERT + COMMIT, one connection"
-                    .to_owned()
+                format!(
+                    "raw SQLite (WAL, synchronous NORMAL, {}-byte pages as the service's files), BEGIN IMMEDIATE + \
+                     UPDATE + INSERT + COMMIT, one connection",
+                    service::SQLITE_PAGE_SIZE
+                )
             } else {
                 format!(
                     "pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {} clients",

@@ -1,8 +1,8 @@
 //! What the database itself does, for `gogobee bench` to measure the service against in the same
 //! run (issue 13): small write transactions with nothing of GogoBee in them.
 //!
-//! - SQLite: one connection on a file of its own, WAL with `synchronous = NORMAL` (as the service
-//!   runs it), each transaction `BEGIN IMMEDIATE; UPDATE` one row `; INSERT` one row `; COMMIT`,
+//! - SQLite: one connection on a file of its own, WAL with `synchronous = NORMAL` and the page
+//!   size of the service's files ([`crate::db::SQLITE_PAGE_SIZE`]) — as the service runs it —, each transaction `BEGIN IMMEDIATE; UPDATE` one row `; INSERT` one row `; COMMIT`,
 //!   prepared statements, as fast as they commit.
 //! - PostgreSQL: pgbench's shape cut to one `UPDATE` and one `INSERT` per transaction (`BEGIN`,
 //!   the two with bound parameters, `COMMIT`: four round trips), one client per connection, as
@@ -60,6 +60,7 @@ pub fn sqlite(path: &Path, seconds: f64) -> Result<Baseline, ServiceError> {
     remove();
     let result = (|| -> rusqlite::Result<Baseline> {
         let mut conn = rusqlite::Connection::open(path)?;
+        conn.pragma_update(None, "page_size", crate::db::SQLITE_PAGE_SIZE)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.execute_batch(
