@@ -101,6 +101,9 @@ fn baseline_clients(combats: usize) -> usize {
 
 const MAX_BASELINE_CLIENTS: usize = 32;
 
+/// SQLite's page size unless a file is made with another: the second SQLite baseline's.
+const SQLITE_DEFAULT_PAGE_SIZE: u32 = 4096;
+
 /// Combats set up at the same time, at most.
 const SETTING_UP: usize = 8;
 
@@ -288,31 +291,33 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     for url in &urls {
         let backend = url.split(':').next().unwrap_or("?");
-        let baseline = if args.no_baseline {
-            None
+        // SQLite's baseline twice: with the service's page size (the bench's own files have it),
+        // and with SQLite's default, which the service used before session 12.
+        let mut baselines = Vec::new();
+        if args.no_baseline {
+            // Measured without.
         } else if backend == "sqlite" {
             let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
-            Some(service::baseline::sqlite(&path, args.seconds as f64)?)
+            for page_size in [service::SQLITE_PAGE_SIZE, SQLITE_DEFAULT_PAGE_SIZE] {
+                let shape = format!(
+                    "raw SQLite (WAL, synchronous NORMAL, {page_size}-byte pages{}), BEGIN IMMEDIATE + UPDATE + \
+                     INSERT + COMMIT, one connection",
+                    if page_size == service::SQLITE_PAGE_SIZE {
+                        " as the service's files"
+                    } else {
+                        ": SQLite's default"
+                    }
+                );
+                let measured = service::baseline::sqlite(&path, args.seconds as f64, page_size)?;
+                baselines.push((format!("{page_size}-byte pages"), shape, measured));
+            }
         } else {
-            Some(runtime.block_on(service::baseline::postgres(
-                url,
-                baseline_clients(args.combats),
-                args.seconds as f64,
-            ))?)
-        };
-        if let Some(b) = &baseline {
-            let shape = if backend == "sqlite" {
-                format!(
-                    "raw SQLite (WAL, synchronous NORMAL, {}-byte pages as the service's files), BEGIN IMMEDIATE + \
-                     UPDATE + INSERT + COMMIT, one connection",
-                    service::SQLITE_PAGE_SIZE
-                )
-            } else {
-                format!(
-                    "pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {} clients",
-                    baseline_clients(args.combats)
-                )
-            };
+            let clients = baseline_clients(args.combats);
+            let measured = runtime.block_on(service::baseline::postgres(url, clients, args.seconds as f64))?;
+            let shape = format!("pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {clients} clients");
+            baselines.push(("pgbench-like".to_owned(), shape, measured));
+        }
+        for (_, shape, b) in &baselines {
             println!(
                 "{backend} baseline: {shape} — {:.0} tx/s, {:.0} bytes written per tx",
                 b.per_second(),
@@ -338,9 +343,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "bytes of server WAL"
         };
         println!("  {:.0} {written} per command", f.bytes_per_command);
-        if let Some(b) = &baseline {
+        for (name, _, b) in &baselines {
             println!(
-                "  ratio to the baseline: {:.2}x its tx/s, {:.2}x its bytes per tx",
+                "  ratio to the baseline ({name}): {:.2}x its tx/s, {:.2}x its bytes per tx",
                 per_second / b.per_second(),
                 f.bytes_per_command / b.bytes_per_transaction.max(1.0)
             );

@@ -1,8 +1,9 @@
 //! What the database itself does, for `gogobee bench` to measure the service against in the same
 //! run (issue 13): small write transactions with nothing of GogoBee in them.
 //!
-//! - SQLite: one connection on a file of its own, WAL with `synchronous = NORMAL` and the page
-//!   size of the service's files ([`crate::db::SQLITE_PAGE_SIZE`]) — as the service runs it —, each transaction `BEGIN IMMEDIATE; UPDATE` one row `; INSERT` one row `; COMMIT`,
+//! - SQLite: one connection on a file of its own, WAL with `synchronous = NORMAL` (as the service
+//!   runs it) and the page size asked for (`gogobee bench` runs it with the service's,
+//!   [`crate::db::SQLITE_PAGE_SIZE`], and with SQLite's default), each transaction `BEGIN IMMEDIATE; UPDATE` one row `; INSERT` one row `; COMMIT`,
 //!   prepared statements, as fast as they commit.
 //! - PostgreSQL: pgbench's shape cut to one `UPDATE` and one `INSERT` per transaction (`BEGIN`,
 //!   the two with bound parameters, `COMMIT`: four round trips), one client per connection, as
@@ -47,9 +48,9 @@ fn sqlite_error(err: &rusqlite::Error) -> ServiceError {
     ServiceError::InvalidInput(format!("SQLite baseline: {err}"))
 }
 
-/// Small SQLite transactions on `path` (created, and removed with its WAL afterwards) for
-/// `seconds`.
-pub fn sqlite(path: &Path, seconds: f64) -> Result<Baseline, ServiceError> {
+/// Small SQLite transactions on `path` (created with `page_size`-byte pages, and removed with its
+/// WAL afterwards) for `seconds`.
+pub fn sqlite(path: &Path, seconds: f64, page_size: u32) -> Result<Baseline, ServiceError> {
     let remove = || {
         for suffix in ["", "-wal", "-shm"] {
             let mut file = path.as_os_str().to_owned();
@@ -60,7 +61,7 @@ pub fn sqlite(path: &Path, seconds: f64) -> Result<Baseline, ServiceError> {
     remove();
     let result = (|| -> rusqlite::Result<Baseline> {
         let mut conn = rusqlite::Connection::open(path)?;
-        conn.pragma_update(None, "page_size", crate::db::SQLITE_PAGE_SIZE)?;
+        conn.pragma_update(None, "page_size", page_size)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.execute_batch(
