@@ -294,9 +294,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         // SQLite's baseline twice: with the service's page size (the bench's own files have it),
         // and with SQLite's default, which the service used before session 12.
         let mut baselines = Vec::new();
-        if args.no_baseline {
-            // Measured without.
-        } else if backend == "sqlite" {
+        if !args.no_baseline && backend == "sqlite" {
             let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
             for page_size in [service::SQLITE_PAGE_SIZE, SQLITE_DEFAULT_PAGE_SIZE] {
                 let shape = format!(
@@ -311,7 +309,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 let measured = service::baseline::sqlite(&path, args.seconds as f64, page_size)?;
                 baselines.push((format!("{page_size}-byte pages"), shape, measured));
             }
-        } else {
+        } else if !args.no_baseline {
             let clients = baseline_clients(args.combats);
             let measured = runtime.block_on(service::baseline::postgres(url, clients, args.seconds as f64))?;
             let shape = format!("pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {clients} clients");

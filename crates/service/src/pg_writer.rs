@@ -135,8 +135,9 @@ async fn run(
     }
 }
 
-/// Writes `group`: as one statement ([`one_statement`]), else — when that statement fails, a write of it having met a newer version or an error — in
-/// one transaction, each write under its own savepoint, which answers each write alone.
+/// Writes `group` as one statement ([`one_statement`]); when that fails (a write of it met a
+/// newer version, or an error), in one transaction, each write under its own savepoint, which
+/// answers each write alone.
 async fn commit_group(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<Answer> {
     if let Some((sql, values)) = one_statement(&group) {
         let all = conn

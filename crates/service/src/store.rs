@@ -25,8 +25,8 @@ use engine::combatant::Combatant;
 use engine::event::Outcome;
 use engine::{Actor, Combat, Command, Dice, DicePosition, Event};
 use sea_orm::sea_query::{
-    InsertStatement, OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter, SqliteQueryBuilder,
-    UpdateStatement, Value, inject_parameters,
+    DeleteStatement, InsertStatement, OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter,
+    SqliteQueryBuilder, UpdateStatement, Value, inject_parameters,
 };
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
@@ -866,6 +866,15 @@ fn timer_insert(values: Vec<Value>) -> InsertStatement {
     insert
 }
 
+/// A retired timer's deletion: `values` holds its id.
+fn timer_delete(values: Vec<Value>) -> DeleteStatement {
+    let mut delete = Query::delete();
+    delete
+        .from_table(timer::Entity)
+        .and_where(timer::Column::Id.is_in(values));
+    delete
+}
+
 /// The values of a command's new timer ([`reaction_timer`], the turn timer) for [`timer_insert`].
 fn timer_values(row: timer::ActiveModel) -> Vec<Value> {
     [
@@ -1034,13 +1043,7 @@ impl Batch {
         }
         let mut batch = self.rows(before, after, snapshot, now);
         for &old in old_timers {
-            batch.push_rendered(&TIMER_DELETE, vec![old.into()], 1, |values| {
-                let mut delete = Query::delete();
-                delete
-                    .from_table(timer::Entity)
-                    .and_where(timer::Column::Id.eq(values.into_iter().next().expect("the id")));
-                delete
-            });
+            batch.push_rendered(&TIMER_DELETE, vec![old.into()], 1, timer_delete);
         }
         batch
     }

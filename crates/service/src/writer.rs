@@ -192,28 +192,20 @@ fn take_timer_ids(conn: &Connection, count: i64) -> rusqlite::Result<i64> {
 }
 
 /// Runs `work` in a write transaction of its own on the group commit's connection, between two
-/// groups, waiting as [`next_group`] does while another process holds the write lock.
-async fn transaction<T>(shared: &Shared, work: impl Fn(&Connection) -> rusqlite::Result<T>) -> Result<T, ServiceError> {
-    let started = Instant::now();
-    loop {
-        let gate = shared.gate.lock().await;
-        {
-            let conn = shared.conn.lock().expect("writer connection poisoned");
-            match control(&conn, "BEGIN IMMEDIATE") {
-                Err(err) if is_busy(&err) && started.elapsed() < BUSY_FOR => {}
-                Err(err) => return Err(database_error(&err)),
-                Ok(()) => {
-                    let done = work(&conn).and_then(|value| control(&conn, "COMMIT").map(|()| value));
-                    if done.is_err() && !conn.is_autocommit() {
-                        let _ = conn.execute_batch("ROLLBACK");
-                    }
-                    return done.map_err(|err| database_error(&err));
-                }
-            }
-        }
-        drop(gate);
-        tokio::time::sleep(BUSY_RETRY).await;
+/// groups ([`begin`]).
+async fn transaction<T>(
+    shared: &Shared,
+    work: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+) -> Result<T, ServiceError> {
+    let (_gate, begun) = begin(shared).await;
+    let conn = shared.conn.lock().expect("writer connection poisoned");
+    let done = begun
+        .and_then(|()| work(&conn))
+        .and_then(|value| control(&conn, "COMMIT").map(|()| value));
+    if done.is_err() && !conn.is_autocommit() {
+        let _ = conn.execute_batch("ROLLBACK");
     }
+    done.map_err(|err| database_error(&err))
 }
 
 /// The error a command gets when the group commit cannot take it.
@@ -325,31 +317,40 @@ fn deliver(shared: &Shared, answers: Vec<Answer>) {
 /// when none is queued. The group is taken from the queue only once its transaction has begun,
 /// so a lead dropped while it waits leaves every write queued.
 async fn next_group(shared: &Shared) -> Option<Vec<Answer>> {
+    // Only the lead takes writes from the queue: one found here stays until it is written.
+    if shared.queue.lock().expect("write queue poisoned").is_empty() {
+        return None;
+    }
+    let (_gate, begun) = begin(shared).await;
+    let mut conn = shared.conn.lock().expect("writer connection poisoned");
+    let group: Vec<GroupWrite> = {
+        let mut queue = shared.queue.lock().expect("write queue poisoned");
+        let take = queue.len().min(MAX_GROUP);
+        queue.drain(..take).collect()
+    };
+    Some(match begun {
+        Ok(()) => write_begun(&mut conn, group),
+        Err(err) => failed(&err, Vec::new(), group.into_iter()),
+    })
+}
+
+/// Takes the process's write gate and begins a write transaction (`BEGIN IMMEDIATE`) on the
+/// group commit's connection, trying again every [`BUSY_RETRY`], holding nothing meanwhile,
+/// while another process holds the database's write lock (for up to [`BUSY_FOR`]). The gate, to
+/// hold until the transaction ends, and whether the transaction began.
+async fn begin(shared: &Shared) -> (tokio::sync::MutexGuard<'_, ()>, rusqlite::Result<()>) {
     let started = Instant::now();
     loop {
-        if shared.queue.lock().expect("write queue poisoned").is_empty() {
-            return None;
-        }
         let gate = shared.gate.lock().await;
+        let begun = control(
+            &shared.conn.lock().expect("writer connection poisoned"),
+            "BEGIN IMMEDIATE",
+        );
+        if !begun
+            .as_ref()
+            .is_err_and(|err| is_busy(err) && started.elapsed() < BUSY_FOR)
         {
-            let mut conn = shared.conn.lock().expect("writer connection poisoned");
-            let begun = control(&conn, "BEGIN IMMEDIATE");
-            if begun
-                .as_ref()
-                .is_err_and(|err| is_busy(err) && started.elapsed() < BUSY_FOR)
-            {
-                // Another process writes: wait for it below, holding nothing.
-            } else {
-                let group: Vec<GroupWrite> = {
-                    let mut queue = shared.queue.lock().expect("write queue poisoned");
-                    let take = queue.len().min(MAX_GROUP);
-                    queue.drain(..take).collect()
-                };
-                return Some(match begun {
-                    Ok(()) => write_begun(&mut conn, group),
-                    Err(err) => failed(&err, Vec::new(), group.into_iter()),
-                });
-            }
+            return (gate, begun);
         }
         drop(gate);
         tokio::time::sleep(BUSY_RETRY).await;
