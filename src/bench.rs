@@ -58,6 +58,9 @@ struct Figures {
     /// Bytes written per command: by this process (SQLite: the WAL and its checkpoints), or WAL
     /// the server generated (PostgreSQL).
     bytes_per_command: f64,
+    /// The next fights' set-ups between commands (not counted as commands, but in the time).
+    set_ups: usize,
+    setting_up: Duration,
 }
 
 /// Opens a fight for `player` in `channel` against a giant rat: one fight is one write per
@@ -91,6 +94,10 @@ struct Driven {
     latencies: Vec<(Duration, bool)>,
     from: Instant,
     until: Instant,
+    /// The next fights' set-ups (a heal, a spawn, a start, the Hospital's bill): how many, and
+    /// how long they took together.
+    set_ups: usize,
+    setting_up: Duration,
 }
 
 /// The PostgreSQL baseline's clients: one a fight, up to [`MAX_BASELINE_CLIENTS`] (a thousand
@@ -156,6 +163,7 @@ async fn drive(
             let from = Instant::now();
             let deadline = from + Duration::from_secs(seconds);
             let mut latencies = Vec::new();
+            let (mut set_ups, mut setting_up) = (0, Duration::ZERO);
             // The offered load's schedule: one command due every `combats / rate` seconds, the
             // combats' schedules spread evenly over that period (not all due at once).
             let mut schedule = rate.map(|rate| {
@@ -167,8 +175,11 @@ async fn drive(
             });
             while Instant::now() < deadline {
                 if update.combat.outcome.is_some() {
+                    let started = Instant::now();
                     let _ = svc.gm_adjust_hp(camp, &channel, &hero, 1_000, now).await;
                     update = begin_fight(&svc, camp, &channel, &player, now).await?;
+                    set_ups += 1;
+                    setting_up += started.elapsed();
                     // Setting up a fight is not on the schedule: its commands are due from now.
                     if let Some(schedule) = &mut schedule {
                         schedule.reset();
@@ -216,6 +227,8 @@ async fn drive(
                 latencies,
                 from,
                 until: Instant::now(),
+                set_ups,
+                setting_up,
             })
         }));
     }
@@ -228,9 +241,12 @@ async fn drive(
     );
     let mut all = Vec::new();
     let (mut from, mut until) = (None::<Instant>, None::<Instant>);
+    let (mut set_ups, mut setting_up) = (0, Duration::ZERO);
     for task in tasks {
         let driven = task.await.context("a combat task panicked")??;
         all.extend(driven.latencies);
+        set_ups += driven.set_ups;
+        setting_up += driven.setting_up;
         from = Some(from.map_or(driven.from, |f| f.min(driven.from)));
         until = Some(until.map_or(driven.until, |u| u.max(driven.until)));
     }
@@ -254,6 +270,8 @@ async fn drive(
         p50,
         p99,
         bytes_per_command: bytes as f64 / all.len() as f64,
+        set_ups,
+        setting_up,
     })
 }
 
@@ -354,6 +372,19 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             f.commands - f.ending,
             f.rest_p99.as_secs_f64() * 1e3
         );
+        if f.set_ups > 0 {
+            // Not commands, but in the time above: how much of it they took, and the commands'
+            // own rate without them (the figures above stay the measure).
+            let share = f.setting_up.as_secs_f64() / (f.seconds * args.combats as f64);
+            println!(
+                "  the next fight set up {} times (heal, spawn, start, Hospital bill), {:.2} ms each: {:.0} % of the \
+                 combats' time; between set-ups {:.0} commands/s",
+                f.set_ups,
+                f.setting_up.as_secs_f64() * 1e3 / f.set_ups as f64,
+                100.0 * share,
+                per_second / (1.0 - share).max(f64::EPSILON)
+            );
+        }
         if f.group_transactions > 0 {
             println!(
                 "  group commit: {} commands in {} transactions ({:.1} per transaction)",
