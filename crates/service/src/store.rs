@@ -1398,8 +1398,11 @@ impl Store {
         Ok(found != cached)
     }
 
-    /// Notes a newly created combat as its channel's active one.
-    pub fn cache_new(&self, live: &Live) {
+    /// Notes a newly created combat (its transaction committed) as its channel's active one,
+    /// and caches it as created: its first command need not load it back (the spawn-then-start
+    /// of a fight loaded it at once, ≈ 6 reads and the snapshot's JSON).
+    pub async fn cache_new(&self, live: &Live) {
         self.cache.set_channel(live.campaign_id, &live.channel_id, live.id);
+        *self.cache.slot(live.id).lock().await = Some(live.clone());
     }
 }

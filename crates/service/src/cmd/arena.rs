@@ -285,7 +285,7 @@ impl Service {
             .exec(&*txn)
             .await?;
         txn.commit().await?;
-        self.store.cache_new(&live);
+        self.store.cache_new(&live).await;
         self.begin(live.id, now).await
     }
 

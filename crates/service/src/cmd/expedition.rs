@@ -339,7 +339,7 @@ impl Service {
         txn.commit().await?;
         let encounter = match created {
             Some(live) => {
-                self.store.cache_new(&live);
+                self.store.cache_new(&live).await;
                 self.join_pets(live.id, std::slice::from_ref(&row), now).await?;
                 Some(self.begin(live.id, now).await?)
             }

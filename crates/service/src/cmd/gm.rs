@@ -201,7 +201,7 @@ impl Service {
                 )
                 .await?;
             txn.commit().await?;
-            self.store.cache_new(&live);
+            self.store.cache_new(&live).await;
             Ok(Self::update(
                 live,
                 Vec::new(),
