@@ -45,4 +45,4 @@ pub use sea_orm::prelude::DateTimeUtc;
 pub use sea_orm::prelude::Json;
 pub use service::{CombatUpdate, Notice, Service};
 pub use shards::{Shards, ShardsError, shard_key};
-pub use store::{REACTION_TIMEOUT, TURN_TIMEOUT};
+pub use store::{COMBAT_TIMER, REACTION_TIMEOUT, TURN_TIMEOUT};

@@ -29,7 +29,7 @@ use sea_orm::{ColumnTrait, Condition, DatabaseTransaction, EntityTrait, QueryFil
 
 use crate::cmd::hospital::{self, RECOVERY_REST};
 use crate::entity::{campaign, character, hospital_record, timer};
-use crate::store::{REACTION_TIMEOUT, TURN_TIMEOUT};
+use crate::store::{COMBAT_TIMER, REACTION_TIMEOUT, TURN_TIMEOUT};
 use crate::{Backend, CombatUpdate, DateTimeUtc, Service, ServiceError};
 
 /// Timers claimed per transaction.
@@ -125,8 +125,8 @@ impl Service {
         };
         let mut fired = claimed.rests;
         for t in claimed.reactions {
-            if t.kind == TURN_TIMEOUT {
-                fired.extend(self.time_out_turn(&t, now).await?);
+            if t.kind == COMBAT_TIMER || t.kind == TURN_TIMEOUT {
+                fired.extend(self.fire_fight_timer(&t, now).await?);
             } else if let Some(update) = self.pass_timed_out(&t, now).await? {
                 fired.push(Fired::ReactionPassed(Box::new(update)));
             }
@@ -162,7 +162,7 @@ impl Service {
             due.into_iter().partition(|t| t.kind == RECOVERY_REST);
         let (reactions, unknown): (Vec<timer::Model>, Vec<timer::Model>) = others
             .into_iter()
-            .partition(|t| t.kind == REACTION_TIMEOUT || t.kind == TURN_TIMEOUT);
+            .partition(|t| [COMBAT_TIMER, REACTION_TIMEOUT, TURN_TIMEOUT].contains(&t.kind.as_str()));
         // Unknown kinds (from a newer version, say) are marked fired so they never block the queue.
         let mut fired_ids: Vec<i64> = unknown.iter().map(|t| t.id).collect();
         let fired_rests = self.end_rests(txn, &rests, now).await?;

@@ -257,7 +257,7 @@ impl Service {
             combat_id: live.id,
             channel_id: live.channel_id,
             version: live.version,
-            window_token: live.reaction_timer,
+            window_token: live.window_token,
             combat: live.combat,
             events,
             notices,

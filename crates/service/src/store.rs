@@ -45,10 +45,16 @@ use crate::{DateTimeUtc, Db, ServiceError};
 /// Attempts at a command whose save met a newer version written elsewhere.
 const MAX_ATTEMPTS: usize = 4;
 
-/// The `timers.kind` of a reaction window's timeout.
+/// The `timers.kind` of a fight's timer ([`Live::fight_timer`]): the open reaction window's
+/// timeout and the turn timer, one row a fight.
+pub const COMBAT_TIMER: &str = "combat_timer";
+
+/// The `timers.kind` of a reaction window's timeout in fights stored before session 13, a row a
+/// window, its id the window's token.
 pub const REACTION_TIMEOUT: &str = "reaction_timeout";
 
-/// The `timers.kind` of the turn timer: the fight waits on a player, who has until it fires.
+/// The `timers.kind` of a turn timer in fights stored before session 13, a row a wait: fired
+/// as [`COMBAT_TIMER`], whose role it held.
 pub const TURN_TIMEOUT: &str = "turn_timeout";
 
 /// A fight's state is written whole (its snapshot) every this many commands, and when it ends;
@@ -63,11 +69,18 @@ pub const SNAPSHOT_EVERY: i64 = 32;
 pub(crate) struct StoredState {
     pub combat: Combat,
     pub dice: DicePosition,
-    /// The open reaction window's timeout timer.
+    /// The open reaction window's token ([`Live::window_token`]).
     pub reaction_timer: Option<i64>,
-    /// The turn timer of the player the fight waits on.
+    /// The fight's timer ([`Live::fight_timer`]).
     #[serde(default)]
     pub turn_timer: Option<i64>,
+    /// When the wait on a player began ([`Live::wait_since`]); absent from snapshots written
+    /// before session 13, as is `window_since`.
+    #[serde(default)]
+    pub wait_since: Option<DateTimeUtc>,
+    /// When the open reaction window opened ([`Live::window_since`]).
+    #[serde(default)]
+    pub window_since: Option<DateTimeUtc>,
 }
 
 /// [`StoredState`] as written, borrowing the fight.
@@ -77,6 +90,8 @@ struct StoredStateRef<'a> {
     dice: DicePosition,
     reaction_timer: Option<i64>,
     turn_timer: Option<i64>,
+    wait_since: Option<DateTimeUtc>,
+    window_since: Option<DateTimeUtc>,
 }
 
 /// A combat as the service holds it between commands.
@@ -94,9 +109,24 @@ pub(crate) struct Live {
     /// through [`Arc::make_mut`], which copies only while an answer still holds the fight.
     pub combat: Arc<Combat>,
     pub dice: Dice,
-    pub reaction_timer: Option<i64>,
-    /// The pending turn timer (see [`TURN_TIMEOUT`]).
-    pub turn_timer: Option<i64>,
+    /// The open reaction window's token, on its buttons: an id of `timers`' sequence that no
+    /// row has (in fights stored before session 13, the id of the window's own timeout row).
+    pub window_token: Option<i64>,
+    /// When the open reaction window opened (`None`: no window, or one opened before session 13,
+    /// which has a timeout row of its own).
+    pub window_since: Option<DateTimeUtc>,
+    /// The fight's timer ([`COMBAT_TIMER`]): one row from the fight's first window or wait on
+    /// a player to its end, not one a window and one a wait — windows open and turns pass
+    /// without writing it (issue 13: those rows were two of a command's ≈ five WAL pages).
+    /// It is due no later than the earliest deadline: the open window's end
+    /// ([`Live::window_since`] plus the reaction timeout) and the wait's ([`Live::wait_since`]
+    /// plus the turn timeout). Each time it is armed it is due at most the shorter timeout on
+    /// ([`arm_at`]), so a window or wait that begins later also ends later. When it fires early,
+    /// nothing happens but its arming again (see [`crate::cmd::turn_timer`]).
+    pub fight_timer: Option<i64>,
+    /// When the wait on the player the fight waits for began (`None`: it waits on no one, or
+    /// the wait began before session 13, when a turn timer was due at the wait's end).
+    pub wait_since: Option<DateTimeUtc>,
     /// The character behind each combatant, by combatant index (`None` for monsters).
     pub characters: Vec<Option<i64>>,
     /// Engine commands applied to this copy so far (not stored): a refused service command
@@ -114,8 +144,7 @@ pub(crate) struct Live {
 pub(crate) struct Before {
     pub id: i64,
     pub version: i64,
-    pub reaction_timer: Option<i64>,
-    pub turn_timer: Option<i64>,
+    pub fight_timer: Option<i64>,
     status: &'static str,
     window: Option<engine::reactions::ReactionWindow>,
     wait: Option<crate::cmd::turn_timer::WaitKey>,
@@ -128,8 +157,7 @@ impl Before {
         Self {
             id: live.id,
             version: live.version,
-            reaction_timer: live.reaction_timer,
-            turn_timer: live.turn_timer,
+            fight_timer: live.fight_timer,
             status: live.status(),
             window: live.combat.window.clone(),
             wait: crate::cmd::turn_timer::wait_key(&live.combat),
@@ -269,6 +297,24 @@ impl Live {
         }
     }
 
+    /// Notes when the open reaction window opened and when the wait on a player began, after a
+    /// command at `now` that found the fight with `window` open, waiting as `wait`
+    /// ([`crate::cmd::turn_timer::wait_key`]).
+    pub fn track(
+        &mut self,
+        window: Option<&engine::reactions::ReactionWindow>,
+        wait: Option<crate::cmd::turn_timer::WaitKey>,
+        now: DateTimeUtc,
+    ) {
+        if self.combat.window.as_ref() != window {
+            self.window_since = self.combat.window.as_ref().map(|_| to_micros(now));
+        }
+        let after = crate::cmd::turn_timer::wait_key(&self.combat);
+        if after != wait {
+            self.wait_since = after.map(|_| to_micros(now));
+        }
+    }
+
     /// A fight as stored in `combats.state` (or `combat_starts.state`), for replay.
     pub fn from_state(state: &str) -> Result<Self, String> {
         let stored: StoredState = serde_json::from_str(state).map_err(|e| e.to_string())?;
@@ -283,8 +329,10 @@ impl Live {
             version: 0,
             combat: Arc::new(stored.combat),
             dice: Dice::at(stored.dice),
-            reaction_timer: stored.reaction_timer,
-            turn_timer: stored.turn_timer,
+            window_token: stored.reaction_timer,
+            window_since: stored.window_since,
+            fight_timer: stored.turn_timer,
+            wait_since: stored.wait_since,
             characters,
             applied: 0,
             readied_rows: 0,
@@ -300,8 +348,10 @@ impl Live {
         StoredStateRef {
             combat: &self.combat,
             dice: self.dice.position(),
-            reaction_timer: self.reaction_timer,
-            turn_timer: self.turn_timer,
+            reaction_timer: self.window_token,
+            turn_timer: self.fight_timer,
+            wait_since: self.wait_since,
+            window_since: self.window_since,
         }
     }
 
@@ -454,15 +504,20 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
         for entry in log {
             let logged: Logged = serde_json::from_str(&entry.command)
                 .map_err(|err| unreadable(format!("an unreadable command {}: {err}", entry.seq)))?;
+            let (window, wait) = (
+                live.combat.window.clone(),
+                crate::cmd::turn_timer::wait_key(&live.combat),
+            );
             live.replay(logged, entry.created_at)
                 .map_err(|err| unreadable(format!("a command {} that no longer applies: {err}", entry.seq)))?;
+            live.track(window.as_ref(), wait, entry.created_at);
         }
         live.id = row.id;
         live.campaign_id = row.campaign_id;
         live.channel_id.clone_from(&row.channel_id);
         live.expedition_id = row.expedition_id;
         live.version = version;
-        (live.reaction_timer, live.turn_timer) = timers;
+        (live.window_token, live.fight_timer) = timers;
         live.characters.clear();
         return Ok((row, live));
     }
@@ -875,7 +930,7 @@ fn timer_delete(values: Vec<Value>) -> DeleteStatement {
     delete
 }
 
-/// The values of a command's new timer ([`reaction_timer`], the turn timer) for [`timer_insert`].
+/// The values of a fight's new timer ([`Live::fight_timer`]) for [`timer_insert`].
 fn timer_values(row: timer::ActiveModel) -> Vec<Value> {
     [
         row.id.into_value(),
@@ -889,6 +944,32 @@ fn timer_values(row: timer::ActiveModel) -> Vec<Value> {
     .collect()
 }
 
+/// An id of `timers`' sequence taken inside `txn` (a window's token, a fight's timer), as the
+/// group commit's writers take theirs ahead: never anyone else's, and on SQLite without a row.
+async fn take_timer_id(txn: &DatabaseTransaction) -> Result<i64, ServiceError> {
+    use sea_orm::{Statement, TryGetable};
+    let backend = txn.get_database_backend();
+    if backend == DbBackend::Sqlite {
+        txn.execute_unprepared(
+            "INSERT INTO sqlite_sequence (name, seq) SELECT 'timers', 0 \
+             WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'timers')",
+        )
+        .await?;
+    }
+    let sql = match backend {
+        DbBackend::Sqlite => {
+            "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM timers)) + 1 \
+             WHERE name = 'timers' RETURNING seq"
+        }
+        _ => "SELECT nextval(pg_get_serial_sequence('timers', 'id'))",
+    };
+    let row = txn
+        .query_one_raw(Statement::from_string(backend, sql))
+        .await?
+        .ok_or_else(|| ServiceError::InvalidInput("timers' sequence gave no id".into()))?;
+    Ok(i64::try_get_by_index(&row, 0).map_err(sea_orm::DbErr::from)?)
+}
+
 /// Which database engine a connection or transaction talks to.
 fn backend(db: &Db) -> DbBackend {
     db.conn().get_database_backend()
@@ -900,58 +981,95 @@ fn needs_transaction(after: &Live, events: &[Event]) -> bool {
     after.combat.outcome.is_some() || events.iter().any(|e| matches!(e, Event::Died { .. }))
 }
 
-/// The timers a command sets, by slot: the reaction window's and the turn's.
-type NewTimers = [Option<timer::ActiveModel>; 2];
-
-/// The timers a command retires (their ids, cleared from `after`) and the ones it sets (rows to
-/// insert; [`set_timer_ids`] records their ids). The reaction window's timer changes with the
-/// window, the turn timer with the wait on a player (see [`crate::cmd::turn_timer`]): a
-/// command within the same turn touches neither.
-fn timer_change(before: &Before, after: &mut Live, now: DateTimeUtc) -> (Vec<i64>, NewTimers) {
-    let mut retired = Vec::new();
-    let mut reaction = None;
-    if before.window != after.combat.window {
-        retired.extend(before.reaction_timer);
-        after.reaction_timer = None;
-        reaction = reaction_timer(after, now);
-    }
-    let mut turn = None;
-    let same_wait = before.turn_timer.is_some() && before.wait == crate::cmd::turn_timer::wait_key(&after.combat);
-    if !same_wait {
-        retired.extend(before.turn_timer);
-        after.turn_timer = None;
-        turn = crate::cmd::turn_timer::timer_row(after, now);
-    }
-    (retired, [reaction, turn])
+/// What a command does to the fight's timers: the rows it retires (ids), the fight's timer it
+/// sets (a row to insert, its id taken with the write), and whether the window it opened needs a
+/// token.
+struct TimerChange {
+    retired: Vec<i64>,
+    fight_timer: Option<timer::ActiveModel>,
+    token: bool,
 }
 
-/// Records the ids the new timers got in `after`.
-fn set_timer_ids(after: &mut Live, ids: [Option<i64>; 2]) {
-    if ids[0].is_some() {
-        after.reaction_timer = ids[0];
+impl TimerChange {
+    /// How many ids of `timers`' sequence the command takes: its window's token and its timer's.
+    fn ids(&self) -> usize {
+        usize::from(self.token) + usize::from(self.fight_timer.is_some())
     }
-    if ids[1].is_some() {
-        after.turn_timer = ids[1];
-    }
-}
 
-/// The timeout timer of the reaction window open in `after`, if any.
-fn reaction_timer(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> {
-    after.combat.window.as_ref().map(|window| {
-        let reactor = &after.combat.get(window.reactor);
-        timer::ActiveModel {
-            kind: Set(REACTION_TIMEOUT.to_owned()),
-            campaign_id: Set(Some(after.campaign_id)),
-            due_at: Set(now + Duration::seconds(after.reaction_timeout_secs)),
-            payload: Set(serde_json::json!({
-                "combat_id": after.id,
-                "version": after.version,
-                "reactor": reactor.name,
-                "player_id": reactor.player_id(),
-            })),
-            ..Default::default()
+    /// Gives the window its token and the fight's timer its id, in that order, from `ids`;
+    /// returns the timer's row.
+    fn take_ids(&mut self, after: &mut Live, ids: impl IntoIterator<Item = i64>) -> Option<timer::ActiveModel> {
+        let mut ids = ids.into_iter();
+        if self.token {
+            after.window_token = Some(ids.next().expect("an id for the window's token"));
         }
-    })
+        let mut row = self.fight_timer.take()?;
+        let id = ids.next().expect("an id for the fight's timer");
+        row.id = Set(id);
+        after.fight_timer = Some(id);
+        Some(row)
+    }
+}
+
+/// The timers a command changes (see [`Live::fight_timer`]). A window that opens gets a token,
+/// and the fight's timer is set at its first window or wait on a player and retired when it
+/// ends; in between, a command only notes when a window opened and a wait began. (A window opened
+/// before session 13 has a timeout row of its own, its token: once the window closes, the row
+/// fires moot and goes.)
+fn timer_change(before: &Before, after: &mut Live, now: DateTimeUtc) -> TimerChange {
+    let mut retired = Vec::new();
+    let mut token = false;
+    if before.window != after.combat.window {
+        after.window_token = None;
+        token = after.combat.window.is_some();
+    }
+    after.track(before.window.as_ref(), before.wait, now);
+    let running = after.combat.outcome.is_none();
+    let timed = after.combat.window.is_some()
+        || (after.turn_timeout_secs > 0 && crate::cmd::turn_timer::awaited(&after.combat).is_some());
+    let mut fight_timer = None;
+    match before.fight_timer {
+        Some(id) if !running => {
+            retired.push(id);
+            after.fight_timer = None;
+        }
+        Some(_) => {}
+        None if running && timed => {
+            fight_timer = Some(timer::ActiveModel {
+                kind: Set(COMBAT_TIMER.to_owned()),
+                campaign_id: Set(Some(after.campaign_id)),
+                due_at: Set(arm_at(after, now)),
+                payload: Set(serde_json::json!({ "combat_id": after.id })),
+                ..Default::default()
+            });
+        }
+        None => {}
+    }
+    TimerChange {
+        retired,
+        fight_timer,
+        token,
+    }
+}
+
+/// When the fight's timer, armed at `now`, is due ([`Live::fight_timer`]): at the open window's
+/// end, the wait's end, or the shorter timeout on, whichever comes first.
+pub(crate) fn arm_at(live: &Live, now: DateTimeUtc) -> DateTimeUtc {
+    let reaction = Duration::seconds(live.reaction_timeout_secs.max(1));
+    let mut due = now + reaction;
+    if let Some(since) = live.window_since {
+        due = due.min(since + reaction);
+    }
+    if live.turn_timeout_secs > 0 {
+        let turn = Duration::seconds(live.turn_timeout_secs);
+        due = due.min(now + turn);
+        if let Some(since) = live.wait_since
+            && crate::cmd::turn_timer::awaited(&live.combat).is_some()
+        {
+            due = due.min(since + turn);
+        }
+    }
+    due
 }
 
 /// The combat row's update with a snapshot: its version and pending timers' ids as of it, and
@@ -968,8 +1086,8 @@ fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTim
     update
         .table(combat::Entity)
         .value(combat::Column::Version, after.version)
-        .value(combat::Column::ReactionTimerId, after.reaction_timer)
-        .value(combat::Column::TurnTimerId, after.turn_timer);
+        .value(combat::Column::ReactionTimerId, after.window_token)
+        .value(combat::Column::TurnTimerId, after.fight_timer);
     let status = after.status();
     if status != before.status {
         update
@@ -1018,8 +1136,8 @@ impl Batch {
             command.into(),
             events.into(),
             at(self.backend, now),
-            after.reaction_timer.into(),
-            after.turn_timer.into(),
+            after.window_token.into(),
+            after.fight_timer.into(),
         ];
         self.push_rendered(&LOG_ENTRY, entry, 1, log_entry_insert);
         if snapshot {
@@ -1143,9 +1261,7 @@ impl Store {
             live.version = before.version + 1;
             match self.write(&before, live, &applied, now).await {
                 Ok(settled) => {
-                    if (live.reaction_timer.is_some() && live.reaction_timer != before.reaction_timer)
-                        || (live.turn_timer.is_some() && live.turn_timer != before.turn_timer)
-                    {
+                    if live.fight_timer.is_some() && live.fight_timer != before.fight_timer {
                         self.wake.notify_one();
                     }
                     let answer = live.clone();
@@ -1228,30 +1344,30 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<(), ServiceError> {
-        let (old_timers, mut new_timers) = timer_change(before, after, now);
+        let mut change = timer_change(before, after, now);
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let snapshot = self.snapshot_due(after, &applied.events);
         let backend = writer.backend();
-        // The new timers' ids are taken ahead, so the command's statements are rendered here
-        // whole (state JSON, SQL, values), timers included: the writer only executes them.
-        let count = new_timers.iter().flatten().count();
-        let mut timer_rows = Vec::new();
-        if count > 0 {
-            let mut ids = writer.timer_ids(count).await?.into_iter();
-            let mut slots = [None; 2];
-            for (slot, row) in slots.iter_mut().zip(&mut new_timers) {
-                let Some(mut row) = row.take() else { continue };
-                let id = ids.next().expect("an id for each new timer");
-                row.id = Set(id);
-                *slot = Some(id);
-                timer_rows.push(timer_values(row));
-            }
-            set_timer_ids(after, slots);
+        // The ids are taken ahead, so the command's statements are rendered here whole (state
+        // JSON, SQL, values), timers included: the writer only executes them.
+        let mut row = None;
+        if change.ids() > 0 {
+            let ids = writer.timer_ids(change.ids()).await?;
+            row = change.take_ids(after, ids);
         }
-        let mut batch = statements(backend, before, after, &command, &events, &old_timers, snapshot, now);
-        for values in timer_rows {
-            batch.push_rendered(&TIMER_INSERT, values, 1, timer_insert);
+        let mut batch = statements(
+            backend,
+            before,
+            after,
+            &command,
+            &events,
+            &change.retired,
+            snapshot,
+            now,
+        );
+        if let Some(row) = row {
+            batch.push_rendered(&TIMER_INSERT, timer_values(row), 1, timer_insert);
         }
         let (done, answer) = oneshot::channel();
         writer
@@ -1277,14 +1393,15 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<Aftermath, ServiceError> {
-        let (old_timers, new_timers) = timer_change(before, after, now);
-        let mut ids = [None; 2];
-        for (id, row) in ids.iter_mut().zip(new_timers) {
-            if let Some(row) = row {
-                *id = Some(row.insert(txn).await?.id);
-            }
+        let mut change = timer_change(before, after, now);
+        let mut ids = Vec::new();
+        for _ in 0..change.ids() {
+            ids.push(take_timer_id(txn).await?);
         }
-        set_timer_ids(after, ids);
+        if let Some(row) = change.take_ids(after, ids) {
+            timer::Entity::insert(row).exec_without_returning(txn).await?;
+        }
+        let old_timers = change.retired;
         // A character who died in this command is admitted to the Hospital (§8.1) in this
         // same transaction, before any settlement reads their row.
         let mut aftermath = Vec::new();

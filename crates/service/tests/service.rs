@@ -13,7 +13,7 @@ use chrono::{Duration, TimeZone, Utc};
 use engine::content::{Armor, Class, Item, Race, Weapon};
 use engine::{Event, Outcome, RuleViolation};
 use rows::check_denormalised_rows;
-use sea_orm::EntityTrait;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use service::cmd::gm::HpAdjusted;
 use service::entity::{combat as combat_row, timer};
 use service::repo::{characters, combats};
@@ -30,6 +30,7 @@ on_every_backend! {
     gm_tools => crate::gm_tools;
     fresh_service_resumes_a_combat_mid_reaction_window => crate::fresh_service_resumes_a_combat_mid_reaction_window;
     reaction_window_times_out_into_a_pass => crate::reaction_window_times_out_into_a_pass;
+    a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout => crate::a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout;
     concurrent_commands_on_one_combat_keep_the_log_consistent => crate::concurrent_commands_on_one_combat_keep_the_log_consistent;
     roll_expressions => crate::roll_expressions;
     the_sheet_during_a_fight_shows_the_hp_the_fight_has_left => crate::the_sheet_during_a_fight_shows_the_hp_the_fight_has_left;
@@ -724,11 +725,17 @@ async fn search_examines_surroundings_for_hidden_things_a_cache_pays_a_hidden_do
 /// A fighter in melee with a goblin who hits and runs: plays until the goblin leaves melee
 /// and the fighter is offered an opportunity attack.
 async fn open_a_reaction_window(svc: &Service, camp: i64) -> Result<CombatUpdate, ServiceError> {
+    open_a_reaction_window_at(svc, camp, now()).await
+}
+
+/// [`open_a_reaction_window`], the fight begun at `now()` and played at `at`.
+async fn open_a_reaction_window_at(svc: &Service, camp: i64, at: DateTimeUtc) -> Result<CombatUpdate, ServiceError> {
     svc.create_character(camp, "jo", "Jo", "human", "fighter", now())
         .await?;
     svc.gm_set_level(camp, "jo", 12).await?;
     svc.gm_spawn(camp, CHANNEL, "goblin", 1, now()).await?;
     let mut update = svc.start_combat(camp, CHANNEL, "jo", now()).await?;
+    let now = || at;
     for _ in 0..40 {
         if update.combat.window.is_some() {
             return Ok(update);
@@ -754,13 +761,11 @@ async fn fresh_service_resumes_a_combat_mid_reaction_window(db: Db) -> Result<()
     let camp = campaign(&first).await?;
     let open = open_a_reaction_window(&first, camp).await?;
     let token = open.window_token.expect("a window has a token");
-    // The window's timeout is a timer row due after the campaign's 30 seconds.
-    let due = timer::Entity::find_by_id(token)
-        .one(db.conn())
-        .await?
-        .expect("timer row");
-    assert_eq!(due.kind, service::REACTION_TIMEOUT);
-    assert_eq!(due.due_at, now() + Duration::seconds(30));
+    // The window's timeout is kept by the fight's timer, due by the campaign's 30 seconds; the
+    // token is an id of the timers' sequence that no row has.
+    assert!(timer::Entity::find_by_id(token).one(db.conn()).await?.is_none());
+    let due = fight_timer(&db, open.combat_id).await?;
+    assert!(due.due_at <= now() + Duration::seconds(30));
     drop(first);
 
     // A restart: a new Service (empty cache) on the same database.
@@ -779,10 +784,6 @@ async fn fresh_service_resumes_a_combat_mid_reaction_window(db: Db) -> Result<()
         .await?;
     assert!(reacted.events.iter().any(|e| matches!(e, Event::ReactionTaken { .. })));
     assert_eq!(reacted.version, open.version + 1);
-    assert!(
-        timer::Entity::find_by_id(token).one(db.conn()).await?.is_none(),
-        "the timer went with the window"
-    );
     // The same button pressed again is stale.
     assert!(matches!(
         second
@@ -797,9 +798,23 @@ async fn reaction_window_times_out_into_a_pass(db: Db) -> Result<(), ServiceErro
     let svc = Service::with_seed(db.clone(), 11);
     let camp = campaign(&svc).await?;
     let open = open_a_reaction_window(&svc, camp).await?;
-    assert_eq!(svc.next_timer_due().await?, Some(now() + Duration::seconds(30)));
-    assert!(svc.expire_reactions(now() + Duration::seconds(29)).await?.is_empty());
-    let passed = svc.expire_reactions(now() + Duration::seconds(30)).await?;
+    assert!(
+        svc.next_timer_due()
+            .await?
+            .is_some_and(|due| due <= now() + Duration::seconds(30))
+    );
+    let reaction_passes = |fired: Vec<service::Fired>| -> Vec<service::CombatUpdate> {
+        fired
+            .into_iter()
+            .filter_map(|f| match f {
+                service::Fired::ReactionPassed(update) => Some(*update),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(reaction_passes(svc.fire_due_timers(now() + Duration::seconds(29), "w").await?).is_empty());
+    assert_eq!(svc.combat_status(camp, CHANNEL).await?.version, open.version);
+    let passed = reaction_passes(svc.fire_due_timers(now() + Duration::seconds(30), "w").await?);
     assert_eq!(passed.len(), 1);
     assert!(
         passed[0]
@@ -808,13 +823,62 @@ async fn reaction_window_times_out_into_a_pass(db: Db) -> Result<(), ServiceErro
             .any(|e| matches!(e, Event::ReactionPassed { .. }))
     );
     assert_eq!(passed[0].version, open.version + 1);
-    assert!(
-        timer::Entity::find_by_id(open.window_token.unwrap())
-            .one(db.conn())
-            .await?
-            .is_none()
-    );
+    assert_ne!(passed[0].window_token, open.window_token);
     Ok(())
+}
+
+/// The fight's timer is armed when the fight begins; a window that opens 20 seconds later still
+/// has the campaign's full 30 seconds: the timer fires early (at 30 s), changes nothing, and
+/// passes the window at 50 s.
+async fn a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::with_seed(db.clone(), 11);
+    let camp = campaign(&svc).await?;
+    let opened_at = now() + Duration::seconds(20);
+    let open = open_a_reaction_window_at(&svc, camp, opened_at).await?;
+    let armed = fight_timer(&db, open.combat_id).await?;
+    assert!(
+        armed.due_at <= now() + Duration::seconds(30),
+        "armed when the fight began"
+    );
+    let passes = |fired: Vec<service::Fired>| {
+        fired
+            .iter()
+            .filter(|f| matches!(f, service::Fired::ReactionPassed(_)))
+            .count()
+    };
+    for early in [30, 40, 49] {
+        assert_eq!(
+            passes(svc.fire_due_timers(now() + Duration::seconds(early), "w").await?),
+            0
+        );
+    }
+    assert_eq!(svc.combat_status(camp, CHANNEL).await?.version, open.version);
+    assert_eq!(
+        fight_timer(&db, open.combat_id).await?.due_at,
+        opened_at + Duration::seconds(30),
+        "armed again for the window's end"
+    );
+    assert_eq!(
+        passes(svc.fire_due_timers(now() + Duration::seconds(50), "w").await?),
+        1
+    );
+    assert_eq!(svc.combat_status(camp, CHANNEL).await?.version, open.version + 1);
+    // Still the fight's one timer, not one a window.
+    fight_timer(&db, open.combat_id).await?;
+    Ok(())
+}
+
+/// The fight's one timer row ([`service::COMBAT_TIMER`]).
+async fn fight_timer(db: &Db, combat_id: i64) -> Result<timer::Model, ServiceError> {
+    let rows: Vec<timer::Model> = timer::Entity::find()
+        .filter(timer::Column::Kind.eq(service::COMBAT_TIMER))
+        .all(db.conn())
+        .await?
+        .into_iter()
+        .filter(|t| t.payload["combat_id"] == combat_id)
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    Ok(rows.into_iter().next().expect("one"))
 }
 
 async fn concurrent_commands_on_one_combat_keep_the_log_consistent(db: Db) -> Result<(), ServiceError> {
@@ -869,20 +933,11 @@ async fn concurrent_commands_on_one_combat_keep_the_log_consistent(db: Db) -> Re
     let open_timers = timer::Entity::find().all(db.conn()).await?;
     let live = b.combat_status(camp, CHANNEL).await;
     match live {
-        Ok(status) => {
-            // No timer leaked in the race: the window's, if one is open, and the turn timer of
-            // the player the fight waits on.
-            let of_kind = |kind: &str| open_timers.iter().filter(|t| t.kind == kind).count();
-            assert_eq!(
-                of_kind(service::REACTION_TIMEOUT),
-                usize::from(status.combat.window.is_some())
-            );
-            let awaited = service::cmd::turn_timer::awaited(&status.combat);
-            assert_eq!(of_kind(service::TURN_TIMEOUT), usize::from(awaited.is_some()));
-            assert_eq!(
-                open_timers.len(),
-                of_kind(service::REACTION_TIMEOUT) + of_kind(service::TURN_TIMEOUT)
-            );
+        Ok(_) => {
+            // No timer leaked in the race: the fight's one timer, whatever is open.
+            assert_eq!(open_timers.len(), 1, "{open_timers:?}");
+            assert_eq!(open_timers[0].kind, service::COMBAT_TIMER);
+            assert_eq!(open_timers[0].payload["combat_id"], open.combat_id);
         }
         Err(ServiceError::NoCombatInChannel) => {
             let ended = combat_row::Entity::find_by_id(open.combat_id)

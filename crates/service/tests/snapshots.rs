@@ -424,16 +424,18 @@ async fn pending_timers_of(db: &Db, combat_id: i64) -> Result<Vec<i64>, ServiceE
     Ok(ids)
 }
 
-/// The timers the fight's last log entry names as pending after it.
+/// The timer the fight's last log entry names as pending after it (its `turn_timer_id`, the
+/// fight's timer; its `reaction_timer_id` is the open window's token, which no row has).
 async fn timers_named_by_the_log(db: &Db, combat_id: i64) -> Result<Vec<i64>, ServiceError> {
     let log = combats::events(db.conn(), combat_id).await?;
     let last = log.last().expect("a logged command");
-    let mut ids: Vec<i64> = [last.reaction_timer_id, last.turn_timer_id]
-        .into_iter()
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    Ok(ids)
+    Ok(last.turn_timer_id.into_iter().collect())
+}
+
+/// The window token the fight's last log entry names.
+async fn token_named_by_the_log(db: &Db, combat_id: i64) -> Result<Option<i64>, ServiceError> {
+    let log = combats::events(db.conn(), combat_id).await?;
+    Ok(log.last().expect("a logged command").reaction_timer_id)
 }
 
 /// The fight played on from `update` until a reaction prompt waits on the player (its timer
@@ -476,7 +478,9 @@ async fn between_snapshots_the_log_alone_holds_the_version_and_the_pending_timer
     assert_eq!(combats::version(db.conn(), combat_id).await?, update.version);
     let pending = pending_timers_of(&db, combat_id).await?;
     assert_eq!(pending, timers_named_by_the_log(&db, combat_id).await?);
-    assert!(pending.contains(&update.window_token.expect("a prompt's token")));
+    assert_eq!(pending.len(), 1, "the fight's one timer");
+    assert_eq!(token_named_by_the_log(&db, combat_id).await?, update.window_token);
+    assert!(update.window_token.is_some(), "a prompt's token");
 
     // Another process reads the fight from the database: the same window, the same timers.
     drop(first);
@@ -484,7 +488,7 @@ async fn between_snapshots_the_log_alone_holds_the_version_and_the_pending_timer
     let status = second.combat_status(camp, channel).await?;
     assert_eq!(status.version, update.version);
     assert_eq!(status.window_token, update.window_token);
-    // It goes on; each command retires the timers the log named and names the new ones.
+    // It goes on; each command's entry names the fight's timer and the open window's token.
     update = status;
     for _ in 0..12 {
         let Some(after) = next(&second, camp, channel, player, &update, false).await? else {
@@ -499,6 +503,7 @@ async fn between_snapshots_the_log_alone_holds_the_version_and_the_pending_timer
                 "version {}: the timers pending are those the log names",
                 update.version
             );
+            assert_eq!(token_named_by_the_log(&db, combat_id).await?, update.window_token);
         }
     }
     // A process holding the fight in its cache sees another's commands: its cached copy is

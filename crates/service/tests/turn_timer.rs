@@ -1,7 +1,8 @@
-//! The campaign's turn timer: a fight waiting on an idle player moves on when it fires; it
-//! bounds the turn (a command within the turn leaves it be); ending the turn first makes it
-//! stale; `0` turns it off; the halted tick timeline moves on — each on
-//! in-memory SQLite, a SQLite file and PostgreSQL (see `common`).
+//! The campaign's turn timer: a fight waiting on an idle player moves on when the turn has run
+//! out, not before; it bounds the turn (a command within the turn leaves it be); ending the turn
+//! first starts the next wait's count; `0` turns it off; the halted tick timeline moves on — each
+//! on in-memory SQLite, a SQLite file and PostgreSQL (see `common`). The fight keeps one timer row
+//! for all its waits and windows (`COMBAT_TIMER`), which may fire early and is armed again.
 
 #[macro_use]
 mod common;
@@ -10,7 +11,7 @@ use chrono::{Duration, TimeZone, Utc};
 use engine::{Combat, CombatantId};
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 use service::entity::timer;
-use service::{CombatUpdate, DateTimeUtc, Db, Fired, Service, ServiceError, TURN_TIMEOUT};
+use service::{COMBAT_TIMER, CombatUpdate, DateTimeUtc, Db, Fired, Service, ServiceError, TURN_TIMEOUT};
 
 on_every_backend! {
     idle_player_turn_ends_after_the_timeout => crate::idle_player_turn_ends_after_the_timeout;
@@ -52,7 +53,7 @@ fn jo(combat: &Combat) -> CombatantId {
 
 async fn pending_turn_timers(db: &Db) -> Result<Vec<timer::Model>, ServiceError> {
     Ok(timer::Entity::find()
-        .filter(timer::Column::Kind.eq(TURN_TIMEOUT))
+        .filter(timer::Column::Kind.eq(COMBAT_TIMER))
         .filter(timer::Column::FiredAt.is_null())
         .all(db.conn())
         .await?)
@@ -68,24 +69,36 @@ fn timed_out(fired: &[Fired]) -> Vec<&service::TurnTimedOut> {
         .collect()
 }
 
+/// Fires whatever timers are due at each of `at` (seconds after `now()`), in order, as the
+/// scheduler would; the turns that timed out.
+async fn fire_at(svc: &Service, at: &[i64]) -> Result<Vec<service::TurnTimedOut>, ServiceError> {
+    let mut ended = Vec::new();
+    for secs in at {
+        let fired = svc.fire_due_timers(now() + Duration::seconds(*secs), WORKER).await?;
+        ended.extend(timed_out(&fired).into_iter().cloned());
+    }
+    Ok(ended)
+}
+
 async fn idle_player_turn_ends_after_the_timeout(db: Db) -> Result<(), ServiceError> {
     let svc = Service::with_seed(db.clone(), 11);
-    let (_, start) = fight(&svc, "gogobee", None).await?;
+    let (camp, start) = fight(&svc, "gogobee", None).await?;
     jo(&start.combat);
     let round = start.combat.round;
-    // The default: five minutes after the fight began waiting on Jo.
+    // One timer for the fight, due no later than the default five minutes after the fight
+    // began waiting on Jo (the reaction timeout, 30 s, arms it sooner: it fires early and
+    // is armed again).
     let timers = pending_turn_timers(&db).await?;
     assert_eq!(timers.len(), 1);
-    assert_eq!(timers[0].due_at, now() + Duration::seconds(300));
+    assert!(timers[0].due_at <= now() + Duration::seconds(300));
     assert_eq!(timers[0].payload["combat_id"], start.combat_id);
-    assert_eq!(timers[0].payload["version"], start.version);
-    assert_eq!(svc.next_timer_due().await?, Some(now() + Duration::seconds(300)));
     let first = timers[0].id;
 
-    assert!(timed_out(&svc.fire_due_timers(now() + Duration::seconds(299), WORKER).await?).is_empty());
-    let fired = svc.fire_due_timers(now() + Duration::seconds(300), WORKER).await?;
-    let ended = timed_out(&fired);
-    assert_eq!(ended.len(), 1, "{fired:?}");
+    // Not a second before the five minutes: the early firings change nothing.
+    assert!(fire_at(&svc, &[30, 60, 150, 299]).await?.is_empty());
+    assert_eq!(svc.combat_status(camp, CHANNEL).await?.version, start.version);
+    let ended = fire_at(&svc, &[300]).await?;
+    assert_eq!(ended.len(), 1, "{ended:?}");
     assert_eq!(ended[0].name, "Jo");
     let update = &ended[0].update;
     assert_eq!(update.version, start.version + 1);
@@ -97,33 +110,34 @@ async fn idle_player_turn_ends_after_the_timeout(db: Db) -> Result<(), ServiceEr
         "{:?}",
         update.events
     );
-    // The goblin took its turn; the fight waits on Jo again, in the next round, with a fresh timer.
+    // The goblin took its turn; the fight waits on Jo again, in the next round: five minutes
+    // from this turn's start, kept by the same timer.
     if update.combat.outcome.is_none() {
         jo(&update.combat);
         assert!(update.combat.round > round);
         let timers = pending_turn_timers(&db).await?;
         assert_eq!(timers.len(), 1);
-        assert_ne!(timers[0].id, first);
-        assert_eq!(timers[0].payload["version"], update.version);
-        assert_eq!(timers[0].due_at, now() + Duration::seconds(600));
+        assert_eq!(timers[0].id, first);
+        assert!(timers[0].due_at <= now() + Duration::seconds(600));
+        assert!(fire_at(&svc, &[330, 599]).await?.is_empty());
+        let again = fire_at(&svc, &[600]).await?;
+        assert_eq!(again.len(), 1, "{again:?}");
+        assert_eq!(again[0].update.version, update.version + 1);
     }
-    // The fired timer went with the turn.
-    assert!(timer::Entity::find_by_id(first).one(db.conn()).await?.is_none());
     Ok(())
 }
 
 async fn a_command_first_makes_the_timer_stale(db: Db) -> Result<(), ServiceError> {
     let svc = Service::with_seed(db.clone(), 11);
     let (camp, start) = fight(&svc, "gogobee", None).await?;
-    let first = pending_turn_timers(&db).await?.remove(0);
-    // Jo ends the turn herself before the timer: its row goes, and a later firing finds nothing.
+    // Jo ends the turn herself ten seconds in: the next wait on her has its own five minutes,
+    // so nothing times out at the first turn's end.
     let acted = svc.end_turn(camp, CHANNEL, "jo", now() + Duration::seconds(10)).await?;
-    assert!(timer::Entity::find_by_id(first.id).one(db.conn()).await?.is_none());
-    assert!(timed_out(&svc.fire_due_timers(now() + Duration::seconds(300), WORKER).await?).is_empty());
+    assert!(fire_at(&svc, &[300]).await?.is_empty());
     let status = svc.combat_status(camp, CHANNEL).await?;
     assert_eq!(status.version, acted.version);
-    // A timer set at an older version (say, left over by a crash) is moot: the version guard
-    // refuses it, the row is deleted and the combat is unchanged.
+    // A turn timer left over from an older version (say, by a crash before session 13) is not
+    // the fight's: it is deleted and the combat is unchanged.
     let stale = timer::ActiveModel {
         kind: Set(TURN_TIMEOUT.to_owned()),
         campaign_id: Set(Some(camp)),
@@ -137,14 +151,15 @@ async fn a_command_first_makes_the_timer_stale(db: Db) -> Result<(), ServiceErro
     }
     .insert(db.conn())
     .await?;
-    assert!(timed_out(&svc.fire_due_timers(now() + Duration::seconds(300), WORKER).await?).is_empty());
+    assert!(fire_at(&svc, &[301]).await?.is_empty());
     assert!(timer::Entity::find_by_id(stale.id).one(db.conn()).await?.is_none());
     assert_eq!(svc.combat_status(camp, CHANNEL).await?.version, acted.version);
-    // The fresh timer, set by Jo's command, is due five minutes after it.
+    // The next wait ends five minutes after Jo's command.
     if acted.combat.outcome.is_none() {
-        let timers = pending_turn_timers(&db).await?;
-        assert_eq!(timers.len(), 1);
-        assert_eq!(timers[0].due_at, now() + Duration::seconds(310));
+        assert!(fire_at(&svc, &[309]).await?.is_empty());
+        let ended = fire_at(&svc, &[310]).await?;
+        assert_eq!(ended.len(), 1, "{ended:?}");
+        assert_eq!(ended[0].update.version, acted.version + 1);
     }
     Ok(())
 }
@@ -153,7 +168,7 @@ async fn the_timer_bounds_the_turn_not_each_command(db: Db) -> Result<(), Servic
     let svc = Service::with_seed(db.clone(), 11);
     let (camp, start) = fight(&svc, "gogobee", None).await?;
     let first = pending_turn_timers(&db).await?.remove(0);
-    // Jo dodges ten seconds in: still her turn, so the same timer stands, due as before.
+    // Jo dodges ten seconds in: still her turn, so the same timer stands.
     let acted = svc
         .act(
             camp,
@@ -168,9 +183,9 @@ async fn the_timer_bounds_the_turn_not_each_command(db: Db) -> Result<(), Servic
     let timers = pending_turn_timers(&db).await?;
     assert_eq!(timers.len(), 1);
     assert_eq!((timers[0].id, timers[0].due_at), (first.id, first.due_at));
-    // And it ends her turn when it falls due, five minutes after the turn began.
-    let fired = svc.fire_due_timers(now() + Duration::seconds(300), WORKER).await?;
-    let ended = timed_out(&fired);
+    // And it ends her turn five minutes after the turn began, not after her command.
+    assert!(fire_at(&svc, &[299]).await?.is_empty());
+    let ended = fire_at(&svc, &[300]).await?;
     assert_eq!(ended.len(), 1);
     assert_eq!(ended[0].update.version, acted.version + 1);
     Ok(())
@@ -201,10 +216,10 @@ async fn halted_timeline_moves_on_after_the_timeout(db: Db) -> Result<(), Servic
     let tick = start.combat.model.tick;
     let timers = pending_turn_timers(&db).await?;
     assert_eq!(timers.len(), 1);
-    assert_eq!(timers[0].due_at, now() + Duration::seconds(60));
-    let fired = svc.fire_due_timers(now() + Duration::seconds(60), WORKER).await?;
-    let ended = timed_out(&fired);
-    assert_eq!(ended.len(), 1, "{fired:?}");
+    assert!(timers[0].due_at <= now() + Duration::seconds(60));
+    assert!(fire_at(&svc, &[30, 59]).await?.is_empty());
+    let ended = fire_at(&svc, &[60]).await?;
+    assert_eq!(ended.len(), 1, "{ended:?}");
     let update = &ended[0].update;
     // Jo waited a tick (the cheapest thing to commit) and the timeline ran on.
     assert!(update.combat.model.tick > tick, "the timeline did not move");

@@ -24,7 +24,7 @@ use crate::convert::choices;
 use crate::entity::{expedition as expedition_entity, timer};
 use crate::repo::{characters, combats};
 use crate::service::{hash_text, mix};
-use crate::store::{Applied, Live, Logged, REACTION_TIMEOUT};
+use crate::store::{Applied, Live, Logged};
 use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
 
 /// A player's combat command, with targets by name (as typed or autocompleted).
@@ -521,8 +521,10 @@ impl Service {
             version: 0,
             combat: Arc::new(combat),
             dice: Dice::seeded(seed),
-            reaction_timer: None,
-            turn_timer: None,
+            window_token: None,
+            window_since: None,
+            fight_timer: None,
+            wait_since: None,
             characters,
             applied: 0,
             readied_rows: 0,
@@ -787,7 +789,7 @@ impl Service {
             let written = self
                 .store
                 .run(combat_id, now, |live| {
-                    if window.is_some() && live.reaction_timer != window {
+                    if window.is_some() && live.window_token != window {
                         return Err(ServiceError::StaleButton);
                     }
                     let me = player_combatant(&live.combat, player_id)?;
@@ -799,25 +801,8 @@ impl Service {
         })
     }
 
-    /// Passes every reaction window whose timeout is due at `now`. Returns what each pass did.
-    /// (The scheduler uses [`Service::fire_due_timers`], which claims each timer first so
-    /// that two processes never both pass it; this is the unclaimed form.)
-    pub async fn expire_reactions(&self, now: DateTimeUtc) -> Result<Vec<CombatUpdate>, ServiceError> {
-        let due = timer::Entity::find()
-            .filter(timer::Column::Kind.eq(REACTION_TIMEOUT))
-            .filter(timer::Column::DueAt.lte(now))
-            .filter(timer::Column::FiredAt.is_null())
-            .order_by_asc(timer::Column::DueAt)
-            .all(self.db().conn())
-            .await?;
-        let mut passed = Vec::new();
-        for t in due {
-            passed.extend(self.pass_timed_out(&t, now).await?);
-        }
-        Ok(passed)
-    }
-
-    /// Passes the reaction window a due timeout timer belongs to. A window already answered,
+    /// Passes the reaction window a due timeout row belongs to (a window opened before
+    /// session 13; later ones are timed by their fight's timer, [`crate::store::Live::fight_timer`]). A window already answered,
     /// or a fight already over, makes the timer moot: it is deleted and nothing happens.
     pub(crate) async fn pass_timed_out(
         &self,
@@ -831,7 +816,7 @@ impl Service {
         let result = self
             .store
             .run(combat_id, now, |live| {
-                if live.reaction_timer != Some(t.id) {
+                if live.window_token != Some(t.id) {
                     return Err(ServiceError::StaleButton);
                 }
                 engine_step(live, Actor::Director, Command::Pass, now)

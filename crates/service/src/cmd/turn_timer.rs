@@ -3,20 +3,28 @@
 //! turn timer").
 //!
 //! While a fight waits on a player — their turn under `gogobee`, `tdgs` and `ctb`, the timeline
-//! halted for their choice under `ticks` — a [`TURN_TIMEOUT`] timer is due `turn_timeout_secs`
-//! after the wait began: the timer bounds the turn, not the pause between two commands, so the
-//! player's own commands within the turn (an attack, then a move) leave it as it is. A command
-//! that ends the wait (the turn passes, a reaction window opens, the player commits under
-//! `ticks`) retires it, and the next wait gets a fresh one. When it fires and the combat still
-//! waits on that player in that turn, the turn ends as if they had sent `/endturn` (under
-//! `ticks`, `EndTurn` is "wait a tick", the cheapest thing to commit), written like any command.
+//! halted for their choice under `ticks` — they have `turn_timeout_secs` from when the wait
+//! began: the timer bounds the turn, not the pause between two commands, so the player's own
+//! commands within the turn (an attack, then a move) leave it as it is. When the wait has run out
+//! and the combat still waits on that player in that turn, the turn ends as if they had sent
+//! `/endturn` (under `ticks`, `EndTurn` is "wait a tick", the cheapest thing to commit), written
+//! like any command.
+//!
+//! Both this and the reaction window's timeout are kept by the fight's timer, one
+//! [`crate::COMBAT_TIMER`] row a fight ([`crate::store::Live::fight_timer`]; issue 13: a row a wait and a row
+//! a window were two of a command's ≈ five pages of SQLite's WAL). A command that passes the turn
+//! or opens a window writes nothing of it: the fight notes when the wait began
+//! ([`crate::store::Live::wait_since`]) or the window opened, kept with its snapshot and rebuilt from its log,
+//! and the row, armed before that, is due no later than its end. When it fires early, it is armed
+//! again and nothing happens; the fight's end deletes it.
 //!
 //! An abandoned fight pauses (issue 16): the turns each player let run out in a row are counted
 //! (`idle_fights`, valid while no player's command has moved the fight on: a timer's command
 //! carries the count to the version it writes). When every player who could act has let
 //! [`IDLE_TURNS`] run out, the timer that would end the third does not: the fight stops there —
 //! nobody acts, dies or pays — its turn timer taken out, until a player in it sends any command
-//! in its channel ([`Service::resume_if_paused`]), which puts the timer back.
+//! in its channel ([`Service::resume_if_paused`]), which puts the timer back: the player has a
+//! full turn from then.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -27,7 +35,7 @@ use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::entity::{idle_fight, timer};
 use crate::scheduler::Fired;
-use crate::store::{Live, TURN_TIMEOUT};
+use crate::store::COMBAT_TIMER;
 use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
 
 /// Turns in a row every player may let run out before their fight pauses.
@@ -92,28 +100,6 @@ pub(crate) fn wait_key(combat: &Combat) -> Option<WaitKey> {
     ))
 }
 
-/// The turn timer for the player `after` waits on, if the campaign's timer is on.
-pub(crate) fn timer_row(after: &Live, now: DateTimeUtc) -> Option<timer::ActiveModel> {
-    if after.turn_timeout_secs <= 0 {
-        return None;
-    }
-    let id = awaited(&after.combat)?;
-    let player = after.combat.get(id);
-    Some(timer::ActiveModel {
-        kind: Set(TURN_TIMEOUT.to_owned()),
-        campaign_id: Set(Some(after.campaign_id)),
-        due_at: Set(now + Duration::seconds(after.turn_timeout_secs)),
-        payload: Set(serde_json::json!({
-            "combat_id": after.id,
-            "version": after.version,
-            "combatant": id.0,
-            "name": player.name,
-            "player_id": player.player_id(),
-        })),
-        ..Default::default()
-    })
-}
-
 /// A turn that ran out: who, and what ending it did.
 #[derive(Debug, Clone)]
 pub struct TurnTimedOut {
@@ -123,29 +109,63 @@ pub struct TurnTimedOut {
 }
 
 impl Service {
-    /// Ends the turn a due turn timer belongs to, if the combat still waits on that player
-    /// under that timer (else the turn ended meanwhile, or the fight is over: the timer is moot,
-    /// deleted, and nothing happens).
-    pub(crate) async fn time_out_turn(
+    /// Fires a fight's timer ([`crate::store::Live::fight_timer`]; or a turn timer of a wait that began
+    /// before session 13, which is the fight's timer now).
+    ///
+    /// When the open reaction window's time is up, the reactor passes. When the wait it bounds
+    /// has run out — the fight still waits on a player `turn_timeout_secs` after that wait
+    /// began — the turn ends as if they had sent `/endturn`. Either is written like any command,
+    /// and the timer is armed again ([`crate::store::arm_at`]). When it fired early (a window
+    /// opened or a wait began after it was armed), it is only armed again. When it is no longer
+    /// the fight's (the fight ended), it is deleted.
+    pub(crate) async fn fire_fight_timer(
         &self,
         t: &timer::Model,
         now: DateTimeUtc,
     ) -> Result<Option<Fired>, ServiceError> {
-        let field = |key: &str| t.payload.get(key).and_then(serde_json::Value::as_i64);
-        let (Some(combat_id), Some(index)) = (field("combat_id"), field("combatant")) else {
+        let Some(combat_id) = t.payload.get("combat_id").and_then(serde_json::Value::as_i64) else {
             timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
             return Ok(None);
         };
-        let id = CombatantId(u32::try_from(index).unwrap_or(u32::MAX));
+        // A paused fight's wait began again when it was resumed (see `resume_if_paused`).
+        let resumed = t
+            .payload
+            .get("resumed_at")
+            .and_then(|at| serde_json::from_value::<DateTimeUtc>(at.clone()).ok());
         let idle = idle_fight::Entity::find_by_id(combat_id).one(self.db().conn()).await?;
         let mut counted = Timeouts::new();
         let mut pause: Option<(i64, String, Vec<String>)> = None;
+        // What came due: the window (`None`) or the wait on a player.
+        let mut due: Option<Option<CombatantId>> = None;
+        // When the timer is due again should nothing come due (`None`: it is not the fight's).
+        let mut rearm: Option<DateTimeUtc> = None;
         let result = self
             .store
             .run(combat_id, now, |live| {
-                if live.turn_timer != Some(t.id) || awaited(&live.combat) != Some(id) {
+                (due, pause, rearm) = (None, None, None);
+                if live.fight_timer != Some(t.id) {
                     return Err(ServiceError::StaleButton);
                 }
+                if resumed > live.wait_since && awaited(&live.combat).is_some() {
+                    live.wait_since = resumed;
+                }
+                rearm = Some(crate::store::arm_at(live, now));
+                let reaction = Duration::seconds(live.reaction_timeout_secs.max(1));
+                if live.combat.window.is_some() {
+                    if live.window_since.is_none_or(|since| since + reaction > now) {
+                        return Err(ServiceError::StaleButton);
+                    }
+                    due = Some(None);
+                    return crate::cmd::combat::engine_step(live, Actor::Director, Command::Pass, now);
+                }
+                let turn = Duration::seconds(live.turn_timeout_secs);
+                let Some(id) = awaited(&live.combat).filter(|_| live.turn_timeout_secs > 0) else {
+                    return Err(ServiceError::StaleButton);
+                };
+                if live.wait_since.is_some_and(|since| since + turn > now) {
+                    return Err(ServiceError::StaleButton);
+                }
+                due = Some(Some(id));
                 // The count holds while no player's command has moved the fight on.
                 counted = idle
                     .as_ref()
@@ -175,31 +195,54 @@ impl Service {
                 names,
             })));
         }
-        match result {
-            Ok(written) => {
-                self.count_idle(combat_id, written.live.version, &counted, None, None)
-                    .await?;
+        let written = match result {
+            Ok(written) => written,
+            // Early, or the engine refused what came due: the timer stays the fight's.
+            Err(ServiceError::StaleButton | ServiceError::Rules(_)) if let Some(at) = rearm => {
+                // Never due again at once: what came due and was refused tries again later.
+                let at = if at > now { at } else { now + Duration::seconds(1) };
+                self.arm_fight_timer(t.id, at).await?;
+                return Ok(None);
+            }
+            // Not the fight's timer (a leftover), or the fight is over: the timer is moot.
+            Err(ServiceError::StaleButton | ServiceError::Rules(_) | ServiceError::CombatNotFound(_)) => {
+                timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
+                return Ok(None);
+            }
+            Err(err) => return Err(err),
+        };
+        let version = written.live.version;
+        if written.live.fight_timer == Some(t.id) {
+            self.arm_fight_timer(t.id, crate::store::arm_at(&written.live, now))
+                .await?;
+        }
+        match due.expect("a command is written only when something came due") {
+            None => {
+                // No player acted: a run of idle turns goes on.
+                self.carry_idle(combat_id, version - 1, version).await?;
+                let update = Self::update(written.live, written.events, written.extra.1);
+                Ok(Some(Fired::ReactionPassed(Box::new(update))))
+            }
+            Some(id) => {
+                self.count_idle(combat_id, version, &counted, None, None).await?;
                 let name = written.live.combat.get(id).name.clone();
                 let update = Self::update(written.live, written.events, written.extra.1);
                 Ok(Some(Fired::TurnTimedOut(Box::new(TurnTimedOut { name, update }))))
             }
-            // Acted in the meantime, or the fight is over: the timer is moot.
-            Err(ServiceError::StaleButton | ServiceError::CombatNotFound(_)) => {
-                timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
-                Ok(None)
-            }
-            // The engine refused to end the turn: the timer is spent but stays the combat's
-            // (its next command retires the row), so it is marked fired, not deleted.
-            Err(ServiceError::Rules(_)) => {
-                timer::Entity::update_many()
-                    .col_expr(timer::Column::FiredAt, Expr::value(now))
-                    .filter(timer::Column::Id.eq(t.id))
-                    .exec(self.db().conn())
-                    .await?;
-                Ok(None)
-            }
-            Err(err) => Err(err),
         }
+    }
+
+    /// Arms a fight's timer (claimed as it fired) to be due at `due`, unclaimed.
+    async fn arm_fight_timer(&self, id: i64, due: DateTimeUtc) -> Result<(), ServiceError> {
+        timer::Entity::update_many()
+            .col_expr(timer::Column::DueAt, Expr::value(due))
+            .col_expr(timer::Column::ClaimedBy, Expr::value(Option::<String>::None))
+            .col_expr(timer::Column::ClaimedAt, Expr::value(Option::<DateTimeUtc>::None))
+            .filter(timer::Column::Id.eq(id))
+            .filter(timer::Column::FiredAt.is_null())
+            .exec(self.db().conn())
+            .await?;
+        Ok(())
     }
 }
 
@@ -335,14 +378,20 @@ impl Service {
                 .as_deref()
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok())
             && let Some(id) = kept["id"].as_i64()
-            && live.turn_timer == Some(id)
+            && live.fight_timer == Some(id)
             && live.turn_timeout_secs > 0
         {
+            // The player has a full turn from now: the wait begins again (the fight's timer
+            // keeps when, for its own firing), and the timer is armed as at any wait's start.
+            let mut payload = kept["payload"].clone();
+            payload["resumed_at"] = serde_json::json!(now);
+            let mut resumed = live.clone();
+            resumed.wait_since = Some(now);
             let row = timer::ActiveModel {
                 id: Set(id),
-                kind: Set(kept["kind"].as_str().unwrap_or(TURN_TIMEOUT).to_owned()),
-                due_at: Set(now + Duration::seconds(live.turn_timeout_secs)),
-                payload: Set(kept["payload"].clone()),
+                kind: Set(kept["kind"].as_str().unwrap_or(COMBAT_TIMER).to_owned()),
+                due_at: Set(crate::store::arm_at(&resumed, now)),
+                payload: Set(payload),
                 campaign_id: Set(kept["campaign_id"].as_i64()),
                 ..Default::default()
             };
