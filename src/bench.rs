@@ -58,6 +58,9 @@ struct Figures {
     /// Bytes written per command: by this process (SQLite: the WAL and its checkpoints), or WAL
     /// the server generated (PostgreSQL).
     bytes_per_command: f64,
+    /// Of [`Figures::bytes_per_command`], what the SQLite checkpointer wrote into the database
+    /// file (the rest went to the WAL); `None` for PostgreSQL.
+    checkpointed_per_command: Option<f64>,
     /// The next fights' set-ups between commands (not counted as commands, but in the time).
     set_ups: usize,
     setting_up: Duration,
@@ -238,6 +241,7 @@ async fn drive(
     let written = (
         service::baseline::process_bytes_written(),
         service::baseline::postgres_wal_position(&db).await?,
+        db.checkpointed_bytes(),
     );
     let mut all = Vec::new();
     let (mut from, mut until) = (None::<Instant>, None::<Instant>);
@@ -252,10 +256,14 @@ async fn drive(
     }
     anyhow::ensure!(!all.is_empty(), "no command completed");
     let bytes = match written {
-        (_, Some(wal)) => service::baseline::postgres_wal_position(&db).await?.unwrap_or(wal) - wal,
-        (Some(from), None) => service::baseline::process_bytes_written().map_or(0, |to| to - from) as i64,
-        (None, None) => 0,
+        (_, Some(wal), _) => service::baseline::postgres_wal_position(&db).await?.unwrap_or(wal) - wal,
+        (Some(from), None, _) => service::baseline::process_bytes_written().map_or(0, |to| to - from) as i64,
+        (None, None, _) => 0,
     };
+    let checkpointed = written
+        .2
+        .zip(db.checkpointed_bytes())
+        .map(|(from, to)| to.saturating_sub(from));
     let seconds = (until.expect("a combat ran") - from.expect("a combat ran")).as_secs_f64();
     let mut rest: Vec<Duration> = all.iter().filter(|(_, ending)| !ending).map(|(t, _)| *t).collect();
     let mut all: Vec<Duration> = all.into_iter().map(|(t, _)| t).collect();
@@ -270,6 +278,7 @@ async fn drive(
         p50,
         p99,
         bytes_per_command: bytes as f64 / all.len() as f64,
+        checkpointed_per_command: checkpointed.map(|b| b as f64 / all.len() as f64),
         set_ups,
         setting_up,
     })
@@ -358,7 +367,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         } else {
             "bytes of server WAL"
         };
-        println!("  {:.0} {written} per command", f.bytes_per_command);
+        match f.checkpointed_per_command {
+            Some(checkpointed) => println!(
+                "  {:.0} {written} per command: {:.0} to the WAL, {checkpointed:.0} by checkpoints into the database file",
+                f.bytes_per_command,
+                f.bytes_per_command - checkpointed
+            ),
+            None => println!("  {:.0} {written} per command", f.bytes_per_command),
+        }
         for (name, _, b) in &baselines {
             println!(
                 "  ratio to the baseline ({name}): {:.2}x its tx/s, {:.2}x its bytes per tx",

@@ -3,10 +3,10 @@
 
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use migration::{Migrator, MigratorTrait};
-use sea_orm::sqlx::SqliteConnection;
 use sea_orm::sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
@@ -51,47 +51,74 @@ const WAL_AUTOCHECKPOINT_BACKSTOP: u32 = 16_384;
 /// 250 ms made those commits 4–15 ms (p99 8–17 ms at 5,000 writes/s), every 50 ms 3–6 ms.
 const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(50);
 
-/// Checkpoints a SQLite file's write-ahead log from a connection of its own, off the command
-/// path.
+/// Checkpoints a SQLite file's write-ahead log from a connection and a thread of its own, off
+/// the command path.
 ///
 /// With SQLite's automatic checkpoint, the commit that crosses 1,000 WAL pages copies them
 /// into the database and fsyncs twice before it returns: on this kind of disk (fsync 4–20 ms)
 /// that commit took ≈ 60 ms, the slow 1 % of every command latency measured. A `PASSIVE`
 /// checkpoint on another connection takes no write lock, so commands keep committing (to the
 /// WAL, without fsync under `synchronous = NORMAL`) while it runs.
+///
+/// Its own thread (not a task on a pool connection) so that what it writes can be told from
+/// what the commands write: the bytes it passed to `write(2)` are its thread's own count
+/// ([`Db::checkpointed_bytes`]), the rest of the process's are the WAL's.
 #[derive(Debug)]
 struct Checkpointer {
-    task: tokio::task::JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    written: Arc<AtomicU64>,
 }
 
 impl Checkpointer {
-    async fn start(url: &str) -> Result<Self, ServiceError> {
-        use sea_orm::sqlx::{ConnectOptions as _, Connection as _, Executor as _};
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|err| ServiceError::InvalidInput(format!("{url}: {err}")))?
-            .busy_timeout(SQLITE_BUSY_TIMEOUT)
-            .disable_statement_logging();
-        let mut conn = SqliteConnection::connect_with(&options)
-            .await
-            .map_err(|err| ServiceError::from(sea_orm::DbErr::Conn(sea_orm::RuntimeErr::SqlxError(err.into()))))?;
-        let task = tokio::spawn(async move {
-            let mut every = tokio::time::interval(CHECKPOINT_INTERVAL);
-            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                every.tick().await;
-                if let Err(error) = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
-                    tracing::warn!(%error, "WAL checkpoint failed; retrying");
+    fn start(file: &std::path::Path) -> Result<Self, ServiceError> {
+        let conn = rusqlite::Connection::open(file).map_err(|err| crate::writer::database_error(&err))?;
+        conn.busy_timeout(SQLITE_BUSY_TIMEOUT)
+            .map_err(|err| crate::writer::database_error(&err))?;
+        let (stop, written) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+        let (stopping, counted) = (Arc::clone(&stop), Arc::clone(&written));
+        let thread = std::thread::Builder::new()
+            .name("sqlite-checkpoint".into())
+            .spawn(move || {
+                let start = thread_bytes_written().unwrap_or(0);
+                while !stopping.load(Ordering::Acquire) {
+                    std::thread::park_timeout(CHECKPOINT_INTERVAL);
+                    if stopping.load(Ordering::Acquire) {
+                        break;
+                    }
+                    if let Err(error) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                        tracing::warn!(%error, "WAL checkpoint failed; retrying");
+                    }
+                    if let Some(now) = thread_bytes_written() {
+                        counted.store(now.saturating_sub(start), Ordering::Relaxed);
+                    }
                 }
-            }
-        });
-        Ok(Self { task })
+            })
+            .map_err(|err| ServiceError::InvalidInput(format!("starting the WAL checkpointer: {err}")))?;
+        Ok(Self {
+            stop,
+            thread: Some(thread),
+            written,
+        })
     }
 }
 
 impl Drop for Checkpointer {
     fn drop(&mut self) {
-        self.task.abort();
+        self.stop.store(true, Ordering::Release);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+        }
     }
+}
+
+/// Bytes the calling thread has passed to `write(2)` and friends (`/proc/thread-self/io`
+/// `wchar`); `None` where that is not known.
+fn thread_bytes_written() -> Option<u64> {
+    let io = std::fs::read_to_string("/proc/thread-self/io").ok()?;
+    io.lines()
+        .find_map(|line| line.strip_prefix("wchar: "))
+        .and_then(|n| n.trim().parse().ok())
 }
 
 /// Which database engine a [`Db`] talks to.
@@ -106,7 +133,6 @@ pub enum Backend {
 pub struct Db {
     conn: DatabaseConnection,
     /// A SQLite file's background checkpointer; stops when the last clone of the `Db` goes.
-    #[expect(dead_code, reason = "held for its Drop, which stops the task")]
     checkpointer: Option<Arc<Checkpointer>>,
     /// A SQLite file's one writer of combat commands (the group commit); its thread stops
     /// when the last clone of the `Db` goes.
@@ -264,11 +290,11 @@ impl Db {
                 gate: None,
             });
         }
-        let checkpointer = Some(Arc::new(Checkpointer::start(url).await?));
         let file = SqliteConnectOptions::from_str(url)
             .map_err(|err| ServiceError::InvalidInput(format!("{url}: {err}")))?
             .get_filename()
             .to_owned();
+        let checkpointer = Some(Arc::new(Checkpointer::start(&file)?));
         let gate = Gate {
             turn: Arc::default(),
             lock: Arc::default(),
@@ -289,6 +315,13 @@ impl Db {
     }
 
     /// The group-commit writer of combat commands.
+    /// Bytes a SQLite file's checkpointer has written since it started (copying WAL pages into
+    /// the database file); `None` for other databases, or where the count is not known. The
+    /// process's other writes to the file are its WAL's.
+    pub fn checkpointed_bytes(&self) -> Option<u64> {
+        self.checkpointer.as_ref().map(|c| c.written.load(Ordering::Relaxed))
+    }
+
     pub(crate) fn writer(&self) -> Option<&GroupCommit> {
         self.writer.as_deref()
     }

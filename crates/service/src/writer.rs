@@ -502,7 +502,7 @@ impl ToSql for Bound<'_> {
     }
 }
 
-fn database_error(err: &rusqlite::Error) -> ServiceError {
+pub(crate) fn database_error(err: &rusqlite::Error) -> ServiceError {
     ServiceError::from(sea_orm::DbErr::Custom(format!("SQLite writer: {err}")))
 }
 

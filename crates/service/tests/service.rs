@@ -31,6 +31,7 @@ on_every_backend! {
     fresh_service_resumes_a_combat_mid_reaction_window => crate::fresh_service_resumes_a_combat_mid_reaction_window;
     reaction_window_times_out_into_a_pass => crate::reaction_window_times_out_into_a_pass;
     a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout => crate::a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout;
+    a_fight_stored_with_a_timer_row_a_window_loads_times_out_and_goes_on => crate::a_fight_stored_with_a_timer_row_a_window_loads_times_out_and_goes_on;
     concurrent_commands_on_one_combat_keep_the_log_consistent => crate::concurrent_commands_on_one_combat_keep_the_log_consistent;
     roll_expressions => crate::roll_expressions;
     the_sheet_during_a_fight_shows_the_hp_the_fight_has_left => crate::the_sheet_during_a_fight_shows_the_hp_the_fight_has_left;
@@ -865,6 +866,80 @@ async fn a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout(db
     assert_eq!(svc.combat_status(camp, CHANNEL).await?.version, open.version + 1);
     // Still the fight's one timer, not one a window.
     fight_timer(&db, open.combat_id).await?;
+    Ok(())
+}
+
+/// A fight stored before session 13 — its open window timed by a row of its own, whose id is the
+/// window's token, and no fight timer — loads in a fresh process, takes its buttons, times the
+/// window out at its row's time, and goes on with one timer for the fight.
+async fn a_fight_stored_with_a_timer_row_a_window_loads_times_out_and_goes_on(db: Db) -> Result<(), ServiceError> {
+    use sea_orm::{ActiveModelTrait, ActiveValue::Set, QueryOrder};
+    use service::entity::combat_event;
+    let first = Service::with_seed(db.clone(), 11).with_snapshot_every(1_000);
+    let camp = campaign(&first).await?;
+    let open = open_a_reaction_window(&first, camp).await?;
+    let token = open.window_token.expect("a window has a token");
+    drop(first);
+    // As such a fight was stored: a row for the window, with the token as its id, due at the
+    // window's end; no fight timer, in the log or the table.
+    timer::Entity::delete_many()
+        .filter(timer::Column::Kind.eq(service::COMBAT_TIMER))
+        .exec(db.conn())
+        .await?;
+    timer::ActiveModel {
+        id: Set(token),
+        kind: Set(service::REACTION_TIMEOUT.to_owned()),
+        campaign_id: Set(Some(camp)),
+        due_at: Set(now() + Duration::seconds(30)),
+        payload: Set(serde_json::json!({ "combat_id": open.combat_id, "version": open.version })),
+        ..Default::default()
+    }
+    .insert(db.conn())
+    .await?;
+    combat_event::Entity::update_many()
+        .col_expr(
+            combat_event::Column::TurnTimerId,
+            sea_orm::sea_query::Expr::value(Option::<i64>::None),
+        )
+        .filter(combat_event::Column::CombatId.eq(open.combat_id))
+        .exec(db.conn())
+        .await?;
+    combat_row::Entity::update_many()
+        .col_expr(
+            combat_row::Column::TurnTimerId,
+            sea_orm::sea_query::Expr::value(Option::<i64>::None),
+        )
+        .filter(combat_row::Column::Id.eq(open.combat_id))
+        .exec(db.conn())
+        .await?;
+
+    let second = Service::with_seed(db.clone(), 11).with_snapshot_every(1_000);
+    let status = second.combat_status(camp, CHANNEL).await?;
+    assert_eq!((status.version, status.window_token), (open.version, Some(token)));
+    let fired = second.fire_due_timers(now() + Duration::seconds(29), "w").await?;
+    assert!(fired.is_empty(), "{fired:?}");
+    let fired = second.fire_due_timers(now() + Duration::seconds(30), "w").await?;
+    let passed: Vec<&service::CombatUpdate> = fired
+        .iter()
+        .filter_map(|f| match f {
+            service::Fired::ReactionPassed(update) => Some(update.as_ref()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(passed.len(), 1, "{fired:?}");
+    assert_eq!(passed[0].version, open.version + 1);
+    // The spent row is gone; the fight goes on with its own timer, named by its log.
+    assert!(timer::Entity::find_by_id(token).one(db.conn()).await?.is_none());
+    if passed[0].combat.outcome.is_none() {
+        let timer = fight_timer(&db, open.combat_id).await?;
+        let last = combat_event::Entity::find()
+            .filter(combat_event::Column::CombatId.eq(open.combat_id))
+            .order_by_desc(combat_event::Column::Seq)
+            .one(db.conn())
+            .await?
+            .expect("the log");
+        assert_eq!(last.turn_timer_id, Some(timer.id));
+    }
     Ok(())
 }
 

@@ -827,6 +827,8 @@ impl Service {
                 // No player acted: a run of idle turns goes on.
                 self.carry_idle(combat_id, written.live.version - 1, written.live.version)
                     .await?;
+                // Spent: the window it timed went with the pass.
+                timer::Entity::delete_by_id(t.id).exec(self.db().conn()).await?;
                 Ok(Some(Self::update(written.live, written.events, written.extra.1)))
             }
             // Answered in the meantime, or the fight is over: the timer is moot.
