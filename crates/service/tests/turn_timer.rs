@@ -131,8 +131,10 @@ async fn a_command_first_makes_the_timer_stale(db: Db) -> Result<(), ServiceErro
     let svc = Service::with_seed(db.clone(), 11);
     let (camp, start) = fight(&svc, "gogobee", None).await?;
     // Jo ends the turn herself ten seconds in: the next wait on her has its own five minutes,
-    // so nothing times out at the first turn's end.
+    // so nothing times out at the first turn's end — nor in a process that loads the fight anew.
     let acted = svc.end_turn(camp, CHANNEL, "jo", now() + Duration::seconds(10)).await?;
+    // A fresh process rebuilds the fight from its log, and with it when the wait began.
+    let svc = Service::with_seed(db.clone(), 11);
     assert!(fire_at(&svc, &[300]).await?.is_empty());
     let status = svc.combat_status(camp, CHANNEL).await?;
     assert_eq!(status.version, acted.version);
