@@ -56,6 +56,12 @@ pub struct CombatUpdate {
     /// Identifies the open reaction window (if any): reaction buttons carry it, and
     /// [`Service::react`] refuses a button whose window has closed.
     pub window_token: Option<i64>,
+    /// When the open reaction window opened: it passes the campaign's reaction timeout later
+    /// (`None` for a window opened before session 13, timed by a row of its own).
+    pub window_since: Option<DateTimeUtc>,
+    /// When the wait on the player the fight waits for began: their turn ends the campaign's
+    /// turn timeout later, if it is on.
+    pub wait_since: Option<DateTimeUtc>,
 }
 
 /// Things the service does around the engine that the renderer should narrate.
@@ -136,6 +142,16 @@ impl Service {
     pub async fn stored_combat(&self, combat_id: i64) -> Result<(i64, engine::Combat), ServiceError> {
         let (_, live) = crate::store::rebuild(self.db().conn(), combat_id).await?;
         Ok((live.version, std::sync::Arc::unwrap_or_clone(live.combat)))
+    }
+
+    /// [`Service::stored_combat`]'s timing: the open window's token and when it opened, and when
+    /// the wait on a player began, as a process that loads the fight finds them.
+    pub async fn stored_timing(
+        &self,
+        combat_id: i64,
+    ) -> Result<(Option<i64>, Option<DateTimeUtc>, Option<DateTimeUtc>), ServiceError> {
+        let (_, live) = crate::store::rebuild(self.db().conn(), combat_id).await?;
+        Ok((live.window_token, live.window_since, live.wait_since))
     }
 
     /// The database this service writes to.
@@ -258,6 +274,8 @@ impl Service {
             channel_id: live.channel_id,
             version: live.version,
             window_token: live.window_token,
+            window_since: live.window_since,
+            wait_since: live.wait_since,
             combat: live.combat,
             events,
             notices,

@@ -94,6 +94,13 @@ async fn assert_stored_as_applied(svc: &Service, update: &CombatUpdate) -> Resul
         serde_json::to_value(&update.combat).unwrap(),
         "the fight read back at version {version} differs from the one applied"
     );
+    // And its timing: the window's token, when it opened and when the wait began, which its
+    // timer's deadlines are counted from.
+    assert_eq!(
+        svc.stored_timing(update.combat_id).await?,
+        (update.window_token, update.window_since, update.wait_since),
+        "the timing read back at version {version} differs from the one applied"
+    );
     Ok(())
 }
 
