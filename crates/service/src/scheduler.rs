@@ -14,12 +14,14 @@
 //!
 //! - A recovery rest ends inside that same transaction: the Hospital record is discharged, HP
 //!   restored and the timer marked fired, all or nothing.
-//! - A reaction timeout is a combat command with its own transaction: the claim marks the row
-//!   `claimed_by`/`claimed_at` (a lease), the pass runs through the combat's version guard and
-//!   deletes the row with the window. A worker that dies holding a claim leaves it to be taken
-//!   again once the lease has run out; a pass whose window has already closed is a no-op.
-//! - A turn timeout (`crate::cmd::turn_timer`) is claimed and fired the same way: the idle
-//!   player's turn ends through the version guard, or nothing happens if the combat moved on.
+//! - A fight's timer (`COMBAT_TIMER`: its reaction window's timeout and its turn timer, one row
+//!   a fight, `crate::cmd::turn_timer`) is claimed under a lease (`claimed_by`/`claimed_at`)
+//!   and fired as a combat command with its own transaction, through the combat's version
+//!   guard: the window's reactor passes, or the idle player's turn ends, or — fired early —
+//!   nothing happens; then it is armed again, unclaimed. A worker that dies holding a claim
+//!   leaves it to be taken again once the lease has run out.
+//! - A reaction timeout row of a window opened before session 13 passes its window the same
+//!   way, or finds it closed and goes.
 
 use std::collections::HashMap;
 

@@ -2,15 +2,15 @@
 //!
 //! A command on a combat locks that combat's slot (a `tokio::sync::Mutex`, so commands on
 //! one combat queue while other combats run), applies itself to the cached state, and writes
-//! what happened in ONE transaction: its `combat_events` row (the command, its events and the
-//! timers pending after it), whose key `(combat_id, seq = version read + 1)` is the version
-//! guard (inserted or not at all), new `combatants` rows, and the timers (reaction window,
-//! turn). The fight's whole state is written only every [`SNAPSHOT_EVERY`] commands, at a death
-//! and when it ends, as its snapshot (`combat_snapshots`, in the same transaction), and with it
-//! the combat row (version, pending timers, status) and the denormalised `turn_resources`,
-//! `readied_actions` and `death_save_states` rows, which so always hold what the latest
-//! snapshot holds (issue 13: a command between snapshots writes its log entry and its timers,
-//! nothing else). [`load`] rebuilds a fight from its latest snapshot and re-applies the
+//! what happened in ONE transaction: its `combat_events` row (the command, its events, the open
+//! window's token and the fight's timer after it), whose key `(combat_id, seq = version read +
+//! 1)` is the version guard (inserted or not at all), new `combatants` rows, and the fight's
+//! timer when it is set or retired ([`Live::fight_timer`]: once a fight, not a window or a turn).
+//! The fight's whole state is written only every [`SNAPSHOT_EVERY`] commands, at a death and when
+//! it ends, as its snapshot (`combat_snapshots`, in the same transaction), and with it the combat
+//! row (version, timers, status) and the denormalised `turn_resources`, `readied_actions` and
+//! `death_save_states` rows, which so always hold what the latest snapshot holds (issue 13: a
+//! command between snapshots writes its log entry, nothing else). [`load`] rebuilds a fight from its latest snapshot and re-applies the
 //! commands logged after it through the engine ([`Live::replay`], deterministic: same state +
 //! same commands ⇒ same state); the last entry is its version. Another process that wrote
 //! first makes the save fail as [`ServiceError::StaleCombat`]: the slot is reloaded from the
