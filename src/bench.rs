@@ -63,28 +63,62 @@ struct Figures {
     checkpointed_per_command: Option<f64>,
     /// The next fights' set-ups between commands (not counted as commands, but in the time).
     set_ups: usize,
-    setting_up: Duration,
+    setting_up: SetUp,
+    /// How long the commands that killed or ended a fight took together.
+    ending_time: Duration,
+}
+
+/// The time the next fights' set-ups took, step by step.
+#[derive(Clone, Copy, Default)]
+struct SetUp {
+    heal: Duration,
+    spawn: Duration,
+    start: Duration,
+    /// Closing the fight the hero could not join and paying the Hospital's bill.
+    bill: Duration,
+}
+
+impl SetUp {
+    fn total(&self) -> Duration {
+        self.heal + self.spawn + self.start + self.bill
+    }
+
+    fn add(&mut self, other: &Self) {
+        self.heal += other.heal;
+        self.spawn += other.spawn;
+        self.start += other.start;
+        self.bill += other.bill;
+    }
 }
 
 /// Opens a fight for `player` in `channel` against a giant rat: one fight is one write per
 /// command for as long as the bench runs (the hero only dashes and ends turns).
+/// Adds each step's time to `took`.
 async fn begin_fight(
     svc: &Service,
     camp: i64,
     channel: &str,
     player: &str,
     now: DateTimeUtc,
+    took: &mut SetUp,
 ) -> Result<CombatUpdate, ServiceError> {
     loop {
+        let step = Instant::now();
         svc.gm_spawn(camp, channel, "giant rat", 1, now).await?;
-        match svc.start_combat(camp, channel, player, now).await {
+        took.spawn += step.elapsed();
+        let step = Instant::now();
+        let started = svc.start_combat(camp, channel, player, now).await;
+        took.start += step.elapsed();
+        match started {
             Ok(update) => return Ok(update),
             // The hero died last fight: close this one, pay the Hospital as of a day ago (so
             // the recovery rest is over), and go again.
             Err(ServiceError::InHospital { .. }) => {
+                let step = Instant::now();
                 svc.gm_end_combat(camp, channel, now).await?;
                 let yesterday = now - chrono::Duration::days(1);
                 svc.hospital_pay(camp, channel, player, yesterday).await?;
+                took.bill += step.elapsed();
             }
             Err(err) => return Err(err),
         }
@@ -98,9 +132,9 @@ struct Driven {
     from: Instant,
     until: Instant,
     /// The next fights' set-ups (a heal, a spawn, a start, the Hospital's bill): how many, and
-    /// how long they took together.
+    /// how long each step took together.
     set_ups: usize,
-    setting_up: Duration,
+    setting_up: SetUp,
 }
 
 /// The PostgreSQL baseline's clients: one a fight, up to [`MAX_BASELINE_CLIENTS`] (a thousand
@@ -149,7 +183,7 @@ async fn drive(
             svc.create_character(camp, &player, &hero, "dwarf", "fighter", now)
                 .await?;
             svc.gm_set_level(camp, &player, 20).await?;
-            let mut update = begin_fight(&svc, camp, &channel, &player, now).await?;
+            let mut update = begin_fight(&svc, camp, &channel, &player, now, &mut SetUp::default()).await?;
             // Heroes who start alike would fall together, every fight's end (a death, the
             // Hospital, a new fight: writes outside the group commit) in the same instant,
             // which no server sees: the first fight starts each hero wounded by a different
@@ -166,7 +200,7 @@ async fn drive(
             let from = Instant::now();
             let deadline = from + Duration::from_secs(seconds);
             let mut latencies = Vec::new();
-            let (mut set_ups, mut setting_up) = (0, Duration::ZERO);
+            let (mut set_ups, mut setting_up) = (0, SetUp::default());
             // The offered load's schedule: one command due every `combats / rate` seconds, the
             // combats' schedules spread evenly over that period (not all due at once).
             let mut schedule = rate.map(|rate| {
@@ -180,9 +214,9 @@ async fn drive(
                 if update.combat.outcome.is_some() {
                     let started = Instant::now();
                     let _ = svc.gm_adjust_hp(camp, &channel, &hero, 1_000, now).await;
-                    update = begin_fight(&svc, camp, &channel, &player, now).await?;
+                    setting_up.heal += started.elapsed();
+                    update = begin_fight(&svc, camp, &channel, &player, now, &mut setting_up).await?;
                     set_ups += 1;
-                    setting_up += started.elapsed();
                     // Setting up a fight is not on the schedule: its commands are due from now.
                     if let Some(schedule) = &mut schedule {
                         schedule.reset();
@@ -245,12 +279,12 @@ async fn drive(
     );
     let mut all = Vec::new();
     let (mut from, mut until) = (None::<Instant>, None::<Instant>);
-    let (mut set_ups, mut setting_up) = (0, Duration::ZERO);
+    let (mut set_ups, mut setting_up) = (0, SetUp::default());
     for task in tasks {
         let driven = task.await.context("a combat task panicked")??;
         all.extend(driven.latencies);
         set_ups += driven.set_ups;
-        setting_up += driven.setting_up;
+        setting_up.add(&driven.setting_up);
         from = Some(from.map_or(driven.from, |f| f.min(driven.from)));
         until = Some(until.map_or(driven.until, |u| u.max(driven.until)));
     }
@@ -266,6 +300,7 @@ async fn drive(
         .map(|(from, to)| to.saturating_sub(from));
     let seconds = (until.expect("a combat ran") - from.expect("a combat ran")).as_secs_f64();
     let mut rest: Vec<Duration> = all.iter().filter(|(_, ending)| !ending).map(|(t, _)| *t).collect();
+    let ending_time = all.iter().filter(|(_, ending)| *ending).map(|(t, _)| *t).sum();
     let mut all: Vec<Duration> = all.into_iter().map(|(t, _)| t).collect();
     let (p50, p99) = percentiles(&mut all);
     Ok(Figures {
@@ -281,6 +316,7 @@ async fn drive(
         checkpointed_per_command: checkpointed.map(|b| b as f64 / all.len() as f64),
         set_ups,
         setting_up,
+        ending_time,
     })
 }
 
@@ -391,14 +427,24 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         if f.set_ups > 0 {
             // Not commands, but in the time above: how much of it they took, and the commands'
             // own rate without them (the figures above stay the measure).
-            let share = f.setting_up.as_secs_f64() / (f.seconds * args.combats as f64);
+            let share = f.setting_up.total().as_secs_f64() / (f.seconds * args.combats as f64);
             println!(
                 "  the next fight set up {} times (heal, spawn, start, Hospital bill), {:.2} ms each: {:.0} % of the \
                  combats' time; between set-ups {:.0} commands/s",
                 f.set_ups,
-                f.setting_up.as_secs_f64() * 1e3 / f.set_ups as f64,
+                f.setting_up.total().as_secs_f64() * 1e3 / f.set_ups as f64,
                 100.0 * share,
                 per_second / (1.0 - share).max(f64::EPSILON)
+            );
+            let each = |d: Duration| d.as_secs_f64() * 1e3 / f.set_ups as f64;
+            println!(
+                "  a set-up's steps: heal {:.2} ms, spawn {:.2} ms, start {:.2} ms, Hospital bill {:.2} ms; a command \
+                 that killed or ended a fight {:.2} ms on average",
+                each(f.setting_up.heal),
+                each(f.setting_up.spawn),
+                each(f.setting_up.start),
+                each(f.setting_up.bill),
+                f.ending_time.as_secs_f64() * 1e3 / f.ending.max(1) as f64
             );
         }
         if f.group_transactions > 0 {
