@@ -10,11 +10,12 @@
 //! it ends, as its snapshot (`combat_snapshots`, in the same transaction), and with it the combat
 //! row (version, timers, status) and the denormalised `turn_resources`, `readied_actions` and
 //! `death_save_states` rows, which so always hold what the latest snapshot holds (issue 13: a
-//! command between snapshots writes its log entry, nothing else). [`load`] rebuilds a fight from its latest snapshot and re-applies the
-//! commands logged after it through the engine ([`Live::replay`], deterministic: same state +
-//! same commands ⇒ same state); the last entry is its version. Another process that wrote
-//! first makes the save fail as [`ServiceError::StaleCombat`]: the slot is reloaded from the
-//! database and the command retried on the fresh state.
+//! command between snapshots writes its log entry, nothing else). [`load`] rebuilds a fight from
+//! its latest snapshot and re-applies the commands logged after it through the engine
+//! ([`Live::replay`], deterministic: same state + same commands ⇒ same state); the last entry is
+//! its version. Another process that wrote first makes the save fail as
+//! [`ServiceError::StaleCombat`]: the slot is reloaded from the database and the command retried
+//! on the fresh state.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -949,22 +950,15 @@ fn timer_values(row: timer::ActiveModel) -> Vec<Value> {
 async fn take_timer_id(txn: &DatabaseTransaction) -> Result<i64, ServiceError> {
     use sea_orm::{Statement, TryGetable};
     let backend = txn.get_database_backend();
-    if backend == DbBackend::Sqlite {
-        txn.execute_unprepared(
-            "INSERT INTO sqlite_sequence (name, seq) SELECT 'timers', 0 \
-             WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'timers')",
-        )
-        .await?;
-    }
-    let sql = match backend {
-        DbBackend::Sqlite => {
-            "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM timers)) + 1 \
-             WHERE name = 'timers' RETURNING seq"
-        }
-        _ => "SELECT nextval(pg_get_serial_sequence('timers', 'id'))",
+    let take = if backend == DbBackend::Sqlite {
+        txn.execute_unprepared(crate::writer::SQLITE_TIMERS_SEQUENCE_ROW)
+            .await?;
+        Statement::from_sql_and_values(backend, crate::writer::SQLITE_TAKE_TIMER_IDS, [1_i64.into()])
+    } else {
+        Statement::from_string(backend, "SELECT nextval(pg_get_serial_sequence('timers', 'id'))")
     };
     let row = txn
-        .query_one_raw(Statement::from_string(backend, sql))
+        .query_one_raw(take)
         .await?
         .ok_or_else(|| ServiceError::InvalidInput("timers' sequence gave no id".into()))?;
     Ok(i64::try_get_by_index(&row, 0).map_err(sea_orm::DbErr::from)?)

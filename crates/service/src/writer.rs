@@ -177,18 +177,19 @@ impl Writer {
 /// Timer ids a process takes at once ([`Writer::timer_ids`]).
 const TIMER_IDS_AHEAD: i64 = 128;
 
+/// Makes sure `timers` has its row of `sqlite_sequence` (SQLite adds it at the first insert).
+pub(crate) const SQLITE_TIMERS_SEQUENCE_ROW: &str = "INSERT INTO sqlite_sequence (name, seq) SELECT 'timers', 0 \
+     WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'timers')";
+
+/// Moves `timers`' row of `sqlite_sequence` past `?1` ids no timer has had; returns the last.
+pub(crate) const SQLITE_TAKE_TIMER_IDS: &str = "UPDATE sqlite_sequence \
+     SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM timers)) + ?1 WHERE name = 'timers' RETURNING seq";
+
 /// Moves `timers`' row of `sqlite_sequence` past `count` ids no timer has had; the last of them.
 fn take_timer_ids(conn: &Connection, count: i64) -> rusqlite::Result<i64> {
-    conn.prepare_cached(
-        "INSERT INTO sqlite_sequence (name, seq) SELECT 'timers', 0
-         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'timers')",
-    )?
-    .execute([])?;
-    conn.prepare_cached(
-        "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM timers)) + ?1
-         WHERE name = 'timers' RETURNING seq",
-    )?
-    .query_row([count], |row| row.get(0))
+    conn.prepare_cached(SQLITE_TIMERS_SEQUENCE_ROW)?.execute([])?;
+    conn.prepare_cached(SQLITE_TAKE_TIMER_IDS)?
+        .query_row([count], |row| row.get(0))
 }
 
 /// Runs `work` in a write transaction of its own on the group commit's connection, between two
