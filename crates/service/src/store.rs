@@ -581,32 +581,39 @@ pub(crate) async fn create(
     };
     live.id = inserted.id;
     live.version = 0;
+    let mut batch = Batch::new(txn.get_database_backend());
     // The fight as it begins, for replay (`crate::replay`): the log holds what follows.
-    crate::entity::combat_start::ActiveModel {
-        combat_id: Set(inserted.id),
-        state: Set(state.clone()),
-    }
-    .insert(txn)
-    .await?;
+    batch.push(
+        Query::insert()
+            .into_table(crate::entity::combat_start::Entity)
+            .columns([
+                crate::entity::combat_start::Column::CombatId,
+                crate::entity::combat_start::Column::State,
+            ])
+            .values_panic([inserted.id.into(), state.clone().into()]),
+        1,
+    );
     // Its first snapshot: version 0, what the first command applies to.
-    combat_snapshot::ActiveModel {
-        combat_id: Set(inserted.id),
-        version: Set(0),
-        state: Set(state),
-    }
-    .insert(txn)
-    .await?;
+    batch.push(
+        Query::insert()
+            .into_table(combat_snapshot::Entity)
+            .columns([
+                combat_snapshot::Column::CombatId,
+                combat_snapshot::Column::Version,
+                combat_snapshot::Column::State,
+            ])
+            .values_panic([inserted.id.into(), 0_i64.into(), state.into()]),
+        1,
+    );
     let empty = Before {
         combatants: 0,
         ..Before::of(live)
     };
-    let batch = Batch::new(txn.get_database_backend());
+    // With the combatants' rows, one round trip.
     let batch = batch.rows(&empty, live, true, now);
-    if !batch.statements.is_empty() {
-        let done = txn.execute_unprepared(&batch.inline()).await?;
-        if done.rows_affected() != batch.expected {
-            return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
-        }
+    let done = txn.execute_unprepared(&batch.inline()).await?;
+    if done.rows_affected() != batch.expected {
+        return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
     }
     live.readied_rows = live.readied_count();
     Ok(())

@@ -170,7 +170,7 @@ pub(crate) async fn active_combat<C: ConnectionTrait>(db: &C, character_id: i64)
         .and_where(combatant::Column::CharacterId.eq(character_id))
         .and_where(combatant::Column::CombatId.not_in_subquery(crate::cmd::hospital::died_in(character_id)));
     Ok(combat::Entity::find()
-        .filter(combat::Column::Status.eq(crate::repo::combats::ACTIVE))
+        .filter(crate::repo::is(combat::Column::Status, crate::repo::combats::ACTIVE))
         .filter(combat::Column::Id.in_subquery(fights))
         .one(db)
         .await?
@@ -187,7 +187,7 @@ pub(crate) async fn in_active_combat<C: ConnectionTrait>(db: &C, character_id: i
         // A character who died in a fight has left it (§8.1), though it goes on.
         .and_where(combatant::Column::CombatId.not_in_subquery(crate::cmd::hospital::died_in(character_id)));
     let count = combat::Entity::find()
-        .filter(combat::Column::Status.eq(crate::repo::combats::ACTIVE))
+        .filter(crate::repo::is(combat::Column::Status, crate::repo::combats::ACTIVE))
         .filter(combat::Column::Id.in_subquery(fights))
         .count(db)
         .await?;

@@ -627,10 +627,24 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<CombatUpdate, ServiceError> {
+        // No fight in the channel is said first, as the fight is looked up first.
+        self.combat_in(campaign_id, channel_id).await?;
+        let row = Self::character_of(self.db().conn(), campaign_id, player_id).await?;
+        self.join_as(campaign_id, channel_id, row, now).await
+    }
+
+    /// [`Service::join_combat`] for a character already read.
+    async fn join_as(
+        &self,
+        campaign_id: i64,
+        channel_id: &str,
+        row: crate::entity::character::Model,
+        now: DateTimeUtc,
+    ) -> Result<CombatUpdate, ServiceError> {
         crate::service::fresh_channel!(self, campaign_id, channel_id, {
             let combat_id = self.combat_in(campaign_id, channel_id).await?;
             let conn = self.db().conn();
-            let mut row = Self::character_of(conn, campaign_id, player_id).await?;
+            let mut row = row.clone();
             if crate::cmd::hospital::latest(conn, row.id)
                 .await?
                 .is_some_and(|r| r.discharged_at.is_none())
@@ -648,7 +662,7 @@ impl Service {
             let content = self.content(campaign_id).await?;
             let mut joiner = crate::convert::fighter(&row, &content)?;
             crate::convert::carry_interrupts(&mut joiner, &row, now);
-            let pet = crate::cmd::pets::combatant(&row, &*self.content(campaign_id).await?)?;
+            let pet = crate::cmd::pets::combatant(&row, &content)?;
             let written = self
                 .store
                 .run(combat_id, now, |live| {
@@ -719,11 +733,9 @@ impl Service {
             let mut notices = Vec::new();
             let in_it = live.combat.combatants.iter().any(|c| c.player_id() == Some(player_id));
             if !in_it
-                && crate::repo::characters::for_player(self.db().conn(), campaign_id, player_id)
-                    .await?
-                    .is_some()
+                && let Some(row) = crate::repo::characters::for_player(self.db().conn(), campaign_id, player_id).await?
             {
-                notices.extend(self.join_combat(campaign_id, channel_id, player_id, now).await?.notices);
+                notices.extend(self.join_as(campaign_id, channel_id, row, now).await?.notices);
             }
             let mut begun = self.begin(combat_id, now).await?;
             notices.append(&mut begun.notices);

@@ -92,7 +92,7 @@ pub(crate) async fn active<C: ConnectionTrait>(
 ) -> Result<Option<expedition::Model>, ServiceError> {
     Ok(expedition::Entity::find()
         .filter(expedition::Column::CharacterId.eq(character_id))
-        .filter(expedition::Column::Status.eq(ACTIVE))
+        .filter(crate::repo::is(expedition::Column::Status, ACTIVE))
         .one(db)
         .await?)
 }
@@ -295,7 +295,7 @@ impl Service {
             )
             .filter(expedition::Column::Id.eq(exp.id))
             .filter(expedition::Column::Room.eq(exp.room))
-            .filter(expedition::Column::Status.eq(ACTIVE))
+            .filter(crate::repo::is(expedition::Column::Status, ACTIVE))
             .exec(&*txn)
             .await?;
         if moved.rows_affected != 1 {
@@ -400,7 +400,7 @@ impl Service {
             .col_expr(expedition::Column::Status, Expr::value(status))
             .col_expr(expedition::Column::EndedAt, Expr::value(now))
             .filter(expedition::Column::Id.eq(exp.id))
-            .filter(expedition::Column::Status.eq(ACTIVE))
+            .filter(crate::repo::is(expedition::Column::Status, ACTIVE))
             .exec(&*txn)
             .await?;
         if ended.rows_affected != 1 {

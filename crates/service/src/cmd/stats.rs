@@ -24,7 +24,7 @@ impl Service {
     pub async fn stats(&self) -> Result<Stats, ServiceError> {
         let conn = self.db().conn();
         let active_combats = combat::Entity::find()
-            .filter(combat::Column::Status.eq(crate::repo::combats::ACTIVE))
+            .filter(crate::repo::is(combat::Column::Status, crate::repo::combats::ACTIVE))
             .count(conn)
             .await?;
         let open_reaction_windows = timer::Entity::find()

@@ -89,20 +89,21 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, S
 /// compacted by retention). One query while the fight has a log: the store asks it of every
 /// cached fight it shows.
 pub async fn version<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, ServiceError> {
-    let logged = CombatEvent::find()
-        .filter(combat_event::Column::CombatId.eq(id))
-        .select_only()
-        .column(combat_event::Column::Seq)
-        .order_by_desc(combat_event::Column::Seq)
-        .into_tuple::<i64>()
-        .one(db)
-        .await?;
-    if let Some(seq) = logged {
-        return Ok(seq);
-    }
+    use sea_orm::sea_query::{Func, Order, Query, SubQueryStatement};
+    let mut last = Query::select();
+    last.column(combat_event::Column::Seq)
+        .from(combat_event::Entity)
+        .and_where(combat_event::Column::CombatId.eq(id))
+        .order_by(combat_event::Column::Seq, Order::Desc)
+        .limit(1);
+    // One statement either way: the log's last `seq`, or the row's version where there is none.
+    let logged_or_row = Expr::expr(Func::coalesce([
+        Expr::from(SubQueryStatement::from(last)),
+        Expr::col((Combat, Column::Version)),
+    ]));
     Combat::find_by_id(id)
         .select_only()
-        .column(Column::Version)
+        .column_as(logged_or_row, "version")
         .into_tuple::<i64>()
         .one(db)
         .await?
@@ -118,7 +119,7 @@ pub async fn active_in_channel<C: ConnectionTrait>(
     Ok(Combat::find()
         .filter(Column::CampaignId.eq(campaign_id))
         .filter(Column::ChannelId.eq(channel_id))
-        .filter(Column::Status.eq(ACTIVE))
+        .filter(super::is(Column::Status, ACTIVE))
         .order_by_desc(Column::Id)
         .one(db)
         .await?)
