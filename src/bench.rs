@@ -456,10 +456,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             );
         }
     }
-    for suffix in ["", "-wal", "-shm"] {
-        let mut file = temp.clone().into_os_string();
-        file.push(suffix);
-        let _ = std::fs::remove_file(file);
-    }
+    service::remove_sqlite_files(&temp);
     Ok(())
 }

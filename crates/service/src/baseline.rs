@@ -51,13 +51,7 @@ fn sqlite_error(err: &rusqlite::Error) -> ServiceError {
 /// Small SQLite transactions on `path` (created with `page_size`-byte pages, and removed with its
 /// WAL afterwards) for `seconds`.
 pub fn sqlite(path: &Path, seconds: f64, page_size: u32) -> Result<Baseline, ServiceError> {
-    let remove = || {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut file = path.as_os_str().to_owned();
-            file.push(suffix);
-            let _ = std::fs::remove_file(file);
-        }
-    };
+    let remove = || crate::remove_sqlite_files(path);
     remove();
     let result = (|| -> rusqlite::Result<Baseline> {
         let mut conn = rusqlite::Connection::open(path)?;

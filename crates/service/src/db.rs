@@ -38,6 +38,16 @@ const SQLITE_FILE_CONNECTIONS: u32 = 1;
 /// (three round trips instead of two).
 const SQLITE_TEST_BEFORE_ACQUIRE: bool = false;
 
+/// Removes a SQLite file with its WAL and shared-memory index, those of them that exist (a
+/// scratch database's, when a test or a bench is done with it).
+pub fn remove_sqlite_files(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+}
+
 /// The page size of a SQLite file this process creates: 1 KiB, not SQLite's default 4 KiB.
 ///
 /// A command appends a few hundred bytes (its log entry, its timers) to the rightmost pages of

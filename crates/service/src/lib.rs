@@ -36,7 +36,7 @@ pub use cmd::hospital::{Admission, HospitalView, Paid, Payment};
 pub use cmd::roll::Rolled;
 pub use cmd::turn_timer::TurnTimedOut;
 pub use convert::{InterruptsToday, Pack};
-pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK, SQLITE_PAGE_SIZE, WriteTxn};
+pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK, SQLITE_PAGE_SIZE, WriteTxn, remove_sqlite_files};
 pub use error::{ServiceError, database_errors};
 pub use scheduler::{Fired, worker_id};
 /// Timestamps as the service stores them (UTC); the caller supplies `now`.

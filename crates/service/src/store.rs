@@ -594,17 +594,7 @@ pub(crate) async fn create(
         1,
     );
     // Its first snapshot: version 0, what the first command applies to.
-    batch.push(
-        Query::insert()
-            .into_table(combat_snapshot::Entity)
-            .columns([
-                combat_snapshot::Column::CombatId,
-                combat_snapshot::Column::Version,
-                combat_snapshot::Column::State,
-            ])
-            .values_panic([inserted.id.into(), 0_i64.into(), state.into()]),
-        1,
-    );
+    batch.push_snapshot(live, state);
     let empty = Before {
         combatants: 0,
         ..Before::of(live)
@@ -685,6 +675,25 @@ impl Batch {
         self.statements
             .push((text.to_owned(), sea_orm::sea_query::Values(values)));
         self.expected += rows;
+    }
+
+    /// The fight's snapshot, `state` at `live`'s version, in place of the one before.
+    fn push_snapshot(&mut self, live: &Live, state: String) {
+        let mut upsert = Query::insert();
+        upsert
+            .into_table(combat_snapshot::Entity)
+            .columns([
+                combat_snapshot::Column::CombatId,
+                combat_snapshot::Column::Version,
+                combat_snapshot::Column::State,
+            ])
+            .values_panic([live.id.into(), live.version.into(), state.into()])
+            .on_conflict(
+                OnConflict::column(combat_snapshot::Column::CombatId)
+                    .update_columns([combat_snapshot::Column::Version, combat_snapshot::Column::State])
+                    .to_owned(),
+            );
+        self.push(&upsert, 1);
     }
 
     /// The statements as one text with their values inlined, for one `execute_unprepared`.
@@ -1144,21 +1153,7 @@ impl Batch {
         if snapshot {
             self.push(&combat_update(self.backend, before, after, now), 1);
             let state = serde_json::to_string(&after.stored()).expect("combat state serialises");
-            let mut upsert = Query::insert();
-            upsert
-                .into_table(combat_snapshot::Entity)
-                .columns([
-                    combat_snapshot::Column::CombatId,
-                    combat_snapshot::Column::Version,
-                    combat_snapshot::Column::State,
-                ])
-                .values_panic([after.id.into(), after.version.into(), state.into()])
-                .on_conflict(
-                    OnConflict::column(combat_snapshot::Column::CombatId)
-                        .update_columns([combat_snapshot::Column::Version, combat_snapshot::Column::State])
-                        .to_owned(),
-                );
-            self.push(&upsert, 1);
+            self.push_snapshot(after, state);
         }
         let mut batch = self.rows(before, after, snapshot, now);
         for &old in old_timers {

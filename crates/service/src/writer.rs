@@ -555,11 +555,7 @@ mod tests {
         }
 
         fn remove(&self) {
-            for suffix in ["", "-wal", "-shm"] {
-                let mut file = self.0.clone().into_os_string();
-                file.push(suffix);
-                let _ = std::fs::remove_file(file);
-            }
+            crate::remove_sqlite_files(&self.0);
         }
     }
 

@@ -386,11 +386,7 @@ where
         database.drop().await;
     }
     if let Some(path) = file {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut name = path.clone().into_os_string();
-            name.push(suffix);
-            let _ = std::fs::remove_file(name);
-        }
+        service::remove_sqlite_files(&path);
     }
     match outcome {
         Ok(result) => result.expect("the body"),

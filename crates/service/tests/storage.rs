@@ -420,9 +420,5 @@ async fn sqlite_file_wal_is_checkpointed_in_the_background() {
     }
     drop(svc);
     db.close().await.expect("close");
-    for suffix in ["", "-wal", "-shm"] {
-        let mut file = path.clone().into_os_string();
-        file.push(suffix);
-        let _ = std::fs::remove_file(file);
-    }
+    service::remove_sqlite_files(&path);
 }

@@ -58,13 +58,7 @@ mod tests {
     #[tokio::test]
     async fn a_status_written_into_the_sql_is_planned_once_against_the_partial_index() {
         let path = std::env::temp_dir().join(format!("gogobee-repo-status-{}.db", std::process::id()));
-        let remove = || {
-            for suffix in ["", "-wal", "-shm"] {
-                let mut file = path.clone().into_os_string();
-                file.push(suffix);
-                let _ = std::fs::remove_file(file);
-            }
-        };
+        let remove = || crate::remove_sqlite_files(&path);
         remove();
         // The schema as migrated: `ux_combats_active_channel` is `WHERE status = 'active'`.
         let db = crate::Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))

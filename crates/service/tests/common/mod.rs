@@ -73,11 +73,7 @@ impl Cleanup {
         match self {
             Cleanup::Nothing => {}
             Cleanup::Files(path) => {
-                for suffix in ["", "-wal", "-shm"] {
-                    let mut file = path.clone().into_os_string();
-                    file.push(suffix);
-                    let _ = std::fs::remove_file(file);
-                }
+                service::remove_sqlite_files(&path);
             }
             Cleanup::PgDatabase(database) => database.drop().await,
         }
