@@ -15,6 +15,7 @@ use sea_orm::{
 
 use crate::ServiceError;
 use crate::pg_writer::PgWriter;
+use crate::reader::{Reader, Reads};
 use crate::writer::{GroupCommitCounts, GroupWrite, Writer};
 
 /// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,
@@ -156,6 +157,8 @@ pub struct Db {
     writer: Option<Arc<GroupCommit>>,
     /// A SQLite file's write gate (see [`Gate`]).
     gate: Option<Gate>,
+    /// A SQLite file's reads outside a transaction (see [`crate::reader`]).
+    reader: Option<Arc<Reader>>,
 }
 
 /// The write gate of a SQLite file: held by every write transaction this process opens (the
@@ -298,6 +301,7 @@ impl Db {
                 checkpointer: None,
                 writer: Some(Arc::new(writer)),
                 gate: None,
+                reader: None,
             });
         }
         if is_sqlite_memory(url) {
@@ -306,6 +310,7 @@ impl Db {
                 checkpointer: None,
                 writer: None,
                 gate: None,
+                reader: None,
             });
         }
         let file = SqliteConnectOptions::from_str(url)
@@ -318,11 +323,13 @@ impl Db {
             lock: Arc::default(),
         };
         let writer = Writer::start(&file, WAL_AUTOCHECKPOINT_BACKSTOP, Arc::clone(&gate.lock))?;
+        let reader = Reader::open(&file).map_err(|err| crate::writer::database_error(&err))?;
         Ok(Self {
             conn,
             checkpointer,
             writer: Some(Arc::new(GroupCommit::Sqlite(writer))),
             gate: Some(gate),
+            reader: Some(Arc::new(reader)),
         })
     }
 
@@ -417,6 +424,18 @@ impl Db {
 
     pub async fn close(self) -> Result<(), ServiceError> {
         Ok(self.conn.close().await?)
+    }
+}
+
+impl Reads for Db {
+    type Conn = DatabaseConnection;
+
+    fn sea_orm(&self) -> &DatabaseConnection {
+        &self.conn
+    }
+
+    fn reader(&self) -> Option<&Reader> {
+        self.reader.as_deref()
     }
 }
 

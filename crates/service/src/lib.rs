@@ -19,6 +19,7 @@ pub mod entity;
 mod error;
 pub mod goods;
 mod pg_writer;
+pub mod reader;
 pub mod replay;
 pub mod repo;
 pub mod scheduler;

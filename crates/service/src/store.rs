@@ -1319,7 +1319,7 @@ impl Store {
     /// Why a write failed: [`ServiceError::StaleCombat`] when the combat moved on in the
     /// database meanwhile, else `err` itself.
     async fn explain(&self, before: &Before, err: ServiceError) -> Result<ServiceError, ServiceError> {
-        let found = crate::repo::combats::version(self.db.conn(), before.id).await?;
+        let found = crate::repo::combats::version(&self.db, before.id).await?;
         Ok(if found == before.version {
             err
         } else {
@@ -1464,7 +1464,7 @@ impl Store {
         if let Some(id) = self.cache.channel(campaign_id, channel_id) {
             return Ok(Some(id));
         }
-        let found = crate::repo::combats::active_in_channel(self.db.conn(), campaign_id, channel_id).await?;
+        let found = crate::repo::combats::active_in_channel(&self.db, campaign_id, channel_id).await?;
         if let Some(row) = &found {
             self.cache.set_channel(campaign_id, channel_id, row.id);
         }
@@ -1479,7 +1479,7 @@ impl Store {
         let slot = self.cache.slot(combat_id);
         let mut guard = slot.lock().await;
         if let Some(cached) = guard.as_ref() {
-            let stored = crate::repo::combats::version(self.db.conn(), combat_id).await?;
+            let stored = crate::repo::combats::version(&self.db, combat_id).await?;
             if stored != cached.version {
                 *guard = None;
             }
@@ -1501,7 +1501,7 @@ impl Store {
     /// worth running again.
     pub async fn refresh_channel(&self, campaign_id: i64, channel_id: &str) -> Result<bool, ServiceError> {
         let cached = self.cache.channel(campaign_id, channel_id);
-        let found = crate::repo::combats::active_in_channel(self.db.conn(), campaign_id, channel_id)
+        let found = crate::repo::combats::active_in_channel(&self.db, campaign_id, channel_id)
             .await?
             .map(|row| row.id);
         match found {

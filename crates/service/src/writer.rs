@@ -471,7 +471,7 @@ fn execute(conn: &Connection, sql: &str, values: &Values) -> rusqlite::Result<us
 /// A sea-query value bound to a SQLite parameter, encoded as sqlx encodes it (so rows written
 /// here read back through sea-orm unchanged): booleans and integers as INTEGER, text borrowed,
 /// JSON as its text, UTC times as RFC 3339 with `+00:00`.
-struct Bound<'a>(&'a Value);
+pub(crate) struct Bound<'a>(pub &'a Value);
 
 impl ToSql for Bound<'_> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
@@ -485,6 +485,11 @@ impl ToSql for Bound<'_> {
             Value::TinyUnsigned(v) => owned(v.map(|v| SqlValue::Integer(v.into()))),
             Value::SmallUnsigned(v) => owned(v.map(|v| SqlValue::Integer(v.into()))),
             Value::Unsigned(v) => owned(v.map(|v| SqlValue::Integer(v.into()))),
+            // A `LIMIT` as sea-query binds it.
+            Value::BigUnsigned(Some(v)) => owned(Some(SqlValue::Integer(i64::try_from(*v).map_err(|_| {
+                rusqlite::Error::ToSqlConversionFailure(format!("{v} is past SQLite's integers").into())
+            })?))),
+            Value::BigUnsigned(None) => owned(None),
             Value::Float(v) => owned(v.map(|v| SqlValue::Real(v.into()))),
             Value::Double(v) => owned(v.map(SqlValue::Real)),
             Value::String(Some(text)) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),

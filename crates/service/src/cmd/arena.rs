@@ -57,7 +57,7 @@ pub struct DuelEnd {
 }
 
 /// Refuses a duellist who cannot fight now; `who` names them as the refusal should.
-async fn ready<C: ConnectionTrait>(
+async fn ready<C: ConnectionTrait + crate::reader::Reads>(
     db: &C,
     row: &character::Model,
     now: DateTimeUtc,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use engine::content::classes::{MAX_LEVEL, XP_FOR_LEVEL, level_for_xp};
 use engine::content::{Abilities, Ability, Armor, Class, Item, Race, Spell, Weapon};
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
 use crate::convert::{self, Pack, SHIELD, choices};
 use crate::entity::{character, combat, combatant};
@@ -178,7 +178,7 @@ pub(crate) async fn active_combat<C: ConnectionTrait>(db: &C, character_id: i64)
 }
 
 /// Whether a character fights in an active combat now.
-pub(crate) async fn in_active_combat<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<bool, ServiceError> {
+pub(crate) async fn in_active_combat<R: crate::reader::Reads>(db: &R, character_id: i64) -> Result<bool, ServiceError> {
     let mut fights = Query::select();
     fights
         .column(combatant::Column::CombatId)
@@ -186,18 +186,16 @@ pub(crate) async fn in_active_combat<C: ConnectionTrait>(db: &C, character_id: i
         .and_where(combatant::Column::CharacterId.eq(character_id))
         // A character who died in a fight has left it (§8.1), though it goes on.
         .and_where(combatant::Column::CombatId.not_in_subquery(crate::cmd::hospital::died_in(character_id)));
-    let count = combat::Entity::find()
+    let active = combat::Entity::find()
         .filter(crate::repo::is(combat::Column::Status, crate::repo::combats::ACTIVE))
-        .filter(combat::Column::Id.in_subquery(fights))
-        .count(db)
-        .await?;
-    Ok(count > 0)
+        .filter(combat::Column::Id.in_subquery(fights));
+    Ok(crate::reader::exists(db, active).await?)
 }
 
 impl Service {
     /// The player's character in a campaign, or [`ServiceError::NoCharacter`].
-    pub(crate) async fn character_of<C: ConnectionTrait>(
-        db: &C,
+    pub(crate) async fn character_of<R: crate::reader::Reads>(
+        db: &R,
         campaign_id: i64,
         player_id: &str,
     ) -> Result<character::Model, ServiceError> {
@@ -207,7 +205,10 @@ impl Service {
     }
 
     /// Refuses while the character is fighting.
-    pub(crate) async fn not_fighting<C: ConnectionTrait>(db: &C, row: &character::Model) -> Result<(), ServiceError> {
+    pub(crate) async fn not_fighting<R: crate::reader::Reads>(
+        db: &R,
+        row: &character::Model,
+    ) -> Result<(), ServiceError> {
         if in_active_combat(db, row.id).await? {
             return Err(ServiceError::InCombat { name: row.name.clone() });
         }

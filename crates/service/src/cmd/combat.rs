@@ -629,7 +629,7 @@ impl Service {
     ) -> Result<CombatUpdate, ServiceError> {
         // No fight in the channel is said first, as the fight is looked up first.
         self.combat_in(campaign_id, channel_id).await?;
-        let row = Self::character_of(self.db().conn(), campaign_id, player_id).await?;
+        let row = Self::character_of(self.db(), campaign_id, player_id).await?;
         self.join_as(campaign_id, channel_id, row, now).await
     }
 
@@ -643,9 +643,8 @@ impl Service {
     ) -> Result<CombatUpdate, ServiceError> {
         crate::service::fresh_channel!(self, campaign_id, channel_id, {
             let combat_id = self.combat_in(campaign_id, channel_id).await?;
-            let conn = self.db().conn();
             let mut row = row.clone();
-            if crate::cmd::hospital::latest(conn, row.id)
+            if crate::cmd::hospital::latest(self.db(), row.id)
                 .await?
                 .is_some_and(|r| r.discharged_at.is_none())
             {
@@ -657,7 +656,7 @@ impl Service {
             if row.hp <= 0 {
                 return Err(ServiceError::CannotFight { name: row.name });
             }
-            let fighting = crate::cmd::character::in_active_combat(conn, row.id).await?;
+            let fighting = crate::cmd::character::in_active_combat(self.db(), row.id).await?;
             // The campaign's content is copied in as it joins: its homebrew items and spells.
             let content = self.content(campaign_id).await?;
             let mut joiner = crate::convert::fighter(&row, &content)?;
@@ -732,9 +731,7 @@ impl Service {
             }
             let mut notices = Vec::new();
             let in_it = live.combat.combatants.iter().any(|c| c.player_id() == Some(player_id));
-            if !in_it
-                && let Some(row) = crate::repo::characters::for_player(self.db().conn(), campaign_id, player_id).await?
-            {
+            if !in_it && let Some(row) = crate::repo::characters::for_player(self.db(), campaign_id, player_id).await? {
                 notices.extend(self.join_as(campaign_id, channel_id, row, now).await?.notices);
             }
             let mut begun = self.begin(combat_id, now).await?;

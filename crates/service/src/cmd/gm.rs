@@ -234,17 +234,18 @@ impl Service {
                     return Ok(HpAdjusted::InCombat(update));
                 }
             }
-            let conn = self.db().conn();
-            let row = characters::by_name(conn, campaign_id, target).await?.ok_or_else(|| {
-                ServiceError::Rules(engine::RuleViolation::UnknownTarget {
-                    name: target.to_owned(),
-                })
-            })?;
-            Self::not_fighting(conn, &row).await?;
+            let row = characters::by_name(self.db(), campaign_id, target)
+                .await?
+                .ok_or_else(|| {
+                    ServiceError::Rules(engine::RuleViolation::UnknownTarget {
+                        name: target.to_owned(),
+                    })
+                })?;
+            Self::not_fighting(self.db(), &row).await?;
             if delta == 0 {
                 return Err(ServiceError::InvalidInput("A change of 0 HP changes nothing.".into()));
             }
-            let row = characters::modify(conn, row, |row| {
+            let row = characters::modify(self.db().conn(), row, |row| {
                 row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp.max(0));
                 Ok(())
             })

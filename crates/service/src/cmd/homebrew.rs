@@ -108,11 +108,10 @@ fn joined<'a>(rows: impl IntoIterator<Item = &'a entry::Model>) -> String {
 
 impl Service {
     async fn homebrew_rows(&self, campaign_id: i64) -> Result<Vec<entry::Model>, ServiceError> {
-        Ok(entry::Entity::find()
+        let select = entry::Entity::find()
             .filter(entry::Column::CampaignId.eq(campaign_id))
-            .order_by_asc(entry::Column::Id)
-            .all(self.db().conn())
-            .await?)
+            .order_by_asc(entry::Column::Id);
+        Ok(crate::reader::all(self.db(), select).await?)
     }
 
     /// The content the campaign's new fights use: the built-in content with the campaign's

@@ -121,16 +121,15 @@ pub fn describe(d: Duration) -> String {
 }
 
 /// The character's latest Hospital record, if any.
-pub(crate) async fn latest<C: ConnectionTrait>(
-    db: &C,
+pub(crate) async fn latest<R: crate::reader::Reads>(
+    db: &R,
     character_id: i64,
 ) -> Result<Option<hospital_record::Model>, ServiceError> {
-    Ok(hospital_record::Entity::find()
+    let select = hospital_record::Entity::find()
         .filter(hospital_record::Column::CharacterId.eq(character_id))
         .order_by_desc(hospital_record::Column::AdmittedAt)
-        .order_by_desc(hospital_record::Column::Id)
-        .one(db)
-        .await?)
+        .order_by_desc(hospital_record::Column::Id);
+    Ok(crate::reader::one(db, select).await?)
 }
 
 /// The character's unpaid debts, oldest first.
@@ -241,7 +240,7 @@ pub(crate) async fn admit<C: ConnectionTrait>(
 /// Ends a recovery rest: marks the record discharged and restores HP, exactly once (a
 /// conditional update: only the first caller sees the row change). Returns whether this call
 /// did it.
-pub(crate) async fn discharge<C: ConnectionTrait>(
+pub(crate) async fn discharge<C: ConnectionTrait + crate::reader::Reads>(
     txn: &C,
     record_id: i64,
     character_id: i64,
@@ -281,7 +280,7 @@ pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64
 /// and unpaid ([`ServiceError::InHospital`]) or resting ([`ServiceError::Resting`]); a rest
 /// that has ended but not yet been fired is discharged here. Returns whether this is the
 /// first outing since a Hospital stay (TwinBee's `ExpeditionResume`). `row` is refreshed.
-pub(crate) async fn gate<C: ConnectionTrait>(
+pub(crate) async fn gate<C: ConnectionTrait + crate::reader::Reads>(
     txn: &C,
     row: &mut character::Model,
     now: DateTimeUtc,

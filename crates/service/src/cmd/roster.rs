@@ -61,7 +61,7 @@ pub fn check_name(name: &str) -> Result<String, ServiceError> {
 }
 
 /// Refuses a name another character of the campaign holds (not `except`).
-async fn free<C: sea_orm::ConnectionTrait>(
+async fn free<C: sea_orm::ConnectionTrait + crate::reader::Reads>(
     db: &C,
     campaign_id: i64,
     name: &str,
@@ -74,7 +74,7 @@ async fn free<C: sea_orm::ConnectionTrait>(
 }
 
 /// Before a new character's insert: the name checked and free.
-pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait>(
+pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait + crate::reader::Reads>(
     db: &C,
     campaign_id: i64,
     name: &str,
@@ -147,7 +147,10 @@ impl Service {
     }
 
     /// The gate before retiring: not fighting, not out exploring, nothing owed to the Hospital.
-    async fn may_retire<C: sea_orm::ConnectionTrait>(db: &C, row: &character::Model) -> Result<(), ServiceError> {
+    async fn may_retire<C: sea_orm::ConnectionTrait + crate::reader::Reads>(
+        db: &C,
+        row: &character::Model,
+    ) -> Result<(), ServiceError> {
         Self::at_the_inn(db, row).await?;
         if let Some(record) = crate::cmd::hospital::latest(db, row.id).await?
             && record.recovery_ends.is_none()

@@ -1,7 +1,7 @@
 //! One entry of a campaign's homebrew: a monster, item, spell or status as its TOML.
 use sea_orm::entity::prelude::*;
 
-#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel, serde::Deserialize)]
 #[sea_orm(table_name = "homebrew")]
 pub struct Model {
     #[sea_orm(primary_key)]

@@ -99,16 +99,15 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<character::Model
 }
 
 /// The player's character in a campaign, if they have made one.
-pub async fn for_player<C: ConnectionTrait>(
-    db: &C,
+pub async fn for_player<R: crate::reader::Reads>(
+    db: &R,
     campaign_id: i64,
     player_id: &str,
 ) -> Result<Option<character::Model>, ServiceError> {
-    Ok(Character::find()
+    let select = Character::find()
         .filter(Column::CampaignId.eq(campaign_id))
-        .filter(Column::PlayerId.eq(player_id))
-        .one(db)
-        .await?)
+        .filter(Column::PlayerId.eq(player_id));
+    Ok(crate::reader::one(db, select).await?)
 }
 
 /// Every character in a campaign, oldest first.
@@ -195,8 +194,8 @@ where
 
 /// A campaign's character by name, case-insensitively, through the index on
 /// `(campaign_id, lower(name))` (not by reading every character of the campaign).
-pub async fn by_name<C: ConnectionTrait>(
-    db: &C,
+pub async fn by_name<R: crate::reader::Reads>(
+    db: &R,
     campaign_id: i64,
     name: &str,
 ) -> Result<Option<character::Model>, ServiceError> {
@@ -206,9 +205,7 @@ pub async fn by_name<C: ConnectionTrait>(
         // SQL's lower() folds ASCII alike on both backends; the exact fold is checked below.
         found = found.filter(Expr::expr(Func::lower(Expr::col(Column::Name))).eq(wanted.clone()));
     }
-    Ok(found
-        .order_by_asc(Column::Id)
-        .all(db)
+    Ok(crate::reader::all(db, found.order_by_asc(Column::Id))
         .await?
         .into_iter()
         .find(|c| c.name.to_lowercase() == wanted))

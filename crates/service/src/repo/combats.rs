@@ -15,6 +15,7 @@ use sea_orm::{
 
 use crate::entity::combat::{self, Column, Entity as Combat};
 use crate::entity::combat_event::{self, Entity as CombatEvent};
+use crate::reader::Reads;
 use crate::{DateTimeUtc, ServiceError};
 
 /// A combat about to start.
@@ -88,7 +89,7 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, S
 /// version or at none), or its row's where it has no log (not begun, or a finished fight's log
 /// compacted by retention). One query while the fight has a log: the store asks it of every
 /// cached fight it shows.
-pub async fn version<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, ServiceError> {
+pub async fn version<R: Reads>(db: &R, id: i64) -> Result<i64, ServiceError> {
     use sea_orm::sea_query::{Func, Order, Query, SubQueryStatement};
     let mut last = Query::select();
     last.column(combat_event::Column::Seq)
@@ -101,28 +102,24 @@ pub async fn version<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, Service
         Expr::from(SubQueryStatement::from(last)),
         Expr::col((Combat, Column::Version)),
     ]));
-    Combat::find_by_id(id)
-        .select_only()
-        .column_as(logged_or_row, "version")
-        .into_tuple::<i64>()
-        .one(db)
+    let select = Combat::find_by_id(id).select_only().column_as(logged_or_row, "version");
+    crate::reader::integer(db, select)
         .await?
         .ok_or(ServiceError::CombatNotFound(id))
 }
 
 /// The active combat in a channel of a campaign, if any.
-pub async fn active_in_channel<C: ConnectionTrait>(
-    db: &C,
+pub async fn active_in_channel<R: Reads>(
+    db: &R,
     campaign_id: i64,
     channel_id: &str,
 ) -> Result<Option<combat::Model>, ServiceError> {
-    Ok(Combat::find()
+    let select = Combat::find()
         .filter(Column::CampaignId.eq(campaign_id))
         .filter(Column::ChannelId.eq(channel_id))
         .filter(super::is(Column::Status, ACTIVE))
-        .order_by_desc(Column::Id)
-        .one(db)
-        .await?)
+        .order_by_desc(Column::Id);
+    Ok(crate::reader::one(db, select).await?)
 }
 
 /// Saves one applied command: the new state and version, and its row in the event log.

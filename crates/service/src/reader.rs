@@ -1,0 +1,362 @@
+//! A SQLite file's reads outside a transaction, on the command's own thread (issue 13).
+//!
+//! sqlx's SQLite driver runs each statement on its connection's worker thread and answers
+//! through a channel, then pings the connection on the worker again when it goes back to the
+//! pool: two round trips between threads a read, 75–200 µs on this kind of virtual machine,
+//! for a look-up SQLite answers in 5–20 µs. A fight's set-up (the heal, the spawn, the start and
+//! its join, the ending) reads the channel's fight, the character, its Hospital record, whether
+//! it fights elsewhere and the campaign's homebrew this way. Here those reads run on one
+//! connection of this process's own (rusqlite, `query_only`), taken under a mutex for the
+//! statement's few microseconds, with the statement prepared once.
+//!
+//! It reads what is committed, as the pool's connection does outside a transaction: each read
+//! is a transaction of its own in WAL mode, which sees every commit made before it began (this
+//! process's group commit, its sea-orm transactions, other processes). A read that must see a
+//! transaction's own uncommitted writes is made inside it, through sea-orm, never here: the
+//! [`Reads`] of a transaction is the transaction.
+//!
+//! A row becomes the entity's model through serde (the models read here derive `Deserialize`),
+//! each value decoded as sqlx decodes it for the column's type as the entity declares it: a
+//! unit test reads each kind of row both ways and compares.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OpenFlags, params_from_iter};
+use sea_orm::sea_query::ColumnType;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QuerySelect,
+    QueryTrait, Select, Statement,
+};
+use serde::de::DeserializeOwned;
+use serde_json::Value as Json;
+
+use crate::writer::Bound;
+
+/// Distinct statements kept prepared: the service's look-ups outside a transaction.
+const PREPARED_STATEMENTS: usize = 64;
+
+/// How long a read waits out a checkpoint or WAL recovery holding SQLite's read locks (rare:
+/// readers never wait for writers in WAL mode).
+const BUSY_FOR: Duration = Duration::from_secs(5);
+
+/// A SQLite file's connection for reads outside a transaction (see the module's doc).
+pub struct Reader {
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader").finish_non_exhaustive()
+    }
+}
+
+impl Reader {
+    /// Opens `path` (already made a WAL database by the pool) for reading only.
+    pub fn open(path: &Path) -> rusqlite::Result<Self> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_FOR)?;
+        conn.pragma_update(None, "query_only", true)?;
+        conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
+        Ok(Self { conn: Mutex::new(conn) })
+    }
+
+    /// The rows `statement` selects, as `E`'s models.
+    fn models<E>(&self, statement: &Statement) -> Result<Vec<E::Model>, DbErr>
+    where
+        E: EntityTrait,
+        E::Model: DeserializeOwned,
+    {
+        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
+        let columns = prepared
+            .column_names()
+            .into_iter()
+            .map(|name| {
+                let column = E::Column::from_str(name)
+                    .map_err(|_| DbErr::Custom(format!("{name} is not a column of {}", E::default().as_str())))?;
+                Ok((name.to_owned(), column.def().get_column_type().clone()))
+            })
+            .collect::<Result<Vec<_>, DbErr>>()?;
+        let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
+        let mut rows = prepared
+            .query(params_from_iter(values.iter().map(Bound)))
+            .map_err(|e| read_error(&e))?;
+        let mut models = Vec::new();
+        while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
+            let mut fields = serde_json::Map::new();
+            for (i, (name, column)) in columns.iter().enumerate() {
+                let value = row.get_ref(i).map_err(|e| read_error(&e))?;
+                fields.insert(name.clone(), decoded(column, value, name)?);
+            }
+            let model = serde_json::from_value(Json::Object(fields))
+                .map_err(|err| DbErr::Type(format!("a row of {}: {err}", E::default().as_str())))?;
+            models.push(model);
+        }
+        Ok(models)
+    }
+
+    /// The first column of the first row `statement` selects, as an integer.
+    fn integer(&self, statement: &Statement) -> Result<Option<i64>, DbErr> {
+        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
+        let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
+        let mut rows = prepared
+            .query(params_from_iter(values.iter().map(Bound)))
+            .map_err(|e| read_error(&e))?;
+        match rows.next().map_err(|e| read_error(&e))? {
+            Some(row) => Ok(Some(row.get(0).map_err(|e| read_error(&e))?)),
+            None => Ok(None),
+        }
+    }
+}
+
+fn read_error(err: &rusqlite::Error) -> DbErr {
+    DbErr::Custom(format!("SQLite reader: {err}"))
+}
+
+/// A stored value as the model's field reads it, decoded as sqlx decodes it for the entity's
+/// column type: booleans from 0 and 1, JSON from its text, UTC times from RFC 3339 (or SQLite's
+/// `YYYY-MM-DD HH:MM:SS`, taken as UTC); integers, reals and text as they are.
+fn decoded(column: &ColumnType, value: ValueRef<'_>, name: &str) -> Result<Json, DbErr> {
+    let wrong = || DbErr::Type(format!("column {name}: {column:?} cannot hold {:?}", value.data_type()));
+    let text = |bytes: &[u8]| std::str::from_utf8(bytes).map(str::to_owned).map_err(|_| wrong());
+    Ok(match (column, value) {
+        (_, ValueRef::Null) => Json::Null,
+        (ColumnType::Boolean, ValueRef::Integer(i)) => Json::Bool(i != 0),
+        (ColumnType::Json | ColumnType::JsonBinary, ValueRef::Text(t)) => {
+            serde_json::from_slice(t).map_err(|_| wrong())?
+        }
+        (ColumnType::TimestampWithTimeZone, ValueRef::Text(t)) => Json::String(
+            utc(&text(t)?)
+                .ok_or_else(wrong)?
+                .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
+        ),
+        (ColumnType::Boolean | ColumnType::Json | ColumnType::JsonBinary | ColumnType::TimestampWithTimeZone, _) => {
+            return Err(wrong());
+        }
+        (_, ValueRef::Integer(i)) => Json::from(i),
+        (_, ValueRef::Real(r)) => Json::from(r),
+        (_, ValueRef::Text(t)) => Json::String(text(t)?),
+        (_, ValueRef::Blob(_)) => return Err(wrong()),
+    })
+}
+
+/// A stored UTC time: RFC 3339 (as sqlx and the group commit write it), or SQLite's own
+/// `YYYY-MM-DD HH:MM:SS[.fff]` (`CURRENT_TIMESTAMP`), which is UTC.
+fn utc(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|at| at.to_utc())
+        .or_else(|_| chrono::DateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f%#z").map(|at| at.to_utc()))
+        .or_else(|_| chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f").map(|at| at.and_utc()))
+        .ok()
+}
+
+/// Where a repository's reads run: a transaction or the pool through sea-orm, or the
+/// service's [`crate::Db`], whose reads outside a transaction run on a SQLite file's
+/// [`Reader`] (elsewhere on its pool).
+pub trait Reads: Sync {
+    type Conn: ConnectionTrait;
+
+    /// The sea-orm connection the reads run on when they do not run on a [`Reader`].
+    fn sea_orm(&self) -> &Self::Conn;
+
+    /// A SQLite file's reader, for reads outside a transaction.
+    fn reader(&self) -> Option<&Reader> {
+        None
+    }
+}
+
+impl Reads for DatabaseConnection {
+    type Conn = Self;
+
+    fn sea_orm(&self) -> &Self {
+        self
+    }
+}
+
+impl Reads for DatabaseTransaction {
+    type Conn = Self;
+
+    fn sea_orm(&self) -> &Self {
+        self
+    }
+}
+
+impl Reads for crate::WriteTxn {
+    type Conn = DatabaseTransaction;
+
+    fn sea_orm(&self) -> &DatabaseTransaction {
+        self
+    }
+}
+
+/// Every row `select` selects.
+pub(crate) async fn all<E, R>(db: &R, select: Select<E>) -> Result<Vec<E::Model>, DbErr>
+where
+    E: EntityTrait,
+    E::Model: DeserializeOwned,
+    R: Reads,
+{
+    match db.reader() {
+        Some(reader) => reader.models::<E>(&select.build(DbBackend::Sqlite)),
+        None => select.all(db.sea_orm()).await,
+    }
+}
+
+/// The first row `select` selects, if any.
+pub(crate) async fn one<E, R>(db: &R, select: Select<E>) -> Result<Option<E::Model>, DbErr>
+where
+    E: EntityTrait,
+    E::Model: DeserializeOwned,
+    R: Reads,
+{
+    match db.reader() {
+        Some(reader) => Ok(reader
+            .models::<E>(&select.limit(1).build(DbBackend::Sqlite))?
+            .into_iter()
+            .next()),
+        None => select.one(db.sea_orm()).await,
+    }
+}
+
+/// Whether `select` selects any row: its first column of one row, no count.
+pub(crate) async fn exists<E: EntityTrait, R: Reads>(db: &R, select: Select<E>) -> Result<bool, DbErr> {
+    let first = select.select_only().expr(sea_orm::sea_query::Expr::val(1)).limit(1);
+    match db.reader() {
+        Some(reader) => Ok(reader.integer(&first.build(DbBackend::Sqlite))?.is_some()),
+        None => Ok(first.into_tuple::<i32>().one(db.sea_orm()).await?.is_some()),
+    }
+}
+
+/// The integer the first column of `select`'s first row holds (a `select_only` of one
+/// integer column), if it selects a row.
+pub(crate) async fn integer<E: EntityTrait, R: Reads>(db: &R, select: Select<E>) -> Result<Option<i64>, DbErr> {
+    match db.reader() {
+        Some(reader) => reader.integer(&select.limit(1).build(DbBackend::Sqlite)),
+        None => select.into_tuple::<i64>().one(db.sea_orm()).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+    use sea_orm::ActiveValue::Set;
+    use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Select};
+    use serde::de::DeserializeOwned;
+
+    use super::Reads;
+    use crate::entity::{character, combat, homebrew, hospital_record};
+    use crate::{Db, Service};
+
+    /// Reads every row of `E` on the reader and through sea-orm, and compares.
+    async fn both_ways<E>(db: &Db, select: impl Fn() -> Select<E>) -> usize
+    where
+        E: EntityTrait,
+        E::Model: DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let read = super::all(db, select()).await.expect("the reader reads them");
+        let sea_orm = select().all(db.conn()).await.expect("sea-orm reads them");
+        assert_eq!(read, sea_orm);
+        let first = super::one(db, select()).await.expect("the reader reads one");
+        assert_eq!(first.as_ref(), sea_orm.first());
+        read.len()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_reader_reads_each_kind_of_row_as_sea_orm_reads_it() {
+        let path = std::env::temp_dir().join(format!("gogobee-reader-{}.db", std::process::id()));
+        crate::remove_sqlite_files(&path);
+        let db = Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
+            .await
+            .expect("a SQLite file");
+        assert!(
+            db.reader().is_some(),
+            "a SQLite file's reads outside a transaction run on its reader"
+        );
+        let svc = Service::with_seed(db.clone(), 7);
+        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).single().expect("a time");
+        let camp = svc.campaign_for("guild", "setup", now).await.expect("a campaign").id;
+        // Characters (JSON columns, nullable ones), a fight (its row from the group commit's
+        // transaction), Hospital records with every nullable column empty and set, homebrew.
+        svc.create_character(camp, "p1", "Ana", "dwarf", "fighter", now)
+            .await
+            .expect("a character");
+        let bo = svc
+            .create_character(camp, "p2", "Bo", "elf", "wizard", now)
+            .await
+            .expect("a character");
+        svc.gm_spawn(camp, "channel", "giant rat", 2, now)
+            .await
+            .expect("a fight");
+        svc.join_combat(camp, "channel", "p1", now).await.expect("Ana joins");
+        for (paid, ends) in [(false, None), (true, Some(now + chrono::Duration::hours(8)))] {
+            hospital_record::ActiveModel {
+                character_id: Set(bo.character_id),
+                player_id: Set("p2".into()),
+                admitted_at: Set(now),
+                fee: Set(120),
+                fee_paid: Set(paid),
+                paid_at: Set(ends.map(|_| now)),
+                recovery_ends: Set(ends),
+                zone_died_in: Set("Sunken Crypt".into()),
+                expedition_id: Set(None),
+                death_saves: Set(serde_json::json!({"successes": 1, "failures": 3})),
+                discharged_at: Set(None),
+                ..Default::default()
+            }
+            .insert(db.conn())
+            .await
+            .expect("a Hospital record");
+        }
+        homebrew::ActiveModel {
+            campaign_id: Set(camp),
+            kind: Set("monster".into()),
+            key: Set("cave bear".into()),
+            name: Set("Cave Bear".into()),
+            body: Set("[[monster]]\nname = \"Cave Bear\" # ünïcode\n".into()),
+            updated_at: Set(now),
+            ..Default::default()
+        }
+        .insert(db.conn())
+        .await
+        .expect("a homebrew entry");
+        // A time as SQLite's own CURRENT_TIMESTAMP writes it.
+        db.conn()
+            .execute_unprepared("UPDATE homebrew SET updated_at = '2026-11-29 12:34:56'")
+            .await
+            .expect("an update");
+
+        assert_eq!(both_ways(&db, character::Entity::find).await, 2);
+        assert_eq!(both_ways(&db, combat::Entity::find).await, 1);
+        assert_eq!(both_ways(&db, hospital_record::Entity::find).await, 2);
+        assert_eq!(both_ways(&db, homebrew::Entity::find).await, 1);
+        let version = crate::repo::combats::version(&db, 1)
+            .await
+            .expect("the fight's version");
+        assert_eq!(
+            version,
+            crate::repo::combats::version(db.conn(), 1).await.expect("its version")
+        );
+        assert!(version > 0, "Ana's join was logged: {version}");
+        assert!(
+            crate::cmd::character::in_active_combat(&db, 1)
+                .await
+                .expect("a look-up"),
+            "the reader sees the join the group commit wrote"
+        );
+        assert!(
+            !crate::cmd::character::in_active_combat(&db, bo.character_id)
+                .await
+                .expect("a look-up")
+        );
+        db.close().await.expect("close");
+        crate::remove_sqlite_files(&path);
+    }
+}
