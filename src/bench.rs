@@ -125,6 +125,34 @@ async fn begin_fight(
     }
 }
 
+/// What a driver reads from an answer before it drops it, as a client does once it has shown
+/// it: an answer still held when the next command runs would share the fight with the service's
+/// cache, and that command would copy the fight to write it (`Arc::make_mut`), which the bot,
+/// holding no answer, never makes it do.
+struct Seen {
+    over: bool,
+    /// A reaction window is open (on the hero: the bench's only player).
+    reacting: bool,
+    /// It is the player's turn.
+    acting: bool,
+    /// The player has used their action this turn.
+    action_used: bool,
+    window_token: Option<i64>,
+}
+
+impl Seen {
+    fn of(update: &CombatUpdate, player: &str) -> Self {
+        let current = update.combat.current().map(|id| update.combat.get(id));
+        Self {
+            over: update.combat.outcome.is_some(),
+            reacting: update.combat.window.is_some(),
+            acting: current.is_some_and(|c| c.player_id() == Some(player)),
+            action_used: current.is_some_and(|c| c.resources.action_used),
+            window_token: update.window_token,
+        }
+    }
+}
+
 /// What one combat's driver measured: its writes' latencies (and whether each was a death or
 /// a fight's end), and when it drove.
 struct Driven {
@@ -183,15 +211,18 @@ async fn drive(
             svc.create_character(camp, &player, &hero, "dwarf", "fighter", now)
                 .await?;
             svc.gm_set_level(camp, &player, 20).await?;
-            let mut update = begin_fight(&svc, camp, &channel, &player, now, &mut SetUp::default()).await?;
+            let mut seen = Seen::of(
+                &begin_fight(&svc, camp, &channel, &player, now, &mut SetUp::default()).await?,
+                &player,
+            );
             // Heroes who start alike would fall together, every fight's end (a death, the
             // Hospital, a new fight: writes outside the group commit) in the same instant,
             // which no server sees: the first fight starts each hero wounded by a different
             // amount, so the fights run out of step.
             let wound = -((i * 160 / combats) as i32);
             if wound < 0 {
-                update = match svc.gm_adjust_hp(camp, &channel, &hero, wound, now).await? {
-                    service::cmd::gm::HpAdjusted::InCombat(update) => update,
+                seen = match svc.gm_adjust_hp(camp, &channel, &hero, wound, now).await? {
+                    service::cmd::gm::HpAdjusted::InCombat(update) => Seen::of(&update, &player),
                     service::cmd::gm::HpAdjusted::Character(_) => unreachable!("the hero is fighting"),
                 };
             }
@@ -211,37 +242,33 @@ async fn drive(
                 ticks
             });
             while Instant::now() < deadline {
-                if update.combat.outcome.is_some() {
+                if seen.over {
                     let started = Instant::now();
                     let _ = svc.gm_adjust_hp(camp, &channel, &hero, 1_000, now).await;
                     setting_up.heal += started.elapsed();
-                    update = begin_fight(&svc, camp, &channel, &player, now, &mut setting_up).await?;
+                    seen = Seen::of(
+                        &begin_fight(&svc, camp, &channel, &player, now, &mut setting_up).await?,
+                        &player,
+                    );
                     set_ups += 1;
                     // Setting up a fight is not on the schedule: its commands are due from now.
                     if let Some(schedule) = &mut schedule {
                         schedule.reset();
                     }
                 }
-                let reacting = update.combat.window.is_some();
-                let acting = update
-                    .combat
-                    .current()
-                    .is_some_and(|id| update.combat.get(id).player_id() == Some(&player));
-                if !reacting && !acting {
+                if !seen.reacting && !seen.acting {
                     // Not a write: not counted.
-                    update = svc.combat_status(camp, &channel).await?;
+                    seen = Seen::of(&svc.combat_status(camp, &channel).await?, &player);
                     continue;
                 }
                 if let Some(schedule) = &mut schedule {
                     schedule.tick().await;
                 }
                 let started = Instant::now();
-                let result = if reacting {
-                    svc.react(camp, &channel, &player, "pass", update.window_token, now)
-                        .await
+                let result = if seen.reacting {
+                    svc.react(camp, &channel, &player, "pass", seen.window_token, now).await
                 } else {
-                    let current = update.combat.get(update.combat.current().expect("acting"));
-                    let command = if current.resources.action_used {
+                    let command = if seen.action_used {
                         PlayerCommand::EndTurn
                     } else {
                         PlayerCommand::Dash
@@ -253,7 +280,7 @@ async fn drive(
                     Ok(next) => {
                         ending = next.combat.outcome.is_some()
                             || next.events.iter().any(|e| matches!(e, engine::Event::Died { .. }));
-                        update = next;
+                        seen = Seen::of(&next, &player);
                     }
                     Err(ServiceError::Rules(_)) => {}
                     Err(err) => return Err(err),

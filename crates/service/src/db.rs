@@ -351,6 +351,14 @@ impl Db {
         self.writer.as_deref()
     }
 
+    /// A SQLite file's group commit writer, for a write of its own ([`Writer::alone`]).
+    pub(crate) fn sqlite_writer(&self) -> Option<&Writer> {
+        match self.writer.as_deref() {
+            Some(GroupCommit::Sqlite(writer)) => Some(writer),
+            _ => None,
+        }
+    }
+
     /// The connection pool, for repository calls outside a transaction.
     pub fn conn(&self) -> &DatabaseConnection {
         &self.conn

@@ -252,7 +252,7 @@ mod tests {
     use serde::de::DeserializeOwned;
 
     use super::Reads;
-    use crate::entity::{character, combat, homebrew, hospital_record};
+    use crate::entity::{campaign, character, combat, homebrew, hospital_record};
     use crate::{Db, Service};
 
     /// Reads every row of `E` on the reader and through sea-orm, and compares.
@@ -333,6 +333,7 @@ mod tests {
             .await
             .expect("an update");
 
+        assert_eq!(both_ways(&db, campaign::Entity::find).await, 1);
         assert_eq!(both_ways(&db, character::Entity::find).await, 2);
         assert_eq!(both_ways(&db, combat::Entity::find).await, 1);
         assert_eq!(both_ways(&db, hospital_record::Entity::find).await, 2);
@@ -345,6 +346,20 @@ mod tests {
             crate::repo::combats::version(db.conn(), 1).await.expect("its version")
         );
         assert!(version > 0, "Ana's join was logged: {version}");
+        let fights = crate::repo::combats::count_in_campaign(&db, camp)
+            .await
+            .expect("a count");
+        assert_eq!(
+            (
+                fights,
+                crate::repo::combats::count_in_campaign(db.conn(), camp).await.ok()
+            ),
+            (1, Some(1))
+        );
+        assert_eq!(
+            crate::repo::combats::count_in_campaign(&db, camp + 1).await.ok(),
+            Some(0)
+        );
         assert!(
             crate::cmd::character::in_active_combat(&db, 1)
                 .await

@@ -30,8 +30,8 @@ use sea_orm::sea_query::{
     SqliteQueryBuilder, UpdateStatement, Value, inject_parameters,
 };
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -60,9 +60,11 @@ pub const TURN_TIMEOUT: &str = "turn_timeout";
 
 /// A fight's state is written whole (its snapshot) every this many commands, and when it ends;
 /// the commands between are only logged. Loading a fight re-applies at most this many minus one
-/// (a few microseconds each). 32 since session 11 (16 before): a snapshot, with the combat row
-/// and the denormalised rows it brings, was ≈ 0.4 of a command's ≈ 4 pages over 16 commands.
-pub const SNAPSHOT_EVERY: i64 = 32;
+/// (a few microseconds each). 64 since session 15 (32 from session 11, 16 before): a snapshot,
+/// with the combat row and the denormalised rows it brings, was ≈ 0.4 of a command's ≈ 4 pages
+/// over 16 commands; over 32 it was still ≈ 200 bytes of WAL a command (4.08 KB a command
+/// with one fight, 3.88 KB every 64: BENCHMARKS.md session 15).
+pub const SNAPSHOT_EVERY: i64 = 64;
 
 /// What a snapshot (`combat_snapshots.state`, `combat_starts.state`) holds. The timers' ids in
 /// it are those of the snapshot's version; the combat row holds the current ones.
@@ -528,7 +530,10 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
 }
 
 /// Loads a combat from the database (see [`rebuild`]).
-pub(crate) async fn load<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<Live, ServiceError> {
+pub(crate) async fn load<C: ConnectionTrait + crate::reader::Reads>(
+    db: &C,
+    combat_id: i64,
+) -> Result<Live, ServiceError> {
     let (row, mut live) = rebuild(db, combat_id).await?;
     let campaign = crate::repo::campaigns::get(db, row.campaign_id).await?;
     let members = combatant::Entity::find()
@@ -560,28 +565,111 @@ pub(crate) async fn create(
     seed: i64,
     now: DateTimeUtc,
 ) -> Result<(), ServiceError> {
-    let state = serde_json::to_string(&live.stored()).expect("combat state serialises");
-    let row = combat::ActiveModel {
-        campaign_id: Set(live.campaign_id),
-        channel_id: Set(live.channel_id.clone()),
-        expedition_id: Set(live.expedition_id),
-        status: Set(crate::repo::combats::ACTIVE.to_owned()),
-        seed: Set(seed),
-        initial_state: Set(None),
-        state: Set(String::new()),
-        version: Set(0),
-        created_at: Set(now),
-        updated_at: Set(now),
-        ..Default::default()
-    };
-    let inserted = match row.insert(txn).await {
-        Ok(row) => row,
+    let backend = txn.get_database_backend();
+    let (sql, values) = combat_row(backend, live, seed, now);
+    let inserted = match txn
+        .query_one_raw(sea_orm::Statement::from_sql_and_values(backend, sql, values))
+        .await
+    {
+        Ok(row) => row.ok_or_else(|| ServiceError::InvalidInput("the new fight's row came back empty".into()))?,
         Err(err) if is_unique_violation(&err) => return Err(ServiceError::CombatInChannel),
         Err(err) => return Err(err.into()),
     };
-    live.id = inserted.id;
+    live.id = inserted.try_get::<i64>("", sea_orm::IdenStatic::as_str(&combat::Column::Id))?;
     live.version = 0;
-    let mut batch = Batch::new(txn.get_database_backend());
+    let batch = first_rows(backend, live, now);
+    let done = txn.execute_unprepared(&batch.inline()).await?;
+    if done.rows_affected() != batch.expected {
+        return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
+    }
+    live.readied_rows = live.readied_count();
+    Ok(())
+}
+
+/// [`create`] in a transaction of its own on a SQLite file's group commit connection
+/// ([`crate::writer::Writer::alone`]), on the caller's task: the fight's row and its first rows
+/// without a round trip to sqlx's thread for each statement, its `BEGIN` and `COMMIT`.
+pub(crate) async fn create_alone(
+    writer: &crate::writer::Writer,
+    live: &mut Live,
+    seed: i64,
+    now: DateTimeUtc,
+) -> Result<(), ServiceError> {
+    let (sql, values) = combat_row(DbBackend::Sqlite, live, seed, now);
+    writer
+        .alone(|conn| {
+            let bound = values.0.iter().map(crate::writer::Bound);
+            let id = match conn
+                .prepare_cached(&sql)
+                .and_then(|mut insert| insert.query_row(rusqlite::params_from_iter(bound), |row| row.get(0)))
+            {
+                Ok(id) => id,
+                Err(rusqlite::Error::SqliteFailure(failure, _))
+                    if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+                {
+                    return Err(ServiceError::CombatInChannel);
+                }
+                Err(err) => return Err(crate::writer::database_error(&err)),
+            };
+            live.id = id;
+            live.version = 0;
+            let batch = first_rows(DbBackend::Sqlite, live, now);
+            let mut done = 0;
+            for (sql, values) in &batch.statements {
+                done += crate::writer::execute(conn, sql, values).map_err(|err| crate::writer::database_error(&err))?;
+            }
+            if done as u64 != batch.expected {
+                return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
+            }
+            Ok(())
+        })
+        .await?;
+    live.readied_rows = live.readied_count();
+    Ok(())
+}
+
+/// A new fight's row, at version 0 and active, returning its id.
+fn combat_row(backend: DbBackend, live: &Live, seed: i64, now: DateTimeUtc) -> Prepared {
+    use combat::Column as C;
+    let mut insert = Query::insert();
+    insert
+        .into_table(combat::Entity)
+        .columns([
+            C::CampaignId,
+            C::ChannelId,
+            C::ExpeditionId,
+            C::Status,
+            C::Seed,
+            C::InitialState,
+            C::State,
+            C::Version,
+            C::CreatedAt,
+            C::UpdatedAt,
+        ])
+        .values_panic([
+            live.campaign_id.into(),
+            live.channel_id.clone().into(),
+            live.expedition_id.into(),
+            crate::repo::combats::ACTIVE.into(),
+            seed.into(),
+            Option::<String>::None.into(),
+            String::new().into(),
+            0i64.into(),
+            now.into(),
+            now.into(),
+        ])
+        .returning_col(C::Id);
+    match backend {
+        DbBackend::Postgres => insert.build(PostgresQueryBuilder),
+        _ => insert.build(SqliteQueryBuilder),
+    }
+}
+
+/// What a new fight writes once its row has its id: the fight as it begins (for replay), its
+/// first snapshot, and its combatants' rows.
+fn first_rows(backend: DbBackend, live: &Live, now: DateTimeUtc) -> Batch {
+    let state = serde_json::to_string(&live.stored()).expect("combat state serialises");
+    let mut batch = Batch::new(backend);
     // The fight as it begins, for replay (`crate::replay`): the log holds what follows.
     batch.push(
         Query::insert()
@@ -590,7 +678,7 @@ pub(crate) async fn create(
                 crate::entity::combat_start::Column::CombatId,
                 crate::entity::combat_start::Column::State,
             ])
-            .values_panic([inserted.id.into(), state.clone().into()]),
+            .values_panic([live.id.into(), state.clone().into()]),
         1,
     );
     // Its first snapshot: version 0, what the first command applies to.
@@ -599,14 +687,7 @@ pub(crate) async fn create(
         combatants: 0,
         ..Before::of(live)
     };
-    // With the combatants' rows, one round trip.
-    let batch = batch.rows(&empty, live, true, now);
-    let done = txn.execute_unprepared(&batch.inline()).await?;
-    if done.rows_affected() != batch.expected {
-        return Err(ServiceError::InvalidInput("combat rows were not all written".into()));
-    }
-    live.readied_rows = live.readied_count();
-    Ok(())
+    batch.rows(&empty, live, true, now)
 }
 
 pub(crate) fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
@@ -1517,5 +1598,78 @@ impl Store {
     pub async fn cache_new(&self, live: &Live) {
         self.cache.set_channel(live.campaign_id, &live.channel_id, live.id);
         *self.cache.slot(live.id).lock().await = Some(live.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+    use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+
+    use crate::cmd::combat::NewFight;
+    use crate::entity::combat_start;
+    use crate::{Db, Service, ServiceError};
+
+    fn fight(campaign_id: i64) -> NewFight<'static> {
+        NewFight {
+            campaign_id,
+            channel_id: "channel",
+            expedition_id: None,
+            members: Vec::new(),
+            terrain: engine::Terrain::default(),
+            duel: false,
+        }
+    }
+
+    /// A channel keeps one active fight however a new fight is written: a second one, made
+    /// ready before the first was stored (so the look-up before found none), is refused by its
+    /// own insert as `CombatInChannel` — on the group commit's connection and in a sea-orm
+    /// transaction alike — and leaves nothing behind.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_second_active_fight_in_a_channel_is_refused_by_its_insert_either_way() {
+        let path = std::env::temp_dir().join(format!("gogobee-create-{}.db", std::process::id()));
+        crate::remove_sqlite_files(&path);
+        let db = Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
+            .await
+            .expect("a SQLite file");
+        let svc = Service::with_seed(db.clone(), 3);
+        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).single().expect("a time");
+        let camp = svc.campaign_for("guild", "setup", now).await.expect("a campaign").id;
+        let (mut first, seed) = svc.new_fight(&db, fight(camp)).await.expect("the first");
+        let (mut second, second_seed) = svc
+            .new_fight(&db, fight(camp))
+            .await
+            .expect("the second, before the first is stored");
+        let (mut third, third_seed) = svc
+            .new_fight(&db, fight(camp))
+            .await
+            .expect("the third, before the first is stored");
+        let writer = db.sqlite_writer().expect("a SQLite file's group commit");
+
+        super::create_alone(writer, &mut first, seed, now)
+            .await
+            .expect("the first is stored");
+        assert!(first.id > 0);
+        let refused = super::create_alone(writer, &mut second, second_seed, now).await;
+        assert!(matches!(refused, Err(ServiceError::CombatInChannel)), "{refused:?}");
+        let txn = db.begin_write().await.expect("a transaction");
+        let refused = super::create(&txn, &mut third, third_seed, now).await;
+        assert!(matches!(refused, Err(ServiceError::CombatInChannel)), "{refused:?}");
+        txn.rollback().await.expect("rolled back");
+
+        let fights = crate::repo::combats::count_in_campaign(&db, camp)
+            .await
+            .expect("a count");
+        let starts = combat_start::Entity::find()
+            .filter(combat_start::Column::CombatId.eq(first.id))
+            .count(db.conn())
+            .await
+            .expect("a count");
+        let all_starts = combat_start::Entity::find().count(db.conn()).await.expect("a count");
+        assert_eq!((fights, starts, all_starts), (1, 1, 1));
+        let stored = super::load(db.conn(), first.id).await.expect("the first loads");
+        assert_eq!((stored.version, stored.channel_id.as_str()), (0, "channel"));
+        db.close().await.expect("close");
+        crate::remove_sqlite_files(&path);
     }
 }

@@ -153,6 +153,14 @@ impl Writer {
         &self.shared.counts
     }
 
+    /// Runs `work` in a write transaction of its own on this connection, between two groups,
+    /// on the caller's task: a write outside the group commit that would otherwise take a
+    /// round trip to sqlx's thread per statement (a new fight's rows, [`crate::store`]).
+    /// Rolled back if `work` fails.
+    pub async fn alone<T>(&self, work: impl FnOnce(&Connection) -> Result<T, ServiceError>) -> Result<T, ServiceError> {
+        transaction(&self.shared, work).await
+    }
+
     /// Ids for `n` new timers, taken ahead of their inserts so that a command's statements are
     /// rendered whole by its own task, timers included.
     ///
@@ -167,7 +175,10 @@ impl Writer {
         let mut ahead = self.shared.timer_ids.lock().await;
         if ahead.len() < n {
             let count = TIMER_IDS_AHEAD.max(n as i64);
-            let last = transaction(&self.shared, |conn| take_timer_ids(conn, count)).await?;
+            let last = transaction(&self.shared, |conn| {
+                take_timer_ids(conn, count).map_err(|err| database_error(&err))
+            })
+            .await?;
             ahead.extend(last - count + 1..=last);
         }
         Ok(ahead.drain(..n).collect())
@@ -193,20 +204,25 @@ fn take_timer_ids(conn: &Connection, count: i64) -> rusqlite::Result<i64> {
 }
 
 /// Runs `work` in a write transaction of its own on the group commit's connection, between two
-/// groups ([`begin`]).
+/// groups ([`begin`]); rolled back if `work` fails.
 async fn transaction<T>(
     shared: &Shared,
-    work: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    work: impl FnOnce(&Connection) -> Result<T, ServiceError>,
 ) -> Result<T, ServiceError> {
     let (_gate, begun) = begin(shared).await;
     let conn = shared.conn.lock().expect("writer connection poisoned");
     let done = begun
+        .map_err(|err| database_error(&err))
         .and_then(|()| work(&conn))
-        .and_then(|value| control(&conn, "COMMIT").map(|()| value));
+        .and_then(|value| {
+            control(&conn, "COMMIT")
+                .map(|()| value)
+                .map_err(|err| database_error(&err))
+        });
     if done.is_err() && !conn.is_autocommit() {
         let _ = conn.execute_batch("ROLLBACK");
     }
-    done.map_err(|err| database_error(&err))
+    done
 }
 
 /// The error a command gets when the group commit cannot take it.
@@ -463,7 +479,7 @@ fn write_one(
 }
 
 /// Runs one prepared statement; the rows it changed.
-fn execute(conn: &Connection, sql: &str, values: &Values) -> rusqlite::Result<usize> {
+pub(crate) fn execute(conn: &Connection, sql: &str, values: &Values) -> rusqlite::Result<usize> {
     conn.prepare_cached(sql)?
         .execute(params_from_iter(values.0.iter().map(Bound)))
 }

@@ -486,6 +486,40 @@ impl Service {
         fight: NewFight<'_>,
         now: DateTimeUtc,
     ) -> Result<Live, ServiceError> {
+        let (mut live, seed) = self.new_fight(txn, fight).await?;
+        crate::store::create(txn, &mut live, seed, now).await?;
+        Ok(live)
+    }
+
+    /// [`Service::new_combat`] in a transaction of its own, for a fight that is all the
+    /// transaction writes (`/gm spawn` in an empty channel): on a SQLite file on the group
+    /// commit's connection, on the caller's task ([`crate::store::create_alone`]).
+    pub(crate) async fn open_combat(&self, fight: NewFight<'_>, now: DateTimeUtc) -> Result<Live, ServiceError> {
+        let (mut live, seed) = self.new_fight(self.db(), fight).await?;
+        if let Some(writer) = self.db().sqlite_writer() {
+            crate::store::create_alone(writer, &mut live, seed, now).await?;
+        } else {
+            let txn = self.db().begin_write().await?;
+            crate::store::create(&txn, &mut live, seed, now).await?;
+            txn.commit().await?;
+        }
+        Ok(live)
+    }
+
+    /// A new fight as it will be stored (its id not yet given), and its dice's seed; refuses a
+    /// second active combat in the channel.
+    ///
+    /// What it reads (the channel's fight, the campaign, how many fights it has had) it reads
+    /// on `db`: the transaction the fight is created in, or — for a fight in a transaction of
+    /// its own — committed, before it (on a SQLite file, on the reader: see [`crate::reader`]).
+    /// Either way the fight's insert is what keeps a channel to one active fight
+    /// (`ux_combats_active_channel`, a second answered [`ServiceError::CombatInChannel`]), and
+    /// the count only numbers the fight's seed, stored with it.
+    pub(crate) async fn new_fight<R: crate::reader::Reads>(
+        &self,
+        db: &R,
+        fight: NewFight<'_>,
+    ) -> Result<(Live, i64), ServiceError> {
         let NewFight {
             campaign_id,
             channel_id,
@@ -494,16 +528,13 @@ impl Service {
             terrain,
             duel,
         } = fight;
-        if combats::active_in_channel(txn, campaign_id, channel_id)
-            .await?
-            .is_some()
-        {
+        if combats::active_in_channel(db, campaign_id, channel_id).await?.is_some() {
             return Err(ServiceError::CombatInChannel);
         }
-        let campaign = crate::repo::campaigns::get(txn, campaign_id).await?;
+        let campaign = crate::repo::campaigns::get(db, campaign_id).await?;
         // Stable facts only (never the clock): the same session seed and the same commands
         // give the same fights.
-        let number = combats::count_in_campaign(txn, campaign_id).await? + 1;
+        let number = combats::count_in_campaign(db, campaign_id).await? + 1;
         let seed = fight_seed(self.seed, campaign_id, channel_id, number, expedition_id);
         let (combatants, characters): (Vec<Combatant>, Vec<Option<i64>>) = members.into_iter().unzip();
         let mut combat = Combat::new(combatants, terrain)
@@ -511,7 +542,7 @@ impl Service {
         if duel {
             combat = combat.as_duel();
         }
-        let mut live = Live {
+        let live = Live {
             id: 0,
             campaign_id,
             channel_id: channel_id.to_owned(),
@@ -529,8 +560,8 @@ impl Service {
             applied: 0,
             readied_rows: 0,
         };
-        crate::store::create(txn, &mut live, seed as i64, now).await?;
-        Ok(live)
+        // Stored as the column's signed integer, its bits unchanged.
+        Ok((live, seed as i64))
     }
 
     /// The active combat in a channel, or [`ServiceError::NoCombatInChannel`].

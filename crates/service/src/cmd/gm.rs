@@ -185,10 +185,8 @@ impl Service {
             }
             let members: Vec<_> = spawned(&content, spawn, &[])?.into_iter().map(|m| (m, None)).collect();
             let ids = (0..members.len() as u32).map(engine::CombatantId).collect();
-            let txn = self.db().begin_write().await?;
             let live = self
-                .new_combat(
-                    &txn,
+                .open_combat(
                     NewFight {
                         campaign_id,
                         channel_id,
@@ -200,7 +198,6 @@ impl Service {
                     now,
                 )
                 .await?;
-            txn.commit().await?;
             self.store.cache_new(&live).await;
             Ok(Self::update(
                 live,

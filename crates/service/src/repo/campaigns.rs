@@ -69,15 +69,18 @@ pub async fn find<C: ConnectionTrait>(
 }
 
 /// A campaign by id.
-pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<campaign::Model, ServiceError> {
-    Campaign::find_by_id(id)
-        .one(db)
+pub async fn get<R: crate::reader::Reads>(db: &R, id: i64) -> Result<campaign::Model, ServiceError> {
+    crate::reader::one(db, Campaign::find_by_id(id))
         .await?
         .ok_or(ServiceError::CampaignNotFound(id))
 }
 
 /// Switches a campaign's ruleset (timing model).
-pub async fn set_ruleset<C: ConnectionTrait>(db: &C, id: i64, ruleset: &str) -> Result<campaign::Model, ServiceError> {
+pub async fn set_ruleset<C: ConnectionTrait + crate::reader::Reads>(
+    db: &C,
+    id: i64,
+    ruleset: &str,
+) -> Result<campaign::Model, ServiceError> {
     if !RULESETS.contains(&ruleset) {
         return Err(ServiceError::UnknownRuleset(ruleset.to_owned()));
     }
@@ -87,7 +90,7 @@ pub async fn set_ruleset<C: ConnectionTrait>(db: &C, id: i64, ruleset: &str) -> 
 }
 
 /// Sets how long a reaction window stays open before it passes by itself.
-pub async fn set_reaction_timeout<C: ConnectionTrait>(
+pub async fn set_reaction_timeout<C: ConnectionTrait + crate::reader::Reads>(
     db: &C,
     id: i64,
     secs: i32,
@@ -98,7 +101,11 @@ pub async fn set_reaction_timeout<C: ConnectionTrait>(
 }
 
 /// Sets how long a fight waits on a player before their turn ends by itself (`0`: for ever).
-pub async fn set_turn_timeout<C: ConnectionTrait>(db: &C, id: i64, secs: i32) -> Result<campaign::Model, ServiceError> {
+pub async fn set_turn_timeout<C: ConnectionTrait + crate::reader::Reads>(
+    db: &C,
+    id: i64,
+    secs: i32,
+) -> Result<campaign::Model, ServiceError> {
     let mut campaign: campaign::ActiveModel = get(db, id).await?.into();
     campaign.turn_timeout_secs = Set(Some(secs));
     Ok(campaign.update(db).await?)
