@@ -226,15 +226,6 @@ where
     }
 }
 
-/// Whether `select` selects any row: its first column of one row, no count.
-pub(crate) async fn exists<E: EntityTrait, R: Reads>(db: &R, select: Select<E>) -> Result<bool, DbErr> {
-    let first = select.select_only().expr(sea_orm::sea_query::Expr::val(1)).limit(1);
-    match db.reader() {
-        Some(reader) => Ok(reader.integer(&first.build(DbBackend::Sqlite))?.is_some()),
-        None => Ok(first.into_tuple::<i32>().one(db.sea_orm()).await?.is_some()),
-    }
-}
-
 /// The integer the first column of `select`'s first row holds (a `select_only` of one
 /// integer column), if it selects a row.
 pub(crate) async fn integer<E: EntityTrait, R: Reads>(db: &R, select: Select<E>) -> Result<Option<i64>, DbErr> {
@@ -360,14 +351,27 @@ mod tests {
             crate::repo::combats::count_in_campaign(&db, camp + 1).await.ok(),
             Some(0)
         );
-        assert!(
-            crate::cmd::character::in_active_combat(&db, 1)
+        let ana = crate::repo::characters::for_player(&db, camp, "p1")
+            .await
+            .expect("a look-up")
+            .expect("Ana");
+        let bo = crate::repo::characters::for_player(&db, camp, "p2")
+            .await
+            .expect("a look-up")
+            .expect("Bo");
+        assert_eq!(
+            crate::cmd::character::active_combat(&db, &ana)
                 .await
                 .expect("a look-up"),
+            Some(1),
             "the reader sees the join the group commit wrote"
         );
+        assert_eq!(
+            crate::cmd::character::active_combat(db.conn(), &ana).await.ok(),
+            Some(Some(1))
+        );
         assert!(
-            !crate::cmd::character::in_active_combat(&db, bo.character_id)
+            !crate::cmd::character::in_active_combat(&db, &bo)
                 .await
                 .expect("a look-up")
         );

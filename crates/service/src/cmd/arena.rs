@@ -63,7 +63,7 @@ async fn ready<C: ConnectionTrait + crate::reader::Reads>(
     now: DateTimeUtc,
     who: &str,
 ) -> Result<(), ServiceError> {
-    if crate::cmd::character::in_active_combat(db, row.id).await? {
+    if crate::cmd::character::in_active_combat(db, row).await? {
         return Err(ServiceError::Arena(format!(
             "{who} already in a fight (a duel counts) — the arena waits until it is over."
         )));

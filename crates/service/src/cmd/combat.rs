@@ -687,7 +687,7 @@ impl Service {
             if row.hp <= 0 {
                 return Err(ServiceError::CannotFight { name: row.name });
             }
-            let fighting = crate::cmd::character::in_active_combat(self.db(), row.id).await?;
+            let fighting = crate::cmd::character::in_active_combat(self.db(), &row).await?;
             // The campaign's content is copied in as it joins: its homebrew items and spells.
             let content = self.content(campaign_id).await?;
             let mut joiner = crate::convert::fighter(&row, &content)?;

@@ -14,7 +14,7 @@
 use chrono::Duration;
 use engine::content::{Class, Zone};
 use engine::{Combatant, hospital};
-use sea_orm::sea_query::{Expr, Query};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait,
     QueryFilter, QueryOrder,
@@ -125,11 +125,16 @@ pub(crate) async fn latest<R: crate::reader::Reads>(
     db: &R,
     character_id: i64,
 ) -> Result<Option<hospital_record::Model>, ServiceError> {
-    let select = hospital_record::Entity::find()
+    Ok(crate::reader::one(db, newest_first(character_id)).await?)
+}
+
+/// A character's Hospital records, the newest first: by `ix_hospital_records_latest`, the
+/// newest without reading the others (migration `m20261212_000013`).
+pub(crate) fn newest_first(character_id: i64) -> sea_orm::Select<hospital_record::Entity> {
+    hospital_record::Entity::find()
         .filter(hospital_record::Column::CharacterId.eq(character_id))
         .order_by_desc(hospital_record::Column::AdmittedAt)
-        .order_by_desc(hospital_record::Column::Id);
-    Ok(crate::reader::one(db, select).await?)
+        .order_by_desc(hospital_record::Column::Id)
 }
 
 /// The character's unpaid debts, oldest first.
@@ -486,17 +491,6 @@ impl Service {
         }
         Ok(Some(Paid { name, payment }))
     }
-}
-
-/// The ids of the combats a character has died in (they have left those fights).
-pub(crate) fn died_in(character_id: i64) -> sea_orm::sea_query::SelectStatement {
-    use crate::entity::death_save_state::{Column, Entity};
-    Query::select()
-        .column(Column::CombatId)
-        .from(Entity)
-        .and_where(Column::CharacterId.eq(character_id))
-        .and_where(Column::Failures.gte(3))
-        .to_owned()
 }
 
 #[cfg(test)]
