@@ -15,7 +15,7 @@ use sea_orm::{
 
 use crate::ServiceError;
 use crate::pg_writer::PgWriter;
-use crate::reader::{Reader, Reads};
+use crate::reader::{Access, Reader};
 use crate::writer::{GroupCommitCounts, GroupWrite, Writer};
 
 /// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,
@@ -351,6 +351,11 @@ impl Db {
         self.writer.as_deref()
     }
 
+    /// A SQLite file's reader, for reads outside a transaction ([`crate::reader`]).
+    pub(crate) fn sqlite_reader(&self) -> Option<&Reader> {
+        self.reader.as_deref()
+    }
+
     /// A SQLite file's group commit writer, for a write of its own ([`Writer::alone`]).
     pub(crate) fn sqlite_writer(&self) -> Option<&Writer> {
         match self.writer.as_deref() {
@@ -435,15 +440,15 @@ impl Db {
     }
 }
 
-impl Reads for Db {
+impl Access for Db {
     type Conn = DatabaseConnection;
 
     fn sea_orm(&self) -> &DatabaseConnection {
         &self.conn
     }
 
-    fn reader(&self) -> Option<&Reader> {
-        self.reader.as_deref()
+    fn outside(&self) -> Option<&Db> {
+        Some(self)
     }
 }
 

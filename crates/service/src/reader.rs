@@ -13,7 +13,7 @@
 //! is a transaction of its own in WAL mode, which sees every commit made before it began (this
 //! process's group commit, its sea-orm transactions, other processes). A read that must see a
 //! transaction's own uncommitted writes is made inside it, through sea-orm, never here: the
-//! [`Reads`] of a transaction is the transaction.
+//! [`Access`] of a transaction is the transaction.
 //!
 //! A row becomes the entity's model through serde (the models read here derive `Deserialize`),
 //! each value decoded as sqlx decodes it for the column's type as the entity declares it: a
@@ -158,22 +158,29 @@ fn utc(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         .ok()
 }
 
-/// Where a repository's reads run: a transaction or the pool through sea-orm, or the
-/// service's [`crate::Db`], whose reads outside a transaction run on a SQLite file's
-/// [`Reader`] (elsewhere on its pool).
-pub trait Reads: Sync {
+/// Where a repository function's statements run: in a transaction or on the pool through
+/// sea-orm, or on the service's [`crate::Db`] outside any transaction — which on a SQLite file
+/// runs them on connections of this process's own, on the caller's thread: a read on the
+/// [`Reader`], a write of its own on the group commit's connection
+/// (`crate::writer::Writer::alone`).
+pub trait Access: Sync {
     type Conn: ConnectionTrait;
 
-    /// The sea-orm connection the reads run on when they do not run on a [`Reader`].
+    /// The sea-orm connection the statements run on otherwise.
     fn sea_orm(&self) -> &Self::Conn;
+
+    /// The service's database, when the statements run outside any transaction.
+    fn outside(&self) -> Option<&crate::Db> {
+        None
+    }
 
     /// A SQLite file's reader, for reads outside a transaction.
     fn reader(&self) -> Option<&Reader> {
-        None
+        self.outside().and_then(crate::Db::sqlite_reader)
     }
 }
 
-impl Reads for DatabaseConnection {
+impl Access for DatabaseConnection {
     type Conn = Self;
 
     fn sea_orm(&self) -> &Self {
@@ -181,7 +188,7 @@ impl Reads for DatabaseConnection {
     }
 }
 
-impl Reads for DatabaseTransaction {
+impl Access for DatabaseTransaction {
     type Conn = Self;
 
     fn sea_orm(&self) -> &Self {
@@ -189,7 +196,7 @@ impl Reads for DatabaseTransaction {
     }
 }
 
-impl Reads for crate::WriteTxn {
+impl Access for crate::WriteTxn {
     type Conn = DatabaseTransaction;
 
     fn sea_orm(&self) -> &DatabaseTransaction {
@@ -202,7 +209,7 @@ pub(crate) async fn all<E, R>(db: &R, select: Select<E>) -> Result<Vec<E::Model>
 where
     E: EntityTrait,
     E::Model: DeserializeOwned,
-    R: Reads,
+    R: Access,
 {
     match db.reader() {
         Some(reader) => reader.models::<E>(&select.build(DbBackend::Sqlite)),
@@ -215,7 +222,7 @@ pub(crate) async fn one<E, R>(db: &R, select: Select<E>) -> Result<Option<E::Mod
 where
     E: EntityTrait,
     E::Model: DeserializeOwned,
-    R: Reads,
+    R: Access,
 {
     match db.reader() {
         Some(reader) => Ok(reader
@@ -228,7 +235,7 @@ where
 
 /// The integer the first column of `select`'s first row holds (a `select_only` of one
 /// integer column), if it selects a row.
-pub(crate) async fn integer<E: EntityTrait, R: Reads>(db: &R, select: Select<E>) -> Result<Option<i64>, DbErr> {
+pub(crate) async fn integer<E: EntityTrait, R: Access>(db: &R, select: Select<E>) -> Result<Option<i64>, DbErr> {
     match db.reader() {
         Some(reader) => reader.integer(&select.limit(1).build(DbBackend::Sqlite)),
         None => select.into_tuple::<i64>().one(db.sea_orm()).await,
@@ -242,7 +249,7 @@ mod tests {
     use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Select};
     use serde::de::DeserializeOwned;
 
-    use super::Reads;
+    use super::Access;
     use crate::entity::{campaign, character, combat, homebrew, hospital_record};
     use crate::{Db, Service};
 

@@ -530,7 +530,7 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
 }
 
 /// Loads a combat from the database (see [`rebuild`]).
-pub(crate) async fn load<C: ConnectionTrait + crate::reader::Reads>(
+pub(crate) async fn load<C: ConnectionTrait + crate::reader::Access>(
     db: &C,
     combat_id: i64,
 ) -> Result<Live, ServiceError> {
@@ -1576,7 +1576,7 @@ impl Store {
         Ok(guard.clone().expect("loaded above"))
     }
 
-    /// Reads which combat is active in a channel from the database (not the cache), and
+    /// Access which combat is active in a channel from the database (not the cache), and
     /// caches that. Returns whether the cache had it otherwise: a command refused because
     /// the cached fight is over (another process ended it, and perhaps opened another) is
     /// worth running again.

@@ -57,7 +57,7 @@ pub struct DuelEnd {
 }
 
 /// Refuses a duellist who cannot fight now; `who` names them as the refusal should.
-async fn ready<C: ConnectionTrait + crate::reader::Reads>(
+async fn ready<C: ConnectionTrait + crate::reader::Access>(
     db: &C,
     row: &character::Model,
     now: DateTimeUtc,
@@ -327,7 +327,7 @@ fn not_yours(offer: &Challenge) -> ServiceError {
 /// Ends a duel inside the transaction of the command that ended its fight: the winner's streak
 /// up by one, the loser's to 0 (a halted duel changes neither). Nothing else of the fight is
 /// written to the characters. `None` if the fight is no duel of the arena's.
-pub(crate) async fn settle<C: ConnectionTrait>(
+pub(crate) async fn settle<C: ConnectionTrait + crate::reader::Access>(
     txn: &C,
     live: &Live,
     now: DateTimeUtc,

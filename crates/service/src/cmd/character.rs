@@ -202,7 +202,7 @@ pub(crate) fn fighting_in(row: &character::Model) -> sea_orm::Select<combat::Ent
 }
 
 /// The active combat a character fights in now, if any.
-pub(crate) async fn active_combat<R: crate::reader::Reads>(
+pub(crate) async fn active_combat<R: crate::reader::Access>(
     db: &R,
     row: &character::Model,
 ) -> Result<Option<i64>, ServiceError> {
@@ -210,7 +210,7 @@ pub(crate) async fn active_combat<R: crate::reader::Reads>(
 }
 
 /// Whether a character fights in an active combat now.
-pub(crate) async fn in_active_combat<R: crate::reader::Reads>(
+pub(crate) async fn in_active_combat<R: crate::reader::Access>(
     db: &R,
     row: &character::Model,
 ) -> Result<bool, ServiceError> {
@@ -219,7 +219,7 @@ pub(crate) async fn in_active_combat<R: crate::reader::Reads>(
 
 impl Service {
     /// The player's character in a campaign, or [`ServiceError::NoCharacter`].
-    pub(crate) async fn character_of<R: crate::reader::Reads>(
+    pub(crate) async fn character_of<R: crate::reader::Access>(
         db: &R,
         campaign_id: i64,
         player_id: &str,
@@ -230,7 +230,7 @@ impl Service {
     }
 
     /// Refuses while the character is fighting.
-    pub(crate) async fn not_fighting<R: crate::reader::Reads>(
+    pub(crate) async fn not_fighting<R: crate::reader::Access>(
         db: &R,
         row: &character::Model,
     ) -> Result<(), ServiceError> {

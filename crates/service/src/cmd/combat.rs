@@ -515,7 +515,7 @@ impl Service {
     /// Either way the fight's insert is what keeps a channel to one active fight
     /// (`ux_combats_active_channel`, a second answered [`ServiceError::CombatInChannel`]), and
     /// the count only numbers the fight's seed, stored with it.
-    pub(crate) async fn new_fight<R: crate::reader::Reads>(
+    pub(crate) async fn new_fight<R: crate::reader::Access>(
         &self,
         db: &R,
         fight: NewFight<'_>,

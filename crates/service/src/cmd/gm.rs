@@ -242,7 +242,7 @@ impl Service {
             if delta == 0 {
                 return Err(ServiceError::InvalidInput("A change of 0 HP changes nothing.".into()));
             }
-            let row = characters::modify(self.db().conn(), row, |row| {
+            let row = characters::modify(self.db(), row, |row| {
                 row.hp = row.hp.saturating_add(delta).clamp(0, row.max_hp.max(0));
                 Ok(())
             })

@@ -121,7 +121,7 @@ pub fn describe(d: Duration) -> String {
 }
 
 /// The character's latest Hospital record, if any.
-pub(crate) async fn latest<R: crate::reader::Reads>(
+pub(crate) async fn latest<R: crate::reader::Access>(
     db: &R,
     character_id: i64,
 ) -> Result<Option<hospital_record::Model>, ServiceError> {
@@ -161,7 +161,7 @@ pub(crate) async fn in_debt<C: ConnectionTrait>(db: &C, character_id: i64) -> Re
 /// the fee fixed now, HP 0 and the arena streak reset, the character's expedition abandoned
 /// with its harvest dropped. Level, XP, gear, inventory, coins, pet and housing are kept
 /// (§8.1–§8.2). Runs inside the combat command's transaction.
-pub(crate) async fn admit<C: ConnectionTrait>(
+pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
     txn: &C,
     live: &Live,
     index: usize,
@@ -245,7 +245,7 @@ pub(crate) async fn admit<C: ConnectionTrait>(
 /// Ends a recovery rest: marks the record discharged and restores HP, exactly once (a
 /// conditional update: only the first caller sees the row change). Returns whether this call
 /// did it.
-pub(crate) async fn discharge<C: ConnectionTrait + crate::reader::Reads>(
+pub(crate) async fn discharge<C: ConnectionTrait + crate::reader::Access>(
     txn: &C,
     record_id: i64,
     character_id: i64,
@@ -285,7 +285,7 @@ pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64
 /// and unpaid ([`ServiceError::InHospital`]) or resting ([`ServiceError::Resting`]); a rest
 /// that has ended but not yet been fired is discharged here. Returns whether this is the
 /// first outing since a Hospital stay (TwinBee's `ExpeditionResume`). `row` is refreshed.
-pub(crate) async fn gate<C: ConnectionTrait + crate::reader::Reads>(
+pub(crate) async fn gate<C: ConnectionTrait + crate::reader::Access>(
     txn: &C,
     row: &mut character::Model,
     now: DateTimeUtc,

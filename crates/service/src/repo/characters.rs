@@ -99,7 +99,7 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<character::Model
 }
 
 /// The player's character in a campaign, if they have made one.
-pub async fn for_player<R: crate::reader::Reads>(
+pub async fn for_player<R: crate::reader::Access>(
     db: &R,
     campaign_id: i64,
     player_id: &str,
@@ -140,7 +140,14 @@ pub(crate) async fn back_off(attempt: u32) {
 /// `UPDATE characters SET …, version = version + 1 WHERE id = ? AND version = ?`. A row changed
 /// since is refused as [`ServiceError::StaleCharacter`] with nothing written (read again and
 /// redo the change: [`modify`] does). Returns the row as written (its version bumped).
-pub async fn update<C: ConnectionTrait>(db: &C, character: character::Model) -> Result<character::Model, ServiceError> {
+///
+/// Outside a transaction on a SQLite file it is a transaction of its own on the group commit's
+/// connection, on the caller's task ([`crate::reader::Access`]), not two round trips to sqlx's
+/// thread.
+pub async fn update<R: crate::reader::Access>(
+    db: &R,
+    character: character::Model,
+) -> Result<character::Model, ServiceError> {
     let (id, expected) = (character.id, character.version);
     let written = character::Model {
         version: expected + 1,
@@ -149,16 +156,27 @@ pub async fn update<C: ConnectionTrait>(db: &C, character: character::Model) -> 
     // Every column becomes `Set`, so the UPDATE writes them all.
     let mut row = written.clone().into_active_model().reset_all();
     row.id = NotSet;
-    let done = Character::update_many()
+    let update = Character::update_many()
         .set(row)
         .filter(Column::Id.eq(id))
-        .filter(Column::Version.eq(expected))
-        .exec(db)
-        .await?;
-    if done.rows_affected == 1 {
+        .filter(Column::Version.eq(expected));
+    let changed = match db.outside().and_then(crate::Db::sqlite_writer) {
+        Some(writer) => {
+            let statement = sea_orm::QueryTrait::build(&update, sea_orm::DbBackend::Sqlite);
+            let values = statement.values.unwrap_or(sea_orm::sea_query::Values(Vec::new()));
+            writer
+                .alone(|conn| {
+                    crate::writer::execute(conn, &statement.sql, &values)
+                        .map_err(|err| crate::writer::database_error(&err))
+                })
+                .await? as u64
+        }
+        None => update.exec(db.sea_orm()).await?.rows_affected,
+    };
+    if changed == 1 {
         return Ok(written);
     }
-    let found = get(db, id).await?.version;
+    let found = get(db.sea_orm(), id).await?.version;
     Err(ServiceError::StaleCharacter {
         character_id: id,
         expected,
@@ -171,9 +189,9 @@ pub async fn update<C: ConnectionTrait>(db: &C, character: character::Model) -> 
 /// read again and `change` applied to the fresh one, so concurrent changes all land (each is
 /// applied to what the others left). Inside a write transaction on SQLite nothing can come
 /// first; on PostgreSQL (READ COMMITTED) the re-read sees the other's commit.
-pub async fn modify<C, F>(db: &C, mut row: character::Model, mut change: F) -> Result<character::Model, ServiceError>
+pub async fn modify<R, F>(db: &R, mut row: character::Model, mut change: F) -> Result<character::Model, ServiceError>
 where
-    C: ConnectionTrait,
+    R: crate::reader::Access,
     F: FnMut(&mut character::Model) -> Result<(), ServiceError>,
 {
     let mut attempt = 0;
@@ -185,7 +203,7 @@ where
         match update(db, changed).await {
             Err(ServiceError::StaleCharacter { .. }) if attempt < MAX_ATTEMPTS => {
                 back_off(attempt).await;
-                row = get(db, row.id).await?;
+                row = get(db.sea_orm(), row.id).await?;
             }
             done => return done,
         }
@@ -194,7 +212,7 @@ where
 
 /// A campaign's character by name, case-insensitively, through the index on
 /// `(campaign_id, lower(name))` (not by reading every character of the campaign).
-pub async fn by_name<R: crate::reader::Reads>(
+pub async fn by_name<R: crate::reader::Access>(
     db: &R,
     campaign_id: i64,
     name: &str,

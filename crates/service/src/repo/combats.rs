@@ -15,7 +15,7 @@ use sea_orm::{
 
 use crate::entity::combat::{self, Column, Entity as Combat};
 use crate::entity::combat_event::{self, Entity as CombatEvent};
-use crate::reader::Reads;
+use crate::reader::Access;
 use crate::{DateTimeUtc, ServiceError};
 
 /// A combat about to start.
@@ -68,7 +68,7 @@ pub async fn create<C: ConnectionTrait>(
 }
 
 /// How many fights a campaign has had (in any channel, ended or not).
-pub async fn count_in_campaign<R: Reads>(db: &R, campaign_id: i64) -> Result<u64, ServiceError> {
+pub async fn count_in_campaign<R: Access>(db: &R, campaign_id: i64) -> Result<u64, ServiceError> {
     let count = Combat::find()
         .select_only()
         .column_as(
@@ -93,7 +93,7 @@ pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, S
 /// version or at none), or its row's where it has no log (not begun, or a finished fight's log
 /// compacted by retention). One query while the fight has a log: the store asks it of every
 /// cached fight it shows.
-pub async fn version<R: Reads>(db: &R, id: i64) -> Result<i64, ServiceError> {
+pub async fn version<R: Access>(db: &R, id: i64) -> Result<i64, ServiceError> {
     use sea_orm::sea_query::{Func, Order, Query, SubQueryStatement};
     let mut last = Query::select();
     last.column(combat_event::Column::Seq)
@@ -113,7 +113,7 @@ pub async fn version<R: Reads>(db: &R, id: i64) -> Result<i64, ServiceError> {
 }
 
 /// The active combat in a channel of a campaign, if any.
-pub async fn active_in_channel<R: Reads>(
+pub async fn active_in_channel<R: Access>(
     db: &R,
     campaign_id: i64,
     channel_id: &str,
