@@ -690,8 +690,11 @@ fn first_rows(backend: DbBackend, live: &Live, now: DateTimeUtc) -> Batch {
     batch.rows(&empty, live, true, now)
 }
 
+/// Whether `err` is a unique or primary key violation: sqlx's, or one of this process's own
+/// SQLite connections' ([`crate::writer::database_error`]).
 pub(crate) fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
     matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_)))
+        || matches!(err, sea_orm::DbErr::Custom(said) if said.starts_with(crate::writer::UNIQUE_VIOLATION))
 }
 
 /// The statements of one command's write, rendered for one backend, and how many rows they

@@ -524,9 +524,24 @@ impl ToSql for Bound<'_> {
     }
 }
 
+/// A SQLite error of this process's own connections as the service reports a database error.
+/// A unique or primary key violation is told as one ([`UNIQUE_VIOLATION`], which
+/// `store::is_unique_violation` recognises as it recognises sqlx's).
 pub(crate) fn database_error(err: &rusqlite::Error) -> ServiceError {
-    ServiceError::from(sea_orm::DbErr::Custom(format!("SQLite writer: {err}")))
+    let unique = matches!(
+        err,
+        rusqlite::Error::SqliteFailure(failure, _)
+            if matches!(
+                failure.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+            )
+    );
+    let said = if unique { UNIQUE_VIOLATION } else { "SQLite writer" };
+    ServiceError::from(sea_orm::DbErr::Custom(format!("{said}: {err}")))
 }
+
+/// How [`database_error`] begins a unique or primary key violation.
+pub(crate) const UNIQUE_VIOLATION: &str = "SQLite writer, a unique key violated";
 
 #[cfg(test)]
 mod tests {

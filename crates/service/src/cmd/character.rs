@@ -354,7 +354,7 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let row = characters::modify(conn, row, |row| equip_on(row, gear, off_hand)).await?;
+        let row = characters::modify(self.db(), row, |row| equip_on(row, gear, off_hand)).await?;
         Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
@@ -364,7 +364,7 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let row = characters::modify(conn, row, |row| unequip_on(row, what)).await?;
+        let row = characters::modify(self.db(), row, |row| unequip_on(row, what)).await?;
         Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
@@ -374,7 +374,7 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let updated = characters::modify(conn, row, |row| {
+        let updated = characters::modify(self.db(), row, |row| {
             let xp = u32::try_from(row.xp).unwrap_or(0);
             let level = u32::try_from(row.level).unwrap_or(1).clamp(1, MAX_LEVEL);
             let earned = level_for_xp(xp);

@@ -98,7 +98,7 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let mut made = None;
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             let recipe = view(def, row)?;
             if !recipe.can_make {
                 return Err(ServiceError::InvalidInput(format!(

@@ -263,7 +263,7 @@ impl Service {
     ) -> Result<Inventory, ServiceError> {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
-        characters::modify(conn, row, |row| {
+        characters::modify(self.db(), row, |row| {
             row.coins = row.coins.checked_add(amount).filter(|c| *c >= 0).ok_or_else(|| {
                 ServiceError::InvalidInput(if amount < 0 {
                     format!(
@@ -302,7 +302,7 @@ impl Service {
         if content.item_id(item).is_some() {
             Self::not_fighting(conn, &row).await?;
         }
-        characters::modify(conn, row, |row| give(row, &content, item, count)).await?;
+        characters::modify(self.db(), row, |row| give(row, &content, item, count)).await?;
         self.inventory(campaign_id, player_id).await
     }
 
@@ -314,7 +314,7 @@ impl Service {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             set_level(row, level)?;
             let floor = XP_FOR_LEVEL[level as usize - 1];
             let ceiling = XP_FOR_LEVEL.get(level as usize).map_or(u32::MAX, |next| next - 1);

@@ -115,7 +115,7 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let price = i64::from(world.room.price);
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             if row.housing.is_some() {
                 return Err(ServiceError::InvalidInput(format!(
                     "{} already has a room at the inn — /house list shows its chest.",
@@ -171,7 +171,7 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let mut moved = String::new();
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             let mut room = room(row)?.ok_or_else(|| no_room(row))?;
             if room.stored() + count > capacity {
                 return Err(ServiceError::InvalidInput(format!(
@@ -232,7 +232,7 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let mut moved = String::new();
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             let mut room = room(row)?.ok_or_else(|| no_room(row))?;
             let (map, key, known) = if let Some(k) = key_in(&room.goods, what) {
                 // A good this server's content no longer defines (its homebrew removed) stays put.

@@ -68,7 +68,7 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let price = i64::from(def.price);
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             if let Some(pet) = &row.pet {
                 return Err(ServiceError::InvalidInput(format!(
                     "{} already has a pet, {} — one companion is all Thom's stables allow.",

@@ -75,7 +75,7 @@ impl Service {
         });
         let mut healed = 0;
         let mut interrupts_restored = false;
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             // Seed 001 "Per day: Resets after long rest": a long rest is worth taking at full HP
             // when today's per-day Interrupts are spent.
             let restores = kind == RestKind::Long && row.interrupts_today.is_some();

@@ -137,7 +137,7 @@ impl Service {
         Self::not_fighting(conn, &row).await?;
         free(conn, campaign_id, &name, Some(row.id)).await?;
         let old = row.name.clone();
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             row.name.clone_from(&name);
             Ok(())
         })

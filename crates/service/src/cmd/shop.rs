@@ -200,7 +200,7 @@ impl Service {
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::at_the_inn(conn, &row).await?;
         let total = i64::from(good.price) * i64::from(count);
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             if row.coins < total {
                 return Err(ServiceError::CannotAfford {
                     what: if count == 1 {
@@ -263,7 +263,7 @@ impl Service {
             });
         };
         let total = i64::from(each) * i64::from(count);
-        let row = characters::modify(conn, row, |row| {
+        let row = characters::modify(self.db(), row, |row| {
             match kind {
                 None => goods::take_material(row, &good, count)?,
                 Some(kind) => goods::take(row, &content, kind, &good, count)?,
