@@ -23,6 +23,8 @@ pub mod reader;
 pub mod replay;
 pub mod repo;
 pub mod scheduler;
+#[cfg(test)]
+mod scratch;
 mod service;
 mod shards;
 mod store;

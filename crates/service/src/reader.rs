@@ -244,14 +244,13 @@ pub(crate) async fn integer<E: EntityTrait, R: Access>(db: &R, select: Select<E>
 
 #[cfg(test)]
 mod tests {
-    use chrono::{TimeZone, Utc};
     use sea_orm::ActiveValue::Set;
     use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Select};
     use serde::de::DeserializeOwned;
 
     use super::Access;
+    use crate::Db;
     use crate::entity::{campaign, character, combat, homebrew, hospital_record};
-    use crate::{Db, Service};
 
     /// Reads every row of `E` on the reader and through sea-orm, and compares.
     async fn both_ways<E>(db: &Db, select: impl Fn() -> Select<E>) -> usize
@@ -269,18 +268,12 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_reader_reads_each_kind_of_row_as_sea_orm_reads_it() {
-        let path = std::env::temp_dir().join(format!("gogobee-reader-{}.db", std::process::id()));
-        crate::remove_sqlite_files(&path);
-        let db = Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
-            .await
-            .expect("a SQLite file");
+        let scratch = crate::scratch::Scratch::new("reader").await;
+        let (db, svc, camp, now) = (scratch.db.clone(), &scratch.svc, scratch.camp, scratch.now);
         assert!(
             db.reader().is_some(),
             "a SQLite file's reads outside a transaction run on its reader"
         );
-        let svc = Service::with_seed(db.clone(), 7);
-        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).single().expect("a time");
-        let camp = svc.campaign_for("guild", "setup", now).await.expect("a campaign").id;
         // Characters (JSON columns, nullable ones), a fight (its row from the group commit's
         // transaction), Hospital records with every nullable column empty and set, homebrew.
         svc.create_character(camp, "p1", "Ana", "dwarf", "fighter", now)
@@ -383,6 +376,5 @@ mod tests {
                 .expect("a look-up")
         );
         db.close().await.expect("close");
-        crate::remove_sqlite_files(&path);
     }
 }

@@ -1606,12 +1606,11 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use chrono::{TimeZone, Utc};
     use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 
+    use crate::ServiceError;
     use crate::cmd::combat::NewFight;
     use crate::entity::combat_start;
-    use crate::{Db, Service, ServiceError};
 
     fn fight(campaign_id: i64) -> NewFight<'static> {
         NewFight {
@@ -1630,21 +1629,15 @@ mod tests {
     /// transaction alike — and leaves nothing behind.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_second_active_fight_in_a_channel_is_refused_by_its_insert_either_way() {
-        let path = std::env::temp_dir().join(format!("gogobee-create-{}.db", std::process::id()));
-        crate::remove_sqlite_files(&path);
-        let db = Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
-            .await
-            .expect("a SQLite file");
-        let svc = Service::with_seed(db.clone(), 3);
-        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).single().expect("a time");
-        let camp = svc.campaign_for("guild", "setup", now).await.expect("a campaign").id;
-        let (mut first, seed) = svc.new_fight(&db, fight(camp)).await.expect("the first");
+        let scratch = crate::scratch::Scratch::new("create").await;
+        let (db, svc, camp, now) = (&scratch.db, &scratch.svc, scratch.camp, scratch.now);
+        let (mut first, seed) = svc.new_fight(db, fight(camp)).await.expect("the first");
         let (mut second, second_seed) = svc
-            .new_fight(&db, fight(camp))
+            .new_fight(db, fight(camp))
             .await
             .expect("the second, before the first is stored");
         let (mut third, third_seed) = svc
-            .new_fight(&db, fight(camp))
+            .new_fight(db, fight(camp))
             .await
             .expect("the third, before the first is stored");
         let writer = db.sqlite_writer().expect("a SQLite file's group commit");
@@ -1660,7 +1653,7 @@ mod tests {
         assert!(matches!(refused, Err(ServiceError::CombatInChannel)), "{refused:?}");
         txn.rollback().await.expect("rolled back");
 
-        let fights = crate::repo::combats::count_in_campaign(&db, camp)
+        let fights = crate::repo::combats::count_in_campaign(db, camp)
             .await
             .expect("a count");
         let starts = combat_start::Entity::find()
@@ -1672,7 +1665,6 @@ mod tests {
         assert_eq!((fights, starts, all_starts), (1, 1, 1));
         let stored = super::load(db.conn(), first.id).await.expect("the first loads");
         assert_eq!((stored.version, stored.channel_id.as_str()), (0, "channel"));
-        db.close().await.expect("close");
-        crate::remove_sqlite_files(&path);
+        db.clone().close().await.expect("close");
     }
 }

@@ -551,37 +551,31 @@ fn unknown_gear(gear: &str) -> ServiceError {
 
 #[cfg(test)]
 mod tests {
-    use chrono::{TimeZone, Utc};
     use sea_orm::{DbBackend, QueryTrait};
 
-    use crate::{Db, Service};
+    use crate::Service;
 
     /// `fighting_in` is planned from the campaign's active fights and their members by key, not
     /// from the character's every fight, and its newest Hospital record is read by an index, not
     /// sorted from them all (SQLite's plans, on the migrated schema).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn whether_a_character_fights_is_planned_from_the_active_fights_not_its_history() {
-        let path = std::env::temp_dir().join(format!("gogobee-fighting-in-{}.db", std::process::id()));
-        crate::remove_sqlite_files(&path);
-        let db = Db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
-            .await
-            .expect("a SQLite file");
-        let svc = Service::with_seed(db.clone(), 3);
-        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).single().expect("a time");
-        let camp = svc.campaign_for("guild", "setup", now).await.expect("a campaign").id;
-        svc.create_character(camp, "p1", "Ana", "dwarf", "fighter", now)
+        let scratch = crate::scratch::Scratch::new("fighting-in").await;
+        let (db, camp) = (scratch.db.clone(), scratch.camp);
+        scratch
+            .svc
+            .create_character(camp, "p1", "Ana", "dwarf", "fighter", scratch.now)
             .await
             .expect("a character");
         let ana = Service::character_of(&db, camp, "p1").await.expect("Ana");
         db.close().await.expect("close");
-        let conn = rusqlite::Connection::open(&path).expect("the file");
+        let conn = rusqlite::Connection::open(&scratch.path).expect("the file");
         let fighting = plan(&conn, &super::fighting_in(&ana).build(DbBackend::Sqlite));
         let latest = plan(
             &conn,
             &crate::cmd::hospital::newest_first(ana.id).build(DbBackend::Sqlite),
         );
         drop(conn);
-        crate::remove_sqlite_files(&path);
         assert!(fighting.contains("ux_combats_active_channel"), "{fighting}");
         assert!(
             fighting.contains("sqlite_autoindex_combatants_1 (combat_id=?)"),
