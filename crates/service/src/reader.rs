@@ -250,7 +250,9 @@ mod tests {
 
     use super::Access;
     use crate::Db;
-    use crate::entity::{campaign, character, combat, homebrew, hospital_record};
+    use crate::entity::{
+        campaign, character, combat, combat_event, combat_snapshot, combatant, homebrew, hospital_record,
+    };
 
     /// Reads every row of `E` on the reader and through sea-orm, and compares.
     async fn both_ways<E>(db: &Db, select: impl Fn() -> Select<E>) -> usize
@@ -329,6 +331,37 @@ mod tests {
         assert_eq!(both_ways(&db, combat::Entity::find).await, 1);
         assert_eq!(both_ways(&db, hospital_record::Entity::find).await, 2);
         assert_eq!(both_ways(&db, homebrew::Entity::find).await, 1);
+        assert_eq!(both_ways(&db, combatant::Entity::find).await, 3, "two rats and Ana");
+        assert_eq!(both_ways(&db, combat_snapshot::Entity::find).await, 1);
+        assert!(
+            both_ways(&db, combat_event::Entity::find).await >= 1,
+            "Ana's join is logged"
+        );
+        // A fight loaded on the reader is the fight loaded through sea-orm.
+        let (read, sea_orm) = (
+            crate::store::load(&db, 1).await.expect("the fight, on the reader"),
+            crate::store::load(db.conn(), 1)
+                .await
+                .expect("the fight, through sea-orm"),
+        );
+        assert_eq!(
+            (
+                read.version,
+                &read.characters,
+                read.readied_rows,
+                read.turn_timeout_secs
+            ),
+            (
+                sea_orm.version,
+                &sea_orm.characters,
+                sea_orm.readied_rows,
+                sea_orm.turn_timeout_secs
+            )
+        );
+        assert_eq!(
+            serde_json::to_value(&*read.combat).expect("a fight"),
+            serde_json::to_value(&*sea_orm.combat).expect("a fight")
+        );
         let version = crate::repo::combats::version(&db, 1)
             .await
             .expect("the fight's version");

@@ -26,12 +26,12 @@ use engine::combatant::Combatant;
 use engine::event::Outcome;
 use engine::{Actor, Combat, Command, Dice, DicePosition, Event};
 use sea_orm::sea_query::{
-    DeleteStatement, InsertStatement, OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter,
+    DeleteStatement, Expr, Func, InsertStatement, OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter,
     SqliteQueryBuilder, UpdateStatement, Value, inject_parameters,
 };
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, PaginatorTrait,
-    QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -466,11 +466,14 @@ const LOAD_ATTEMPTS: usize = 8;
 ///
 /// No transaction: log rows never change once written, and a snapshot newer than the row
 /// (another process wrote in between) makes it read again.
-pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Result<(combat::Model, Live), ServiceError> {
+pub(crate) async fn rebuild<R: crate::reader::Access>(
+    db: &R,
+    combat_id: i64,
+) -> Result<(combat::Model, Live), ServiceError> {
     let unreadable = |what: String| ServiceError::InvalidInput(format!("combat {combat_id} has {what}"));
     for _ in 0..LOAD_ATTEMPTS {
         let row = crate::repo::combats::get(db, combat_id).await?;
-        let Some(snapshot) = combat_snapshot::Entity::find_by_id(combat_id).one(db).await? else {
+        let Some(snapshot) = crate::reader::one(db, combat_snapshot::Entity::find_by_id(combat_id)).await? else {
             return Err(unreadable("no stored state (compacted, or never written)".into()));
         };
         if snapshot.version > row.version {
@@ -479,12 +482,11 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
         let mut live =
             Live::from_state(&snapshot.state).map_err(|err| unreadable(format!("an unreadable state: {err}")))?;
         // Every entry after the snapshot: the log, not the row, holds the fight's version.
-        let log = combat_event::Entity::find()
+        let after = combat_event::Entity::find()
             .filter(combat_event::Column::CombatId.eq(combat_id))
             .filter(combat_event::Column::Seq.gt(snapshot.version))
-            .order_by_asc(combat_event::Column::Seq)
-            .all(db)
-            .await?;
+            .order_by_asc(combat_event::Column::Seq);
+        let log = crate::reader::all(db, after).await?;
         let version = snapshot.version + log.len() as i64;
         if version < row.version
             || log
@@ -530,17 +532,13 @@ pub(crate) async fn rebuild<C: ConnectionTrait>(db: &C, combat_id: i64) -> Resul
 }
 
 /// Loads a combat from the database (see [`rebuild`]).
-pub(crate) async fn load<C: ConnectionTrait + crate::reader::Access>(
-    db: &C,
-    combat_id: i64,
-) -> Result<Live, ServiceError> {
+pub(crate) async fn load<R: crate::reader::Access>(db: &R, combat_id: i64) -> Result<Live, ServiceError> {
     let (row, mut live) = rebuild(db, combat_id).await?;
     let campaign = crate::repo::campaigns::get(db, row.campaign_id).await?;
     let members = combatant::Entity::find()
         .filter(combatant::Column::CombatId.eq(combat_id))
-        .order_by_asc(combatant::Column::CombatantIndex)
-        .all(db)
-        .await?;
+        .order_by_asc(combatant::Column::CombatantIndex);
+    let members = crate::reader::all(db, members).await?;
     let mut characters = vec![None; live.combat.combatants.len()];
     for m in members {
         if let Some(slot) = characters.get_mut(m.combatant_index as usize) {
@@ -548,10 +546,14 @@ pub(crate) async fn load<C: ConnectionTrait + crate::reader::Access>(
         }
     }
     live.characters = characters;
-    live.readied_rows = readied_action::Entity::find()
-        .filter(readied_action::Column::CombatId.eq(combat_id))
-        .count(db)
-        .await?;
+    let readied = readied_action::Entity::find()
+        .select_only()
+        .column_as(
+            Expr::expr(Func::count(Expr::col(readied_action::Column::CombatId))),
+            "count",
+        )
+        .filter(readied_action::Column::CombatId.eq(combat_id));
+    live.readied_rows = u64::try_from(crate::reader::integer(db, readied).await?.unwrap_or(0)).unwrap_or(0);
     live.reaction_timeout_secs = i64::from(campaign.reaction_timeout_secs);
     live.turn_timeout_secs = crate::repo::campaigns::turn_timeout_secs(&campaign);
     Ok(live)
@@ -1313,7 +1315,7 @@ impl Store {
         loop {
             attempt += 1;
             if guard.is_none() {
-                *guard = Some(load(self.db.conn(), combat_id).await?);
+                *guard = Some(load(&self.db, combat_id).await?);
             }
             let live = guard.as_mut().expect("loaded above");
             if live.combat.outcome.is_some() {
@@ -1569,7 +1571,7 @@ impl Store {
             }
         }
         if guard.is_none() {
-            let live = load(self.db.conn(), combat_id).await?;
+            let live = load(&self.db, combat_id).await?;
             if live.combat.outcome.is_some() {
                 self.cache.forget(live.id, live.campaign_id, &live.channel_id);
                 return Err(ServiceError::Rules(engine::RuleViolation::CombatOver));

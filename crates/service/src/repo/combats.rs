@@ -81,9 +81,8 @@ pub async fn count_in_campaign<R: Access>(db: &R, campaign_id: i64) -> Result<u6
 }
 
 /// A combat by id.
-pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<combat::Model, ServiceError> {
-    Combat::find_by_id(id)
-        .one(db)
+pub async fn get<R: Access>(db: &R, id: i64) -> Result<combat::Model, ServiceError> {
+    crate::reader::one(db, Combat::find_by_id(id))
         .await?
         .ok_or(ServiceError::CombatNotFound(id))
 }
