@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
-use sea_orm::sea_query::ColumnType;
+use sea_orm::sea_query::{Asterisk, ColumnType, Expr, Func};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QuerySelect,
     QueryTrait, Select, Statement,
@@ -67,29 +67,42 @@ impl Reader {
         Ok(Self { conn: Mutex::new(conn) })
     }
 
+    /// Runs `statement` and hands each row it selects to `each`, with the columns' names.
+    fn rows(
+        &self,
+        statement: &Statement,
+        mut each: impl FnMut(&[&str], &rusqlite::Row<'_>) -> Result<(), DbErr>,
+    ) -> Result<(), DbErr> {
+        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
+        let names: Vec<String> = prepared.column_names().into_iter().map(str::to_owned).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
+        let mut rows = prepared
+            .query(params_from_iter(values.iter().map(Bound)))
+            .map_err(|e| read_error(&e))?;
+        while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
+            each(&names, row)?;
+        }
+        Ok(())
+    }
+
     /// The rows `statement` selects, as `E`'s models.
     fn models<E>(&self, statement: &Statement) -> Result<Vec<E::Model>, DbErr>
     where
         E: EntityTrait,
         E::Model: DeserializeOwned,
     {
-        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
-        let columns = prepared
-            .column_names()
-            .into_iter()
-            .map(|name| {
-                let column = E::Column::from_str(name)
-                    .map_err(|_| DbErr::Custom(format!("{name} is not a column of {}", E::default().as_str())))?;
-                Ok((name.to_owned(), column.def().get_column_type().clone()))
-            })
-            .collect::<Result<Vec<_>, DbErr>>()?;
-        let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
-        let mut rows = prepared
-            .query(params_from_iter(values.iter().map(Bound)))
-            .map_err(|e| read_error(&e))?;
+        let mut columns = Vec::new();
         let mut models = Vec::new();
-        while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
+        self.rows(statement, |names, row| {
+            if columns.is_empty() {
+                for &name in names {
+                    let column = E::Column::from_str(name)
+                        .map_err(|_| DbErr::Custom(format!("{name} is not a column of {}", E::default().as_str())))?;
+                    columns.push((name.to_owned(), column.def().get_column_type().clone()));
+                }
+            }
             let mut fields = serde_json::Map::new();
             for (i, (name, column)) in columns.iter().enumerate() {
                 let value = row.get_ref(i).map_err(|e| read_error(&e))?;
@@ -98,22 +111,21 @@ impl Reader {
             let model = serde_json::from_value(Json::Object(fields))
                 .map_err(|err| DbErr::Type(format!("a row of {}: {err}", E::default().as_str())))?;
             models.push(model);
-        }
+            Ok(())
+        })?;
         Ok(models)
     }
 
     /// The first column of the first row `statement` selects, as an integer.
     fn integer(&self, statement: &Statement) -> Result<Option<i64>, DbErr> {
-        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
-        let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
-        let mut rows = prepared
-            .query(params_from_iter(values.iter().map(Bound)))
-            .map_err(|e| read_error(&e))?;
-        match rows.next().map_err(|e| read_error(&e))? {
-            Some(row) => Ok(Some(row.get(0).map_err(|e| read_error(&e))?)),
-            None => Ok(None),
-        }
+        let mut first = None;
+        self.rows(statement, |_, row| {
+            if first.is_none() {
+                first = Some(row.get(0).map_err(|e| read_error(&e))?);
+            }
+            Ok(())
+        })?;
+        Ok(first)
     }
 }
 
@@ -230,6 +242,25 @@ where
             .into_iter()
             .next()),
         None => select.one(db.sea_orm()).await,
+    }
+}
+
+/// How many rows `select` selects.
+pub(crate) async fn count<E, R>(db: &R, select: Select<E>) -> Result<u64, DbErr>
+where
+    E: EntityTrait,
+    E::Model: Sync,
+    R: Access,
+{
+    match db.reader() {
+        Some(reader) => {
+            let counted = select
+                .select_only()
+                .expr(Func::count(Expr::col(Asterisk)))
+                .build(DbBackend::Sqlite);
+            Ok(u64::try_from(reader.integer(&counted)?.unwrap_or(0)).unwrap_or(0))
+        }
+        None => sea_orm::PaginatorTrait::count(select, db.sea_orm()).await,
     }
 }
 

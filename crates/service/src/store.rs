@@ -26,12 +26,12 @@ use engine::combatant::Combatant;
 use engine::event::Outcome;
 use engine::{Actor, Combat, Command, Dice, DicePosition, Event};
 use sea_orm::sea_query::{
-    DeleteStatement, Expr, Func, InsertStatement, OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter,
+    DeleteStatement, InsertStatement, OnConflict, PostgresQueryBuilder, Query, QueryStatementWriter,
     SqliteQueryBuilder, UpdateStatement, Value, inject_parameters,
 };
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    QueryOrder,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -546,14 +546,8 @@ pub(crate) async fn load<R: crate::reader::Access>(db: &R, combat_id: i64) -> Re
         }
     }
     live.characters = characters;
-    let readied = readied_action::Entity::find()
-        .select_only()
-        .column_as(
-            Expr::expr(Func::count(Expr::col(readied_action::Column::CombatId))),
-            "count",
-        )
-        .filter(readied_action::Column::CombatId.eq(combat_id));
-    live.readied_rows = u64::try_from(crate::reader::integer(db, readied).await?.unwrap_or(0)).unwrap_or(0);
+    let readied = readied_action::Entity::find().filter(readied_action::Column::CombatId.eq(combat_id));
+    live.readied_rows = crate::reader::count(db, readied).await?;
     live.reaction_timeout_secs = i64::from(campaign.reaction_timeout_secs);
     live.turn_timeout_secs = crate::repo::campaigns::turn_timeout_secs(&campaign);
     Ok(live)
@@ -606,11 +600,7 @@ pub(crate) async fn create_alone(
                 .and_then(|mut insert| insert.query_row(rusqlite::params_from_iter(bound), |row| row.get(0)))
             {
                 Ok(id) => id,
-                Err(rusqlite::Error::SqliteFailure(failure, _))
-                    if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
-                {
-                    return Err(ServiceError::CombatInChannel);
-                }
+                Err(err) if crate::writer::is_unique_violation(&err) => return Err(ServiceError::CombatInChannel),
                 Err(err) => return Err(crate::writer::database_error(&err)),
             };
             live.id = id;

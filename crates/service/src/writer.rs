@@ -155,7 +155,8 @@ impl Writer {
 
     /// Runs `work` in a write transaction of its own on this connection, between two groups,
     /// on the caller's task: a write outside the group commit that would otherwise take a
-    /// round trip to sqlx's thread per statement (a new fight's rows, [`crate::store`]).
+    /// round trip to sqlx's thread per statement (a new fight's rows, [`crate::store`]; a
+    /// character's update, `repo::characters::update`).
     /// Rolled back if `work` fails.
     pub async fn alone<T>(&self, work: impl FnOnce(&Connection) -> Result<T, ServiceError>) -> Result<T, ServiceError> {
         transaction(&self.shared, work).await
@@ -528,16 +529,24 @@ impl ToSql for Bound<'_> {
 /// A unique or primary key violation is told as one ([`UNIQUE_VIOLATION`], which
 /// `store::is_unique_violation` recognises as it recognises sqlx's).
 pub(crate) fn database_error(err: &rusqlite::Error) -> ServiceError {
-    let unique = matches!(
+    let said = if is_unique_violation(err) {
+        UNIQUE_VIOLATION
+    } else {
+        "SQLite writer"
+    };
+    ServiceError::from(sea_orm::DbErr::Custom(format!("{said}: {err}")))
+}
+
+/// Whether SQLite refused for a unique or primary key.
+pub(crate) fn is_unique_violation(err: &rusqlite::Error) -> bool {
+    matches!(
         err,
         rusqlite::Error::SqliteFailure(failure, _)
             if matches!(
                 failure.extended_code,
                 rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
             )
-    );
-    let said = if unique { UNIQUE_VIOLATION } else { "SQLite writer" };
-    ServiceError::from(sea_orm::DbErr::Custom(format!("{said}: {err}")))
+    )
 }
 
 /// How [`database_error`] begins a unique or primary key violation.

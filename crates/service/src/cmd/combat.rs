@@ -495,14 +495,14 @@ impl Service {
     /// transaction writes (`/gm spawn` in an empty channel): on a SQLite file on the group
     /// commit's connection, on the caller's task ([`crate::store::create_alone`]).
     pub(crate) async fn open_combat(&self, fight: NewFight<'_>, now: DateTimeUtc) -> Result<Live, ServiceError> {
-        let (mut live, seed) = self.new_fight(self.db(), fight).await?;
-        if let Some(writer) = self.db().sqlite_writer() {
-            crate::store::create_alone(writer, &mut live, seed, now).await?;
-        } else {
+        let Some(writer) = self.db().sqlite_writer() else {
             let txn = self.db().begin_write().await?;
-            crate::store::create(&txn, &mut live, seed, now).await?;
+            let live = self.new_combat(&txn, fight, now).await?;
             txn.commit().await?;
-        }
+            return Ok(live);
+        };
+        let (mut live, seed) = self.new_fight(self.db(), fight).await?;
+        crate::store::create_alone(writer, &mut live, seed, now).await?;
         Ok(live)
     }
 
@@ -510,8 +510,9 @@ impl Service {
     /// second active combat in the channel.
     ///
     /// What it reads (the channel's fight, the campaign, how many fights it has had) it reads
-    /// on `db`: the transaction the fight is created in, or — for a fight in a transaction of
-    /// its own — committed, before it (on a SQLite file, on the reader: see [`crate::reader`]).
+    /// on `db`: the transaction the fight is created in, or — for a fight written on a SQLite
+    /// file's group commit connection ([`Service::open_combat`]) — committed, before it, on the
+    /// reader ([`crate::reader`]).
     /// Either way the fight's insert is what keeps a channel to one active fight
     /// (`ux_combats_active_channel`, a second answered [`ServiceError::CombatInChannel`]), and
     /// the count only numbers the fight's seed, stored with it.

@@ -69,15 +69,8 @@ pub async fn create<C: ConnectionTrait>(
 
 /// How many fights a campaign has had (in any channel, ended or not).
 pub async fn count_in_campaign<R: Access>(db: &R, campaign_id: i64) -> Result<u64, ServiceError> {
-    let count = Combat::find()
-        .select_only()
-        .column_as(
-            Expr::expr(sea_orm::sea_query::Func::count(Expr::col(Column::Id))),
-            "count",
-        )
-        .filter(Column::CampaignId.eq(campaign_id));
-    let count = crate::reader::integer(db, count).await?.unwrap_or(0);
-    Ok(u64::try_from(count).unwrap_or(0))
+    let fights = Combat::find().filter(Column::CampaignId.eq(campaign_id));
+    Ok(crate::reader::count(db, fights).await?)
 }
 
 /// A combat by id.
