@@ -16,6 +16,9 @@ FROM chef AS builder
 # No symbols in the shipped binary (about a sixth of the unstripped size).
 ENV CARGO_PROFILE_RELEASE_STRIP=symbols
 COPY --from=planner /app/recipe.json recipe.json
+# The build's environment (the bundled SQLite's flags), so the cooked dependencies are the ones
+# the workspace links.
+COPY .cargo .cargo
 RUN cargo chef cook --release --recipe-path recipe.json --bin gogobee
 COPY . .
 RUN cargo build --release --locked --bin gogobee

@@ -63,8 +63,17 @@ impl Reader {
         )?;
         conn.busy_timeout(BUSY_FOR)?;
         conn.pragma_update(None, "query_only", true)?;
+        plan_once(&conn)?;
         conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
         Ok(Self { conn: Mutex::new(conn) })
+    }
+
+    /// How many times SQLite has prepared the reader's cached statement for `sql` anew.
+    #[cfg(test)]
+    fn prepared_anew(&self, sql: &str) -> i32 {
+        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let prepared = conn.prepare_cached(sql).expect("a statement the reader has run");
+        prepared.get_status(rusqlite::StatementStatus::RePrepare)
     }
 
     /// Runs `statement` and hands each row it selects to `each`, with the columns' names.
@@ -127,6 +136,20 @@ impl Reader {
         })?;
         Ok(first)
     }
+}
+
+/// Makes `conn` plan each statement once, whatever values are bound to it (SQLite's query
+/// planner stability guarantee).
+///
+/// Otherwise SQLite reads a bound value while planning wherever it may change the plan — the
+/// `LIMIT ?` of every sea-orm look-up of one row among them — and then marks the prepared
+/// statement expired as soon as that parameter is bound again, which is every execution: each
+/// look-up parsed and planned its statement anew (≈ 30–50 µs, against ≈ 5–20 µs for the look-up
+/// itself). A status a partial index is built on is written into the SQL for the same reason
+/// ([`crate::repo::is`]): with the guarantee a bound value cannot choose that index at all.
+pub(crate) fn plan_once(conn: &Connection) -> rusqlite::Result<()> {
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    Ok(())
 }
 
 fn read_error(err: &rusqlite::Error) -> DbErr {
@@ -439,6 +462,43 @@ mod tests {
                 .await
                 .expect("a look-up")
         );
+        db.close().await.expect("close");
+    }
+
+    #[test]
+    fn every_connection_to_the_bundled_sqlite_plans_once_sqlx_s_too() {
+        let conn = rusqlite::Connection::open_in_memory().expect("a connection");
+        assert!(
+            conn.db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG)
+                .expect("the setting"),
+            "SQLite is built without SQLITE_ENABLE_QPSG (.cargo/config.toml sets LIBSQLITE3_FLAGS)"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_look_up_of_one_row_is_planned_once_whatever_it_is_bound_to() {
+        use sea_orm::{ColumnTrait, QueryFilter, QuerySelect, QueryTrait};
+        let scratch = crate::scratch::Scratch::new("reader-plans").await;
+        let (db, svc, camp, now) = (scratch.db.clone(), &scratch.svc, scratch.camp, scratch.now);
+        let reader = db.reader().expect("a SQLite file has a reader");
+        // `LIMIT ?` (sea-orm's `one`) with other players each time, and writes in between.
+        for (player, name) in [("p1", "Ana"), ("p2", "Bo"), ("p3", "Cy")] {
+            svc.create_character(camp, player, name, "dwarf", "fighter", now)
+                .await
+                .expect("a character");
+            for asked in ["p1", "p2", "p3"] {
+                crate::repo::characters::for_player(&db, camp, asked)
+                    .await
+                    .expect("a look-up");
+            }
+        }
+        let sql = character::Entity::find()
+            .filter(character::Column::CampaignId.eq(camp))
+            .filter(character::Column::PlayerId.eq("p1"))
+            .limit(1)
+            .build(sea_orm::DbBackend::Sqlite)
+            .sql;
+        assert_eq!(reader.prepared_anew(&sql), 0, "{sql}");
         db.close().await.expect("close");
     }
 }

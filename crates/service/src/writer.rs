@@ -252,6 +252,7 @@ fn open(path: &Path, wal_autocheckpoint: u32) -> rusqlite::Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
     conn.pragma_update(None, "wal_autocheckpoint", wal_autocheckpoint)?;
+    crate::reader::plan_once(&conn)?;
     conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
     Ok(conn)
 }
