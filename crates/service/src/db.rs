@@ -14,8 +14,9 @@ use sea_orm::{
 };
 
 use crate::ServiceError;
+use crate::access::Access;
 use crate::pg_writer::PgWriter;
-use crate::reader::{Access, Reader};
+use crate::reader::Reader;
 use crate::writer::{GroupCommitCounts, GroupWrite, Writer};
 
 /// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,

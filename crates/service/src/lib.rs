@@ -11,6 +11,7 @@
 //! guilds its Discord shards own ([`Shards`]); `cmd::hospital` is death and the Hospital
 //! (seed 000 §8).
 
+pub mod access;
 pub mod baseline;
 pub mod cmd;
 mod convert;

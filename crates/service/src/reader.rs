@@ -26,11 +26,8 @@ use std::time::Duration;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
-use sea_orm::sea_query::{Asterisk, ColumnType, Expr, Func};
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QuerySelect,
-    QueryTrait, Select, Statement,
-};
+use sea_orm::sea_query::ColumnType;
+use sea_orm::{ColumnTrait, DbErr, EntityTrait, Statement};
 use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
@@ -76,66 +73,71 @@ impl Reader {
         prepared.get_status(rusqlite::StatementStatus::RePrepare)
     }
 
-    /// Runs `statement` and hands each row it selects to `each`, with the columns' names.
-    fn rows(
-        &self,
-        statement: &Statement,
-        mut each: impl FnMut(&[&str], &rusqlite::Row<'_>) -> Result<(), DbErr>,
-    ) -> Result<(), DbErr> {
-        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
-        let names: Vec<String> = prepared.column_names().into_iter().map(str::to_owned).collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
-        let mut rows = prepared
-            .query(params_from_iter(values.iter().map(Bound)))
-            .map_err(|e| read_error(&e))?;
-        while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
-            each(&names, row)?;
+    /// The connection, for one statement.
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Runs `statement` on `conn` and hands each row it selects to `each`, with the columns' names.
+fn rows(
+    conn: &Connection,
+    statement: &Statement,
+    mut each: impl FnMut(&[&str], &rusqlite::Row<'_>) -> Result<(), DbErr>,
+) -> Result<(), DbErr> {
+    let mut prepared = conn.prepare_cached(&statement.sql).map_err(|e| read_error(&e))?;
+    let names: Vec<String> = prepared.column_names().into_iter().map(str::to_owned).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let values = statement.values.as_ref().map_or(&[][..], |v| &v.0[..]);
+    let mut rows = prepared
+        .query(params_from_iter(values.iter().map(Bound)))
+        .map_err(|e| read_error(&e))?;
+    while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
+        each(&names, row)?;
+    }
+    Ok(())
+}
+
+/// The rows `statement` selects on `conn` (the reader, or the group commit's connection in a
+/// transaction of its own there), as `E`'s models.
+pub(crate) fn models<E>(conn: &Connection, statement: &Statement) -> Result<Vec<E::Model>, DbErr>
+where
+    E: EntityTrait,
+    E::Model: DeserializeOwned,
+{
+    let mut columns = Vec::new();
+    let mut models = Vec::new();
+    rows(conn, statement, |names, row| {
+        if columns.is_empty() {
+            for &name in names {
+                let column = E::Column::from_str(name)
+                    .map_err(|_| DbErr::Custom(format!("{name} is not a column of {}", E::default().as_str())))?;
+                columns.push((name.to_owned(), column.def().get_column_type().clone()));
+            }
+        }
+        let mut fields = serde_json::Map::new();
+        for (i, (name, column)) in columns.iter().enumerate() {
+            let value = row.get_ref(i).map_err(|e| read_error(&e))?;
+            fields.insert(name.clone(), decoded(column, value, name)?);
+        }
+        let model = serde_json::from_value(Json::Object(fields))
+            .map_err(|err| DbErr::Type(format!("a row of {}: {err}", E::default().as_str())))?;
+        models.push(model);
+        Ok(())
+    })?;
+    Ok(models)
+}
+
+/// The first column of the first row `statement` selects on `conn`, as an integer.
+pub(crate) fn integer(conn: &Connection, statement: &Statement) -> Result<Option<i64>, DbErr> {
+    let mut first = None;
+    rows(conn, statement, |_, row| {
+        if first.is_none() {
+            first = Some(row.get(0).map_err(|e| read_error(&e))?);
         }
         Ok(())
-    }
-
-    /// The rows `statement` selects, as `E`'s models.
-    fn models<E>(&self, statement: &Statement) -> Result<Vec<E::Model>, DbErr>
-    where
-        E: EntityTrait,
-        E::Model: DeserializeOwned,
-    {
-        let mut columns = Vec::new();
-        let mut models = Vec::new();
-        self.rows(statement, |names, row| {
-            if columns.is_empty() {
-                for &name in names {
-                    let column = E::Column::from_str(name)
-                        .map_err(|_| DbErr::Custom(format!("{name} is not a column of {}", E::default().as_str())))?;
-                    columns.push((name.to_owned(), column.def().get_column_type().clone()));
-                }
-            }
-            let mut fields = serde_json::Map::new();
-            for (i, (name, column)) in columns.iter().enumerate() {
-                let value = row.get_ref(i).map_err(|e| read_error(&e))?;
-                fields.insert(name.clone(), decoded(column, value, name)?);
-            }
-            let model = serde_json::from_value(Json::Object(fields))
-                .map_err(|err| DbErr::Type(format!("a row of {}: {err}", E::default().as_str())))?;
-            models.push(model);
-            Ok(())
-        })?;
-        Ok(models)
-    }
-
-    /// The first column of the first row `statement` selects, as an integer.
-    fn integer(&self, statement: &Statement) -> Result<Option<i64>, DbErr> {
-        let mut first = None;
-        self.rows(statement, |_, row| {
-            if first.is_none() {
-                first = Some(row.get(0).map_err(|e| read_error(&e))?);
-            }
-            Ok(())
-        })?;
-        Ok(first)
-    }
+    })?;
+    Ok(first)
 }
 
 /// Makes `conn` plan each statement once, whatever values are bound to it (SQLite's query
@@ -193,119 +195,17 @@ fn utc(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         .ok()
 }
 
-/// Where a repository function's statements run: in a transaction or on the pool through
-/// sea-orm, or on the service's [`crate::Db`] outside any transaction — which on a SQLite file
-/// runs them on connections of this process's own, on the caller's thread: a read on the
-/// [`Reader`], a write of its own on the group commit's connection
-/// (`crate::writer::Writer::alone`).
-pub trait Access: Sync {
-    type Conn: ConnectionTrait;
-
-    /// The sea-orm connection the statements run on otherwise.
-    fn sea_orm(&self) -> &Self::Conn;
-
-    /// The service's database, when the statements run outside any transaction.
-    fn outside(&self) -> Option<&crate::Db> {
-        None
-    }
-
-    /// A SQLite file's reader, for reads outside a transaction.
-    fn reader(&self) -> Option<&Reader> {
-        self.outside().and_then(crate::Db::sqlite_reader)
-    }
-}
-
-impl Access for DatabaseConnection {
-    type Conn = Self;
-
-    fn sea_orm(&self) -> &Self {
-        self
-    }
-}
-
-impl Access for DatabaseTransaction {
-    type Conn = Self;
-
-    fn sea_orm(&self) -> &Self {
-        self
-    }
-}
-
-impl Access for crate::WriteTxn {
-    type Conn = DatabaseTransaction;
-
-    fn sea_orm(&self) -> &DatabaseTransaction {
-        self
-    }
-}
-
-/// Every row `select` selects.
-pub(crate) async fn all<E, R>(db: &R, select: Select<E>) -> Result<Vec<E::Model>, DbErr>
-where
-    E: EntityTrait,
-    E::Model: DeserializeOwned,
-    R: Access,
-{
-    match db.reader() {
-        Some(reader) => reader.models::<E>(&select.build(DbBackend::Sqlite)),
-        None => select.all(db.sea_orm()).await,
-    }
-}
-
-/// The first row `select` selects, if any.
-pub(crate) async fn one<E, R>(db: &R, select: Select<E>) -> Result<Option<E::Model>, DbErr>
-where
-    E: EntityTrait,
-    E::Model: DeserializeOwned,
-    R: Access,
-{
-    match db.reader() {
-        Some(reader) => Ok(reader
-            .models::<E>(&select.limit(1).build(DbBackend::Sqlite))?
-            .into_iter()
-            .next()),
-        None => select.one(db.sea_orm()).await,
-    }
-}
-
-/// How many rows `select` selects.
-pub(crate) async fn count<E, R>(db: &R, select: Select<E>) -> Result<u64, DbErr>
-where
-    E: EntityTrait,
-    E::Model: Sync,
-    R: Access,
-{
-    match db.reader() {
-        Some(reader) => {
-            let counted = select
-                .select_only()
-                .expr(Func::count(Expr::col(Asterisk)))
-                .build(DbBackend::Sqlite);
-            Ok(u64::try_from(reader.integer(&counted)?.unwrap_or(0)).unwrap_or(0))
-        }
-        None => sea_orm::PaginatorTrait::count(select, db.sea_orm()).await,
-    }
-}
-
-/// The integer the first column of `select`'s first row holds (a `select_only` of one
-/// integer column), if it selects a row.
-pub(crate) async fn integer<E: EntityTrait, R: Access>(db: &R, select: Select<E>) -> Result<Option<i64>, DbErr> {
-    match db.reader() {
-        Some(reader) => reader.integer(&select.limit(1).build(DbBackend::Sqlite)),
-        None => select.into_tuple::<i64>().one(db.sea_orm()).await,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use sea_orm::ActiveValue::Set;
     use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Select};
     use serde::de::DeserializeOwned;
 
-    use super::Access;
     use crate::Db;
+    use crate::access::Access;
     use crate::entity::{
-        campaign, character, combat, combat_event, combat_snapshot, combatant, homebrew, hospital_record,
+        arena_duel, campaign, character, combat, combat_event, combat_snapshot, combatant, expedition, homebrew,
+        hospital_record,
     };
 
     /// Reads every row of `E` on the reader and through sea-orm, and compares.
@@ -314,10 +214,10 @@ mod tests {
         E: EntityTrait,
         E::Model: DeserializeOwned + PartialEq + std::fmt::Debug,
     {
-        let read = super::all(db, select()).await.expect("the reader reads them");
+        let read = crate::access::all(db, select()).await.expect("the reader reads them");
         let sea_orm = select().all(db.conn()).await.expect("sea-orm reads them");
         assert_eq!(read, sea_orm);
-        let first = super::one(db, select()).await.expect("the reader reads one");
+        let first = crate::access::one(db, select()).await.expect("the reader reads one");
         assert_eq!(first.as_ref(), sea_orm.first());
         read.len()
     }
@@ -374,6 +274,38 @@ mod tests {
         .insert(db.conn())
         .await
         .expect("a homebrew entry");
+        // Expeditions and arena duels (what a fight's settlement reads), nullable columns empty
+        // and set.
+        for (status, ended) in [("active", None), ("abandoned", Some(now))] {
+            expedition::ActiveModel {
+                character_id: Set(bo.character_id),
+                zone: Set("Sunken Crypt".into()),
+                room: Set(2),
+                status: Set(status.into()),
+                harvested_materials: Set(serde_json::json!(["Rat Tail"])),
+                started_at: Set(now),
+                ended_at: Set(ended),
+                ..Default::default()
+            }
+            .insert(db.conn())
+            .await
+            .expect("an expedition");
+            arena_duel::ActiveModel {
+                campaign_id: Set(camp),
+                channel_id: Set("arena".into()),
+                challenger_id: Set(bo.character_id),
+                challenged_id: Set(bo.character_id),
+                status: Set(status.into()),
+                combat_id: Set(ended.map(|_| 1)),
+                winner_id: Set(ended.map(|_| bo.character_id)),
+                created_at: Set(now),
+                ended_at: Set(ended),
+                ..Default::default()
+            }
+            .insert(db.conn())
+            .await
+            .expect("a duel");
+        }
         // A time as SQLite's own CURRENT_TIMESTAMP writes it.
         db.conn()
             .execute_unprepared("UPDATE homebrew SET updated_at = '2026-11-29 12:34:56'")
@@ -385,6 +317,8 @@ mod tests {
         assert_eq!(both_ways(&db, combat::Entity::find).await, 1);
         assert_eq!(both_ways(&db, hospital_record::Entity::find).await, 2);
         assert_eq!(both_ways(&db, homebrew::Entity::find).await, 1);
+        assert_eq!(both_ways(&db, expedition::Entity::find).await, 2);
+        assert_eq!(both_ways(&db, arena_duel::Entity::find).await, 2);
         assert_eq!(both_ways(&db, combatant::Entity::find).await, 3, "two rats and Ana");
         assert_eq!(both_ways(&db, combat_snapshot::Entity::find).await, 1);
         assert!(

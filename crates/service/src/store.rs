@@ -466,14 +466,14 @@ const LOAD_ATTEMPTS: usize = 8;
 ///
 /// No transaction: log rows never change once written, and a snapshot newer than the row
 /// (another process wrote in between) makes it read again.
-pub(crate) async fn rebuild<R: crate::reader::Access>(
+pub(crate) async fn rebuild<R: crate::access::Access>(
     db: &R,
     combat_id: i64,
 ) -> Result<(combat::Model, Live), ServiceError> {
     let unreadable = |what: String| ServiceError::InvalidInput(format!("combat {combat_id} has {what}"));
     for _ in 0..LOAD_ATTEMPTS {
         let row = crate::repo::combats::get(db, combat_id).await?;
-        let Some(snapshot) = crate::reader::one(db, combat_snapshot::Entity::find_by_id(combat_id)).await? else {
+        let Some(snapshot) = crate::access::one(db, combat_snapshot::Entity::find_by_id(combat_id)).await? else {
             return Err(unreadable("no stored state (compacted, or never written)".into()));
         };
         if snapshot.version > row.version {
@@ -486,7 +486,7 @@ pub(crate) async fn rebuild<R: crate::reader::Access>(
             .filter(combat_event::Column::CombatId.eq(combat_id))
             .filter(combat_event::Column::Seq.gt(snapshot.version))
             .order_by_asc(combat_event::Column::Seq);
-        let log = crate::reader::all(db, after).await?;
+        let log = crate::access::all(db, after).await?;
         let version = snapshot.version + log.len() as i64;
         if version < row.version
             || log
@@ -532,13 +532,13 @@ pub(crate) async fn rebuild<R: crate::reader::Access>(
 }
 
 /// Loads a combat from the database (see [`rebuild`]).
-pub(crate) async fn load<R: crate::reader::Access>(db: &R, combat_id: i64) -> Result<Live, ServiceError> {
+pub(crate) async fn load<R: crate::access::Access>(db: &R, combat_id: i64) -> Result<Live, ServiceError> {
     let (row, mut live) = rebuild(db, combat_id).await?;
     let campaign = crate::repo::campaigns::get(db, row.campaign_id).await?;
     let members = combatant::Entity::find()
         .filter(combatant::Column::CombatId.eq(combat_id))
         .order_by_asc(combatant::Column::CombatantIndex);
-    let members = crate::reader::all(db, members).await?;
+    let members = crate::access::all(db, members).await?;
     let mut characters = vec![None; live.combat.combatants.len()];
     for m in members {
         if let Some(slot) = characters.get_mut(m.combatant_index as usize) {
@@ -547,7 +547,7 @@ pub(crate) async fn load<R: crate::reader::Access>(db: &R, combat_id: i64) -> Re
     }
     live.characters = characters;
     let readied = readied_action::Entity::find().filter(readied_action::Column::CombatId.eq(combat_id));
-    live.readied_rows = crate::reader::count(db, readied).await?;
+    live.readied_rows = crate::access::count(db, readied).await?;
     live.reaction_timeout_secs = i64::from(campaign.reaction_timeout_secs);
     live.turn_timeout_secs = crate::repo::campaigns::turn_timeout_secs(&campaign);
     Ok(live)
@@ -1239,6 +1239,35 @@ impl Batch {
     }
 }
 
+/// What a command's transaction does besides the fight's own rows, in it: a character who died
+/// in the command is admitted to the Hospital (§8.1), before any settlement reads their row;
+/// a fight that ended is settled (an arena duel: the streaks, and nothing else of the fight,
+/// `cmd::arena`).
+async fn aftermath<R: crate::access::Access>(
+    txn: &R,
+    after: &mut Live,
+    events: &[Event],
+    now: DateTimeUtc,
+) -> Result<Aftermath, ServiceError> {
+    let mut aftermath = Vec::new();
+    for event in events {
+        if let Event::Died { id } = event
+            && let Some(admission) = crate::cmd::hospital::admit(txn, after, id.0 as usize, now).await?
+        {
+            aftermath.push(crate::Notice::Admitted(admission));
+        }
+    }
+    if after.combat.outcome.is_some() && after.combat.duel {
+        if let Some(end) = crate::cmd::arena::settle(txn, after, now).await? {
+            aftermath.push(crate::Notice::DuelEnded(end));
+        }
+    } else if after.combat.outcome.is_some() {
+        let settled = crate::cmd::combat::settle(txn, after, events, now).await?;
+        aftermath.push(crate::Notice::Settled(settled));
+    }
+    Ok(aftermath)
+}
+
 /// Runs commands against cached combats.
 pub(crate) struct Store {
     pub db: Db,
@@ -1362,8 +1391,9 @@ impl Store {
     /// The one transaction of a command.
     ///
     /// On a SQLite file, a command whose write is only its own statements (no Hospital
-    /// admission, no settlement) goes to the [group commit](crate::writer); the rest write
-    /// here, in a transaction of their own.
+    /// admission, no settlement) goes to the [group commit](crate::writer); the rest write in a
+    /// transaction of their own on its connection ([`Store::write_alone`]). Elsewhere each
+    /// command is a sea-orm transaction of its own (PostgreSQL's group commit aside).
     async fn write<T>(
         &self,
         before: &Before,
@@ -1371,11 +1401,20 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<Aftermath, ServiceError> {
-        if let Some(writer) = self.db.writer()
-            && !needs_transaction(after, &applied.events)
-        {
-            return match self.group_write(writer, before, after, applied, now).await {
-                Ok(()) => Ok(Vec::new()),
+        let written = match self.db.writer() {
+            Some(writer) if !needs_transaction(after, &applied.events) => Some(
+                self.group_write(writer, before, after, applied, now)
+                    .await
+                    .map(|()| Vec::new()),
+            ),
+            Some(writer @ GroupCommit::Sqlite(sqlite)) => {
+                Some(self.write_alone(writer, sqlite, before, after, applied, now).await)
+            }
+            _ => None,
+        };
+        if let Some(written) = written {
+            return match written {
+                Ok(aftermath) => Ok(aftermath),
                 Err(err) => Err(self.explain(before, err).await?),
             };
         }
@@ -1416,37 +1455,14 @@ impl Store {
         applied: &Applied<T>,
         now: DateTimeUtc,
     ) -> Result<(), ServiceError> {
-        let mut change = timer_change(before, after, now);
-        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
-        let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let snapshot = self.snapshot_due(after, &applied.events);
-        let backend = writer.backend();
-        // The ids are taken ahead, so the command's statements are rendered here whole (state
-        // JSON, SQL, values), timers included: the writer only executes them.
-        let mut row = None;
-        if change.ids() > 0 {
-            let ids = writer.timer_ids(change.ids()).await?;
-            row = change.take_ids(after, ids);
-        }
-        let mut batch = statements(
-            backend,
-            before,
-            after,
-            &command,
-            &events,
-            &change.retired,
-            snapshot,
-            now,
-        );
-        if let Some(row) = row {
-            batch.push_rendered(&TIMER_INSERT, timer_values(row), 1, timer_insert);
-        }
+        let timers = self.timers_ahead(writer, before, after, now).await?;
+        let (statements, snapshot) = self.rendered(writer.backend(), before, after, applied, timers, now);
         let (done, answer) = oneshot::channel();
         writer
             .write(GroupWrite {
                 combat_id: after.id,
                 expected_version: before.version,
-                statements: batch.into_statements(),
+                statements,
                 done,
             })
             .await?;
@@ -1455,6 +1471,73 @@ impl Store {
             after.readied_rows = after.readied_count();
         }
         Ok(())
+    }
+
+    /// A command that admits a character to the Hospital or ends its fight, on a SQLite file
+    /// (`writer` is `sqlite`'s group commit):
+    /// its admissions, its settlement and its own statements in one transaction of its own on
+    /// the group commit's connection, on the command's task (through sqlx it was ≈ 12 round
+    /// trips to sqlx's thread, ≈ 1 ms).
+    async fn write_alone<T>(
+        &self,
+        writer: &GroupCommit,
+        sqlite: &crate::writer::Writer,
+        before: &Before,
+        after: &mut Live,
+        applied: &Applied<T>,
+        now: DateTimeUtc,
+    ) -> Result<Aftermath, ServiceError> {
+        // Before the transaction: taking ids may take the write gate itself.
+        let timers = self.timers_ahead(writer, before, after, now).await?;
+        let txn = sqlite.begin().await?;
+        let aftermath = aftermath(&txn, after, &applied.events, now).await?;
+        // Rendered after the settlement, which rolls the loot from the fight's dice.
+        let (statements, snapshot) = self.rendered(DbBackend::Sqlite, before, after, applied, timers, now);
+        txn.run(|conn| crate::writer::write_one(conn, after.id, before.version, &statements))?;
+        txn.commit()?;
+        if snapshot {
+            after.readied_rows = after.readied_count();
+        }
+        Ok(aftermath)
+    }
+
+    /// What a command does to its fight's timers, with the ids its new ones take, taken ahead
+    /// from the group commit's writer.
+    async fn timers_ahead(
+        &self,
+        writer: &GroupCommit,
+        before: &Before,
+        after: &mut Live,
+        now: DateTimeUtc,
+    ) -> Result<(Vec<i64>, Option<timer::ActiveModel>), ServiceError> {
+        let mut change = timer_change(before, after, now);
+        let mut row = None;
+        if change.ids() > 0 {
+            let ids = writer.timer_ids(change.ids()).await?;
+            row = change.take_ids(after, ids);
+        }
+        Ok((change.retired, row))
+    }
+
+    /// A command's statements rendered whole (state JSON, SQL, values), its timers' among them,
+    /// and whether they write its snapshot.
+    fn rendered<T>(
+        &self,
+        backend: DbBackend,
+        before: &Before,
+        after: &Live,
+        applied: &Applied<T>,
+        (retired, timer): (Vec<i64>, Option<timer::ActiveModel>),
+        now: DateTimeUtc,
+    ) -> (crate::writer::Statements, bool) {
+        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
+        let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let snapshot = self.snapshot_due(after, &applied.events);
+        let mut batch = statements(backend, before, after, &command, &events, &retired, snapshot, now);
+        if let Some(row) = timer {
+            batch.push_rendered(&TIMER_INSERT, timer_values(row), 1, timer_insert);
+        }
+        (batch.into_statements(), snapshot)
     }
 
     async fn write_in<T>(
@@ -1474,25 +1557,7 @@ impl Store {
             timer::Entity::insert(row).exec_without_returning(txn).await?;
         }
         let old_timers = change.retired;
-        // A character who died in this command is admitted to the Hospital (§8.1) in this
-        // same transaction, before any settlement reads their row.
-        let mut aftermath = Vec::new();
-        for event in &applied.events {
-            if let Event::Died { id } = event
-                && let Some(admission) = crate::cmd::hospital::admit(txn, after, id.0 as usize, now).await?
-            {
-                aftermath.push(crate::Notice::Admitted(admission));
-            }
-        }
-        if after.combat.outcome.is_some() && after.combat.duel {
-            // An arena duel: the streaks, and nothing else of the fight (`cmd::arena`).
-            if let Some(end) = crate::cmd::arena::settle(txn, after, now).await? {
-                aftermath.push(crate::Notice::DuelEnded(end));
-            }
-        } else if after.combat.outcome.is_some() {
-            let settled = crate::cmd::combat::settle(txn, after, &applied.events, now).await?;
-            aftermath.push(crate::Notice::Settled(settled));
-        }
+        let aftermath = aftermath(txn, after, &applied.events, now).await?;
         let command = serde_json::to_string(&applied.logged).expect("commands serialise");
         let events = serde_json::to_string(&applied.events).expect("events serialise");
         let snapshot = self.snapshot_due(after, &applied.events);

@@ -162,6 +162,11 @@ impl Writer {
         transaction(&self.shared, work).await
     }
 
+    /// A write transaction of its own on this connection, held by the caller ([`Txn`]).
+    pub async fn begin(&self) -> Result<Txn, ServiceError> {
+        Txn::begin(&self.shared).await
+    }
+
     /// Ids for `n` new timers, taken ahead of their inserts so that a command's statements are
     /// rendered whole by its own task, timers included.
     ///
@@ -207,23 +212,74 @@ fn take_timer_ids(conn: &Connection, count: i64) -> rusqlite::Result<i64> {
 /// Runs `work` in a write transaction of its own on the group commit's connection, between two
 /// groups ([`begin`]); rolled back if `work` fails.
 async fn transaction<T>(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     work: impl FnOnce(&Connection) -> Result<T, ServiceError>,
 ) -> Result<T, ServiceError> {
-    let (_gate, begun) = begin(shared).await;
-    let conn = shared.conn.lock().expect("writer connection poisoned");
-    let done = begun
-        .map_err(|err| database_error(&err))
-        .and_then(|()| work(&conn))
-        .and_then(|value| {
-            control(&conn, "COMMIT")
-                .map(|()| value)
-                .map_err(|err| database_error(&err))
-        });
-    if done.is_err() && !conn.is_autocommit() {
-        let _ = conn.execute_batch("ROLLBACK");
+    let txn = Txn::begin(shared).await?;
+    let value = txn.run(work)?;
+    txn.commit()?;
+    Ok(value)
+}
+
+/// A write transaction of its own on the group commit's connection, between two groups, that
+/// the caller's task runs statements in across its awaits (a fight's last command: its log
+/// entry, its Hospital admissions and its settlement, `store`). It holds the process's write
+/// gate, so no group and no other transaction of the connection runs until it ends; each
+/// statement takes the connection's mutex for its own duration. Rolled back unless committed,
+/// dropped future included.
+pub struct Txn {
+    shared: Arc<Shared>,
+    _gate: tokio::sync::OwnedMutexGuard<()>,
+    /// What its [`crate::access::Access`] gives as a sea-orm connection: none (sea-orm panics
+    /// at a statement sent there, rather than run it outside the transaction), since every
+    /// repository function given a `Txn` runs its statements on its connection.
+    disconnected: sea_orm::DatabaseConnection,
+    open: bool,
+}
+
+impl Txn {
+    async fn begin(shared: &Arc<Shared>) -> Result<Self, ServiceError> {
+        let (gate, begun) = begin(shared).await;
+        begun.map_err(|err| database_error(&err))?;
+        Ok(Self {
+            shared: Arc::clone(shared),
+            _gate: gate,
+            disconnected: sea_orm::DatabaseConnection::default(),
+            open: true,
+        })
     }
-    done
+
+    /// The connection, for one statement or a few.
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.shared.conn.lock().expect("writer connection poisoned")
+    }
+
+    /// Runs `work` on the connection, in this transaction.
+    pub fn run<T>(&self, work: impl FnOnce(&Connection) -> Result<T, ServiceError>) -> Result<T, ServiceError> {
+        work(&self.lock())
+    }
+
+    /// Commits it (a failed `COMMIT` leaves it to be rolled back).
+    pub fn commit(mut self) -> Result<(), ServiceError> {
+        control(&self.lock(), "COMMIT").map_err(|err| database_error(&err))?;
+        self.open = false;
+        Ok(())
+    }
+
+    pub fn disconnected(&self) -> &sea_orm::DatabaseConnection {
+        &self.disconnected
+    }
+}
+
+impl Drop for Txn {
+    fn drop(&mut self) {
+        if self.open {
+            let conn = self.lock();
+            if !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+        }
+    }
 }
 
 /// The error a command gets when the group commit cannot take it.
@@ -357,10 +413,10 @@ async fn next_group(shared: &Shared) -> Option<Vec<Answer>> {
 /// group commit's connection, trying again every [`BUSY_RETRY`], holding nothing meanwhile,
 /// while another process holds the database's write lock (for up to [`BUSY_FOR`]). The gate, to
 /// hold until the transaction ends, and whether the transaction began.
-async fn begin(shared: &Shared) -> (tokio::sync::MutexGuard<'_, ()>, rusqlite::Result<()>) {
+async fn begin(shared: &Shared) -> (tokio::sync::OwnedMutexGuard<()>, rusqlite::Result<()>) {
     let started = Instant::now();
     loop {
-        let gate = shared.gate.lock().await;
+        let gate = Arc::clone(&shared.gate).lock_owned().await;
         let begun = control(
             &shared.conn.lock().expect("writer connection poisoned"),
             "BEGIN IMMEDIATE",
@@ -458,7 +514,7 @@ fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
 }
 
 /// One command's statements: all its rows or an error.
-fn write_one(
+pub(crate) fn write_one(
     conn: &Connection,
     combat_id: i64,
     expected_version: i64,

@@ -57,7 +57,7 @@ pub struct DuelEnd {
 }
 
 /// Refuses a duellist who cannot fight now; `who` names them as the refusal should.
-async fn ready<C: ConnectionTrait + crate::reader::Access>(
+async fn ready<C: ConnectionTrait + crate::access::Access>(
     db: &C,
     row: &character::Model,
     now: DateTimeUtc,
@@ -327,17 +327,15 @@ fn not_yours(offer: &Challenge) -> ServiceError {
 /// Ends a duel inside the transaction of the command that ended its fight: the winner's streak
 /// up by one, the loser's to 0 (a halted duel changes neither). Nothing else of the fight is
 /// written to the characters. `None` if the fight is no duel of the arena's.
-pub(crate) async fn settle<C: ConnectionTrait + crate::reader::Access>(
-    txn: &C,
+pub(crate) async fn settle<R: crate::access::Access>(
+    txn: &R,
     live: &Live,
     now: DateTimeUtc,
 ) -> Result<Option<DuelEnd>, ServiceError> {
-    let Some(d) = arena_duel::Entity::find()
+    let fighting = arena_duel::Entity::find()
         .filter(arena_duel::Column::CombatId.eq(live.id))
-        .filter(arena_duel::Column::Status.eq(FIGHTING))
-        .one(txn)
-        .await?
-    else {
+        .filter(arena_duel::Column::Status.eq(FIGHTING));
+    let Some(d) = crate::access::one(txn, fighting).await? else {
         return Ok(None);
     };
     let (winner, loser) = match live.combat.outcome {
@@ -366,12 +364,11 @@ pub(crate) async fn settle<C: ConnectionTrait + crate::reader::Access>(
         end.winner = Some((won.name, won.arena_streak));
         end.loser = Some((beaten.name, lost));
     }
-    arena_duel::Entity::update_many()
+    let over = arena_duel::Entity::update_many()
         .col_expr(arena_duel::Column::Status, Expr::value(OVER))
         .col_expr(arena_duel::Column::WinnerId, Expr::value(winner))
         .col_expr(arena_duel::Column::EndedAt, Expr::value(now))
-        .filter(arena_duel::Column::Id.eq(d.id))
-        .exec(txn)
-        .await?;
+        .filter(arena_duel::Column::Id.eq(d.id));
+    crate::access::execute(txn, &over).await?;
     Ok(Some(end))
 }

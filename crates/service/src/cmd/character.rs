@@ -202,15 +202,15 @@ pub(crate) fn fighting_in(row: &character::Model) -> sea_orm::Select<combat::Ent
 }
 
 /// The active combat a character fights in now, if any.
-pub(crate) async fn active_combat<R: crate::reader::Access>(
+pub(crate) async fn active_combat<R: crate::access::Access>(
     db: &R,
     row: &character::Model,
 ) -> Result<Option<i64>, ServiceError> {
-    Ok(crate::reader::integer(db, fighting_in(row)).await?)
+    Ok(crate::access::integer(db, fighting_in(row)).await?)
 }
 
 /// Whether a character fights in an active combat now.
-pub(crate) async fn in_active_combat<R: crate::reader::Access>(
+pub(crate) async fn in_active_combat<R: crate::access::Access>(
     db: &R,
     row: &character::Model,
 ) -> Result<bool, ServiceError> {
@@ -219,7 +219,7 @@ pub(crate) async fn in_active_combat<R: crate::reader::Access>(
 
 impl Service {
     /// The player's character in a campaign, or [`ServiceError::NoCharacter`].
-    pub(crate) async fn character_of<R: crate::reader::Access>(
+    pub(crate) async fn character_of<R: crate::access::Access>(
         db: &R,
         campaign_id: i64,
         player_id: &str,
@@ -230,7 +230,7 @@ impl Service {
     }
 
     /// Refuses while the character is fighting.
-    pub(crate) async fn not_fighting<R: crate::reader::Access>(
+    pub(crate) async fn not_fighting<R: crate::access::Access>(
         db: &R,
         row: &character::Model,
     ) -> Result<(), ServiceError> {

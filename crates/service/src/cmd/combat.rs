@@ -14,8 +14,7 @@ use engine::{
     ShoveMode, Side, Terrain,
 };
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseTransaction, EntityTrait, IntoActiveModel, QueryFilter,
-    QueryOrder,
+    ActiveValue::Set, ColumnTrait, DatabaseTransaction, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder,
 };
 
 use crate::cmd::character::parse_item;
@@ -265,8 +264,8 @@ pub struct Settled {
 
 /// Writes the end of a fight inside its last command's transaction. Loot is rolled from
 /// the combat's own dice, so a replay finds the same.
-pub(crate) async fn settle(
-    txn: &DatabaseTransaction,
+pub(crate) async fn settle<R: crate::access::Access>(
+    txn: &R,
     live: &mut Live,
     events: &[Event],
     now: DateTimeUtc,
@@ -306,7 +305,7 @@ pub(crate) async fn settle(
     let mut door = false;
     if victory
         && let Some(exp_id) = live.expedition_id
-        && let Some(exp) = expedition_entity::Entity::find_by_id(exp_id).one(txn).await?
+        && let Some(exp) = crate::access::one(txn, expedition_entity::Entity::find_by_id(exp_id)).await?
         && let Ok(zone) = expedition::parse_zone(&exp.zone)
         && let Some(hidden) = expedition::room_hidden(zone, u32::try_from(exp.room).unwrap_or(1))
         && live.combat.terrain.found.iter().any(|f| **f == *hidden.what)
@@ -374,7 +373,7 @@ pub(crate) async fn settle(
     let mut found = Vec::new();
     let mut expedition_abandoned = false;
     if let Some(exp_id) = live.expedition_id
-        && let Some(exp) = expedition_entity::Entity::find_by_id(exp_id).one(txn).await?
+        && let Some(exp) = crate::access::one(txn, expedition_entity::Entity::find_by_id(exp_id)).await?
         && exp.status == expedition::ACTIVE
     {
         let mut harvest = materials(&exp);
@@ -395,7 +394,7 @@ pub(crate) async fn settle(
             harvest.extend(found.iter().cloned());
         }
         row.harvested_materials = Set(materials_json(&harvest));
-        row.update(txn).await?;
+        expedition::save(txn, row).await?;
     }
     Ok(Settled {
         outcome,
@@ -516,7 +515,7 @@ impl Service {
     /// Either way the fight's insert is what keeps a channel to one active fight
     /// (`ux_combats_active_channel`, a second answered [`ServiceError::CombatInChannel`]), and
     /// the count only numbers the fight's seed, stored with it.
-    pub(crate) async fn new_fight<R: crate::reader::Access>(
+    pub(crate) async fn new_fight<R: crate::access::Access>(
         &self,
         db: &R,
         fight: NewFight<'_>,

@@ -12,7 +12,7 @@ use engine::content::Zone;
 use engine::content::data::{Content, HiddenDef, MonsterDef, ZoneDef};
 use engine::{Combatant, Dice, Terrain};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::cmd::character::Sheet;
 use crate::convert::{self, choices};
@@ -86,15 +86,24 @@ fn zone_id(zone: &ZoneDef) -> Result<Zone, ServiceError> {
 }
 
 /// The character's active expedition, if any.
-pub(crate) async fn active<C: ConnectionTrait>(
-    db: &C,
+pub(crate) async fn active<R: crate::access::Access>(
+    db: &R,
     character_id: i64,
 ) -> Result<Option<expedition::Model>, ServiceError> {
-    Ok(expedition::Entity::find()
+    let select = expedition::Entity::find()
         .filter(expedition::Column::CharacterId.eq(character_id))
-        .filter(crate::repo::is(expedition::Column::Status, ACTIVE))
-        .one(db)
-        .await?)
+        .filter(crate::repo::is(expedition::Column::Status, ACTIVE));
+    Ok(crate::access::one(db, select).await?)
+}
+
+/// Writes the columns of an expedition's `row` that are `Set` (it was read, then changed).
+pub(crate) async fn save<R: crate::access::Access>(db: &R, row: expedition::ActiveModel) -> Result<(), ServiceError> {
+    let id = row.id.clone().unwrap();
+    let update = expedition::Entity::update_many()
+        .set(row)
+        .filter(expedition::Column::Id.eq(id));
+    crate::access::execute(db, &update).await?;
+    Ok(())
 }
 
 pub(crate) fn materials(row: &expedition::Model) -> Vec<String> {

@@ -111,7 +111,7 @@ impl Service {
         let select = entry::Entity::find()
             .filter(entry::Column::CampaignId.eq(campaign_id))
             .order_by_asc(entry::Column::Id);
-        Ok(crate::reader::all(self.db(), select).await?)
+        Ok(crate::access::all(self.db(), select).await?)
     }
 
     /// The content the campaign's new fights use: the built-in content with the campaign's

@@ -121,11 +121,11 @@ pub fn describe(d: Duration) -> String {
 }
 
 /// The character's latest Hospital record, if any.
-pub(crate) async fn latest<R: crate::reader::Access>(
+pub(crate) async fn latest<R: crate::access::Access>(
     db: &R,
     character_id: i64,
 ) -> Result<Option<hospital_record::Model>, ServiceError> {
-    Ok(crate::reader::one(db, newest_first(character_id)).await?)
+    Ok(crate::access::one(db, newest_first(character_id)).await?)
 }
 
 /// A character's Hospital records, the newest first: by `ix_hospital_records_latest`, the
@@ -148,21 +148,19 @@ async fn open_debts<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<Vec
 }
 
 /// Whether the character owes the Hospital (their XP gains are 10 % lower while they do).
-pub(crate) async fn in_debt<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<bool, ServiceError> {
-    let count = debt::Entity::find()
+pub(crate) async fn in_debt<R: crate::access::Access>(db: &R, character_id: i64) -> Result<bool, ServiceError> {
+    let unpaid = debt::Entity::find()
         .filter(debt::Column::CharacterId.eq(character_id))
-        .filter(debt::Column::PaidAt.is_null())
-        .count(db)
-        .await?;
-    Ok(count > 0)
+        .filter(debt::Column::PaidAt.is_null());
+    Ok(crate::access::count(db, unpaid).await? > 0)
 }
 
 /// Admits the character behind combatant `index` of `live`, who has just died: the record with
 /// the fee fixed now, HP 0 and the arena streak reset, the character's expedition abandoned
 /// with its harvest dropped. Level, XP, gear, inventory, coins, pet and housing are kept
 /// (§8.1–§8.2). Runs inside the combat command's transaction.
-pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
-    txn: &C,
+pub(crate) async fn admit<R: crate::access::Access>(
+    txn: &R,
     live: &Live,
     index: usize,
     now: DateTimeUtc,
@@ -173,7 +171,7 @@ pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
     let dead: &Combatant = &live.combat.combatants[index];
     let row = characters::get(txn, character_id).await?;
     let combat_expedition = match live.expedition_id {
-        Some(id) => expedition_entity::Entity::find_by_id(id).one(txn).await?,
+        Some(id) => crate::access::one(txn, expedition_entity::Entity::find_by_id(id)).await?,
         None => None,
     };
     let own_expedition = expedition::active(txn, character_id).await?;
@@ -194,21 +192,23 @@ pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
     let coins = row.coins.max(0);
     let level = u32::try_from(row.level).unwrap_or(1);
     let fee = hospital::fee(level, tier, cleric_in_party, coins.unsigned_abs());
-    let record = hospital_record::ActiveModel {
-        character_id: Set(character_id),
-        player_id: Set(row.player_id.clone()),
-        admitted_at: Set(now),
-        fee: Set(i64::try_from(fee.fee).unwrap_or(i64::MAX)),
-        fee_paid: Set(false),
-        paid_at: Set(None),
-        recovery_ends: Set(None),
-        zone_died_in: Set(zone_def.map_or(NO_ZONE, |z| &*z.name).to_owned()),
-        expedition_id: Set(own_expedition.as_ref().or(combat_expedition.as_ref()).map(|e| e.id)),
-        death_saves: Set(serde_json::to_value(&dead.death).unwrap_or_default()),
-        discharged_at: Set(None),
-        ..Default::default()
-    }
-    .insert(txn)
+    let record_id = crate::access::insert(
+        txn,
+        hospital_record::ActiveModel {
+            character_id: Set(character_id),
+            player_id: Set(row.player_id.clone()),
+            admitted_at: Set(now),
+            fee: Set(i64::try_from(fee.fee).unwrap_or(i64::MAX)),
+            fee_paid: Set(false),
+            paid_at: Set(None),
+            recovery_ends: Set(None),
+            zone_died_in: Set(zone_def.map_or(NO_ZONE, |z| &*z.name).to_owned()),
+            expedition_id: Set(own_expedition.as_ref().or(combat_expedition.as_ref()).map(|e| e.id)),
+            death_saves: Set(serde_json::to_value(&dead.death).unwrap_or_default()),
+            discharged_at: Set(None),
+            ..Default::default()
+        },
+    )
     .await?;
     let mut expedition_abandoned = None;
     let mut materials_lost = Vec::new();
@@ -219,7 +219,7 @@ pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
         ended.status = Set(ABANDONED.to_owned());
         ended.ended_at = Set(Some(now));
         ended.harvested_materials = Set(materials_json(&[]));
-        ended.update(txn).await?;
+        expedition::save(txn, ended).await?;
     }
     let row = characters::modify(txn, row, |row| {
         row.hp = 0;
@@ -228,7 +228,7 @@ pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
     })
     .await?;
     Ok(Some(Admission {
-        hospital_record_id: record.id,
+        hospital_record_id: record_id,
         character_id,
         player_id: row.player_id,
         name: row.name,
@@ -245,7 +245,7 @@ pub(crate) async fn admit<C: ConnectionTrait + crate::reader::Access>(
 /// Ends a recovery rest: marks the record discharged and restores HP, exactly once (a
 /// conditional update: only the first caller sees the row change). Returns whether this call
 /// did it.
-pub(crate) async fn discharge<C: ConnectionTrait + crate::reader::Access>(
+pub(crate) async fn discharge<C: ConnectionTrait + crate::access::Access>(
     txn: &C,
     record_id: i64,
     character_id: i64,
@@ -285,7 +285,7 @@ pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64
 /// and unpaid ([`ServiceError::InHospital`]) or resting ([`ServiceError::Resting`]); a rest
 /// that has ended but not yet been fired is discharged here. Returns whether this is the
 /// first outing since a Hospital stay (TwinBee's `ExpeditionResume`). `row` is refreshed.
-pub(crate) async fn gate<C: ConnectionTrait + crate::reader::Access>(
+pub(crate) async fn gate<C: ConnectionTrait + crate::access::Access>(
     txn: &C,
     row: &mut character::Model,
     now: DateTimeUtc,

@@ -61,7 +61,7 @@ pub fn check_name(name: &str) -> Result<String, ServiceError> {
 }
 
 /// Refuses a name another character of the campaign holds (not `except`).
-async fn free<C: sea_orm::ConnectionTrait + crate::reader::Access>(
+async fn free<C: sea_orm::ConnectionTrait + crate::access::Access>(
     db: &C,
     campaign_id: i64,
     name: &str,
@@ -74,7 +74,7 @@ async fn free<C: sea_orm::ConnectionTrait + crate::reader::Access>(
 }
 
 /// Before a new character's insert: the name checked and free.
-pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait + crate::reader::Access>(
+pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait + crate::access::Access>(
     db: &C,
     campaign_id: i64,
     name: &str,
@@ -147,7 +147,7 @@ impl Service {
     }
 
     /// The gate before retiring: not fighting, not out exploring, nothing owed to the Hospital.
-    async fn may_retire<C: sea_orm::ConnectionTrait + crate::reader::Access>(
+    async fn may_retire<C: sea_orm::ConnectionTrait + crate::access::Access>(
         db: &C,
         row: &character::Model,
     ) -> Result<(), ServiceError> {

@@ -106,7 +106,7 @@ fn find<'a>(shelves: &'a [StockDef], name: &str) -> Option<&'a StockDef> {
 
 impl Service {
     /// Refuses while the character fights or is out on an expedition: the inn is at home.
-    pub(crate) async fn at_the_inn<C: sea_orm::ConnectionTrait + crate::reader::Access>(
+    pub(crate) async fn at_the_inn<C: sea_orm::ConnectionTrait + crate::access::Access>(
         db: &C,
         row: &character::Model,
     ) -> Result<(), ServiceError> {

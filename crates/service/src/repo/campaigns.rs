@@ -69,14 +69,14 @@ pub async fn find<C: ConnectionTrait>(
 }
 
 /// A campaign by id.
-pub async fn get<R: crate::reader::Access>(db: &R, id: i64) -> Result<campaign::Model, ServiceError> {
-    crate::reader::one(db, Campaign::find_by_id(id))
+pub async fn get<R: crate::access::Access>(db: &R, id: i64) -> Result<campaign::Model, ServiceError> {
+    crate::access::one(db, Campaign::find_by_id(id))
         .await?
         .ok_or(ServiceError::CampaignNotFound(id))
 }
 
 /// Switches a campaign's ruleset (timing model).
-pub async fn set_ruleset<C: ConnectionTrait + crate::reader::Access>(
+pub async fn set_ruleset<C: ConnectionTrait + crate::access::Access>(
     db: &C,
     id: i64,
     ruleset: &str,
@@ -90,7 +90,7 @@ pub async fn set_ruleset<C: ConnectionTrait + crate::reader::Access>(
 }
 
 /// Sets how long a reaction window stays open before it passes by itself.
-pub async fn set_reaction_timeout<C: ConnectionTrait + crate::reader::Access>(
+pub async fn set_reaction_timeout<C: ConnectionTrait + crate::access::Access>(
     db: &C,
     id: i64,
     secs: i32,
@@ -101,7 +101,7 @@ pub async fn set_reaction_timeout<C: ConnectionTrait + crate::reader::Access>(
 }
 
 /// Sets how long a fight waits on a player before their turn ends by itself (`0`: for ever).
-pub async fn set_turn_timeout<C: ConnectionTrait + crate::reader::Access>(
+pub async fn set_turn_timeout<C: ConnectionTrait + crate::access::Access>(
     db: &C,
     id: i64,
     secs: i32,

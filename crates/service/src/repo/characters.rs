@@ -32,7 +32,7 @@ pub struct NewCharacter {
 /// Creates a level-1 character at full HP. Refuses a second character for the same
 /// player in the same campaign with [`ServiceError::CharacterExists`], without failing
 /// an enclosing transaction (the insert is `ON CONFLICT DO NOTHING`).
-pub async fn create<C: ConnectionTrait>(
+pub async fn create<C: ConnectionTrait + crate::access::Access>(
     db: &C,
     new: NewCharacter,
     now: DateTimeUtc,
@@ -91,15 +91,14 @@ pub async fn create<C: ConnectionTrait>(
 }
 
 /// A character by id.
-pub async fn get<C: ConnectionTrait>(db: &C, id: i64) -> Result<character::Model, ServiceError> {
-    Character::find_by_id(id)
-        .one(db)
+pub async fn get<R: crate::access::Access>(db: &R, id: i64) -> Result<character::Model, ServiceError> {
+    crate::access::one(db, Character::find_by_id(id))
         .await?
         .ok_or(ServiceError::CharacterNotFound(id))
 }
 
 /// The player's character in a campaign, if they have made one.
-pub async fn for_player<R: crate::reader::Access>(
+pub async fn for_player<R: crate::access::Access>(
     db: &R,
     campaign_id: i64,
     player_id: &str,
@@ -107,7 +106,7 @@ pub async fn for_player<R: crate::reader::Access>(
     let select = Character::find()
         .filter(Column::CampaignId.eq(campaign_id))
         .filter(Column::PlayerId.eq(player_id));
-    Ok(crate::reader::one(db, select).await?)
+    Ok(crate::access::one(db, select).await?)
 }
 
 /// Every character in a campaign, oldest first.
@@ -142,9 +141,9 @@ pub(crate) async fn back_off(attempt: u32) {
 /// redo the change: [`modify`] does). Returns the row as written (its version bumped).
 ///
 /// Outside a transaction on a SQLite file it is a transaction of its own on the group commit's
-/// connection, on the caller's task ([`crate::reader::Access`]), not two round trips to sqlx's
+/// connection, on the caller's task ([`crate::access::Access`]), not two round trips to sqlx's
 /// thread.
-pub async fn update<R: crate::reader::Access>(
+pub async fn update<R: crate::access::Access>(
     db: &R,
     character: character::Model,
 ) -> Result<character::Model, ServiceError> {
@@ -160,23 +159,10 @@ pub async fn update<R: crate::reader::Access>(
         .set(row)
         .filter(Column::Id.eq(id))
         .filter(Column::Version.eq(expected));
-    let changed = match db.outside().and_then(crate::Db::sqlite_writer) {
-        Some(writer) => {
-            let statement = sea_orm::QueryTrait::build(&update, sea_orm::DbBackend::Sqlite);
-            let values = statement.values.unwrap_or(sea_orm::sea_query::Values(Vec::new()));
-            writer
-                .alone(|conn| {
-                    crate::writer::execute(conn, &statement.sql, &values)
-                        .map_err(|err| crate::writer::database_error(&err))
-                })
-                .await? as u64
-        }
-        None => update.exec(db.sea_orm()).await?.rows_affected,
-    };
-    if changed == 1 {
+    if crate::access::execute(db, &update).await? == 1 {
         return Ok(written);
     }
-    let found = get(db.sea_orm(), id).await?.version;
+    let found = get(db, id).await?.version;
     Err(ServiceError::StaleCharacter {
         character_id: id,
         expected,
@@ -191,7 +177,7 @@ pub async fn update<R: crate::reader::Access>(
 /// first; on PostgreSQL (READ COMMITTED) the re-read sees the other's commit.
 pub async fn modify<R, F>(db: &R, mut row: character::Model, mut change: F) -> Result<character::Model, ServiceError>
 where
-    R: crate::reader::Access,
+    R: crate::access::Access,
     F: FnMut(&mut character::Model) -> Result<(), ServiceError>,
 {
     let mut attempt = 0;
@@ -203,7 +189,7 @@ where
         match update(db, changed).await {
             Err(ServiceError::StaleCharacter { .. }) if attempt < MAX_ATTEMPTS => {
                 back_off(attempt).await;
-                row = get(db.sea_orm(), row.id).await?;
+                row = get(db, row.id).await?;
             }
             done => return done,
         }
@@ -212,7 +198,7 @@ where
 
 /// A campaign's character by name, case-insensitively, through the index on
 /// `(campaign_id, lower(name))` (not by reading every character of the campaign).
-pub async fn by_name<R: crate::reader::Access>(
+pub async fn by_name<R: crate::access::Access>(
     db: &R,
     campaign_id: i64,
     name: &str,
@@ -223,7 +209,7 @@ pub async fn by_name<R: crate::reader::Access>(
         // SQL's lower() folds ASCII alike on both backends; the exact fold is checked below.
         found = found.filter(Expr::expr(Func::lower(Expr::col(Column::Name))).eq(wanted.clone()));
     }
-    Ok(crate::reader::all(db, found.order_by_asc(Column::Id))
+    Ok(crate::access::all(db, found.order_by_asc(Column::Id))
         .await?
         .into_iter()
         .find(|c| c.name.to_lowercase() == wanted))

@@ -13,9 +13,9 @@ use sea_orm::{
     QueryOrder, QuerySelect,
 };
 
+use crate::access::Access;
 use crate::entity::combat::{self, Column, Entity as Combat};
 use crate::entity::combat_event::{self, Entity as CombatEvent};
-use crate::reader::Access;
 use crate::{DateTimeUtc, ServiceError};
 
 /// A combat about to start.
@@ -70,12 +70,12 @@ pub async fn create<C: ConnectionTrait>(
 /// How many fights a campaign has had (in any channel, ended or not).
 pub async fn count_in_campaign<R: Access>(db: &R, campaign_id: i64) -> Result<u64, ServiceError> {
     let fights = Combat::find().filter(Column::CampaignId.eq(campaign_id));
-    Ok(crate::reader::count(db, fights).await?)
+    Ok(crate::access::count(db, fights).await?)
 }
 
 /// A combat by id.
 pub async fn get<R: Access>(db: &R, id: i64) -> Result<combat::Model, ServiceError> {
-    crate::reader::one(db, Combat::find_by_id(id))
+    crate::access::one(db, Combat::find_by_id(id))
         .await?
         .ok_or(ServiceError::CombatNotFound(id))
 }
@@ -99,7 +99,7 @@ pub async fn version<R: Access>(db: &R, id: i64) -> Result<i64, ServiceError> {
         Expr::col((Combat, Column::Version)),
     ]));
     let select = Combat::find_by_id(id).select_only().column_as(logged_or_row, "version");
-    crate::reader::integer(db, select)
+    crate::access::integer(db, select)
         .await?
         .ok_or(ServiceError::CombatNotFound(id))
 }
@@ -115,7 +115,7 @@ pub async fn active_in_channel<R: Access>(
         .filter(Column::ChannelId.eq(channel_id))
         .filter(super::is(Column::Status, ACTIVE))
         .order_by_desc(Column::Id);
-    Ok(crate::reader::one(db, select).await?)
+    Ok(crate::access::one(db, select).await?)
 }
 
 /// Saves one applied command: the new state and version, and its row in the event log.

@@ -1,7 +1,7 @@
 //! Repositories: the queries, one module per aggregate. Each function takes any sea-orm
 //! connection (the pool or a transaction) unless it must run inside a transaction, in
 //! which case it takes a [`sea_orm::DatabaseTransaction`]. A read made outside a transaction
-//! on a hot path takes [`crate::reader::Access`], which the [`crate::Db`] is too: on a SQLite
+//! on a hot path takes [`crate::access::Access`], which the [`crate::Db`] is too: on a SQLite
 //! file it runs on the reader, on the command's own thread (see [`crate::reader`]).
 
 pub mod campaigns;
