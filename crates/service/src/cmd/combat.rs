@@ -679,10 +679,17 @@ impl Service {
                 .await?
                 .is_some_and(|r| r.discharged_at.is_none())
             {
-                // Admitted, resting, or rested but not yet discharged: the gate decides.
-                let txn = self.db().begin_write().await?;
-                crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
-                txn.commit().await?;
+                // Admitted, resting, or rested but not yet discharged: the gate decides (on a
+                // SQLite file in a transaction of its own on the group commit's connection).
+                if let Some(writer) = self.db().sqlite_writer() {
+                    let txn = writer.begin().await?;
+                    crate::cmd::hospital::gate(&txn, &mut row, now).await?;
+                    txn.commit()?;
+                } else {
+                    let txn = self.db().begin_write().await?;
+                    crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
+                    txn.commit().await?;
+                }
             }
             if row.hp <= 0 {
                 return Err(ServiceError::CannotFight { name: row.name });

@@ -16,8 +16,8 @@ use engine::content::{Class, Zone};
 use engine::{Combatant, hospital};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait,
-    QueryFilter, QueryOrder,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QueryOrder,
 };
 
 use crate::cmd::expedition::{self, ABANDONED, materials, materials_json};
@@ -245,19 +245,17 @@ pub(crate) async fn admit<R: crate::access::Access>(
 /// Ends a recovery rest: marks the record discharged and restores HP, exactly once (a
 /// conditional update: only the first caller sees the row change). Returns whether this call
 /// did it.
-pub(crate) async fn discharge<C: ConnectionTrait + crate::access::Access>(
-    txn: &C,
+pub(crate) async fn discharge<R: crate::access::Access>(
+    txn: &R,
     record_id: i64,
     character_id: i64,
     now: DateTimeUtc,
 ) -> Result<bool, ServiceError> {
-    let done = hospital_record::Entity::update_many()
+    let discharged = hospital_record::Entity::update_many()
         .col_expr(hospital_record::Column::DischargedAt, Expr::value(now))
         .filter(hospital_record::Column::Id.eq(record_id))
-        .filter(hospital_record::Column::DischargedAt.is_null())
-        .exec(txn)
-        .await?;
-    if done.rows_affected != 1 {
+        .filter(hospital_record::Column::DischargedAt.is_null());
+    if crate::access::execute(txn, &discharged).await? != 1 {
         return Ok(false);
     }
     restore_hp(txn, &[character_id]).await?;
@@ -265,19 +263,18 @@ pub(crate) async fn discharge<C: ConnectionTrait + crate::access::Access>(
 }
 
 /// Sets the characters' HP to their maximum.
-pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64]) -> Result<(), ServiceError> {
+pub(crate) async fn restore_hp<R: crate::access::Access>(txn: &R, character_ids: &[i64]) -> Result<(), ServiceError> {
     if character_ids.is_empty() {
         return Ok(());
     }
-    character::Entity::update_many()
+    let restored = character::Entity::update_many()
         .col_expr(character::Column::Hp, Expr::col(character::Column::MaxHp))
         .col_expr(
             character::Column::Version,
             sea_orm::sea_query::ExprTrait::add(Expr::col(character::Column::Version), 1),
         )
-        .filter(character::Column::Id.is_in(character_ids.iter().copied()))
-        .exec(txn)
-        .await?;
+        .filter(character::Column::Id.is_in(character_ids.iter().copied()));
+    crate::access::execute(txn, &restored).await?;
     Ok(())
 }
 
@@ -285,8 +282,8 @@ pub(crate) async fn restore_hp<C: ConnectionTrait>(txn: &C, character_ids: &[i64
 /// and unpaid ([`ServiceError::InHospital`]) or resting ([`ServiceError::Resting`]); a rest
 /// that has ended but not yet been fired is discharged here. Returns whether this is the
 /// first outing since a Hospital stay (TwinBee's `ExpeditionResume`). `row` is refreshed.
-pub(crate) async fn gate<C: ConnectionTrait + crate::access::Access>(
-    txn: &C,
+pub(crate) async fn gate<R: crate::access::Access>(
+    txn: &R,
     row: &mut character::Model,
     now: DateTimeUtc,
 ) -> Result<bool, ServiceError> {
@@ -314,8 +311,7 @@ pub(crate) async fn gate<C: ConnectionTrait + crate::access::Access>(
     if let Some(died_on) = record.expedition_id {
         since = since.filter(expedition_entity::Column::Id.ne(died_on));
     }
-    let since = since.count(txn).await?;
-    Ok(since == 0)
+    Ok(crate::access::count(txn, since).await? == 0)
 }
 
 impl Service {
