@@ -1,8 +1,8 @@
 //! Where a repository function's statements run (issue 13): through sea-orm, on the pool or in
 //! a transaction; or, on a SQLite file, on connections of this process's own, on the caller's
 //! thread — a read outside any transaction on the [`Reader`], a write of its own on the group
-//! commit's connection ([`crate::writer::Writer::alone`]), and every statement of a transaction
-//! of its own there ([`Txn`]: a fight's last command with its Hospital admissions and its
+//! commit's connection (`writer::Writer::alone`), and every statement of a transaction
+//! of its own there (`writer::Txn`: a fight's last command with its Hospital admissions and its
 //! settlement, `crate::store`).
 //!
 //! Each of those took a round trip to sqlx's worker thread per statement (and sqlx's ping when

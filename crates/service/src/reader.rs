@@ -12,8 +12,10 @@
 //! It reads what is committed, as the pool's connection does outside a transaction: each read
 //! is a transaction of its own in WAL mode, which sees every commit made before it began (this
 //! process's group commit, its sea-orm transactions, other processes). A read that must see a
-//! transaction's own uncommitted writes is made inside it, through sea-orm, never here: the
-//! [`Access`] of a transaction is the transaction.
+//! transaction's own uncommitted writes is made inside it, never here: the
+//! [`crate::access::Access`] of a transaction is the transaction. The rows a statement selects
+//! become models the same way on the group commit's connection, in a transaction of its own
+//! there (`models` takes the connection).
 //!
 //! A row becomes the entity's model through serde (the models read here derive `Deserialize`),
 //! each value decoded as sqlx decodes it for the column's type as the entity declares it: a
