@@ -21,6 +21,11 @@ fn gogobee() -> Command {
 }
 
 fn play(path: &Path, seed: u64, json: bool) -> String {
+    play_on(path, seed, json, None)
+}
+
+/// Plays the script on the database at `db` (in memory without one).
+fn play_on(path: &Path, seed: u64, json: bool, db: Option<&str>) -> String {
     let mut command = gogobee();
     command
         .args(["play", "--script"])
@@ -28,6 +33,9 @@ fn play(path: &Path, seed: u64, json: bool) -> String {
         .args(["--seed", &seed.to_string()]);
     if json {
         command.arg("--json");
+    }
+    if let Some(db) = db {
+        command.args(["--db", db]);
     }
     let output = command
         .env_remove("DATABASE_URL")
@@ -278,4 +286,29 @@ fn the_inns_rests_and_workbench_and_their_refusals() {
 #[test]
 fn character_life_names_retiring_leaderboards_and_the_guide() {
     check("tests/scenarios/character_life.txt");
+}
+
+/// Every scenario plays the same on a SQLite file as in memory. On a file the commands run on the
+/// process's own connections (the group commit; the reader; a death's Hospital admission and a
+/// fight's settlement in a transaction of their own on the group commit's connection), in memory
+/// through sea-orm: two paths for one game.
+#[test]
+fn every_scenario_plays_the_same_on_a_sqlite_file_as_in_memory() {
+    let dir = std::env::temp_dir().join(format!("gogobee-scenario-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let mut scripts: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"))
+        .expect("the scenarios")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 10, "the scenarios are found: {scripts:?}");
+    for path in &scripts {
+        let seed = seed_of(&std::fs::read_to_string(path).expect("the script"));
+        let name = path.file_stem().expect("a file name").to_string_lossy().into_owned();
+        let db = format!("sqlite://{}?mode=rwc", dir.join(format!("{name}.db")).display());
+        let on_file = play_on(path, seed, false, Some(&db));
+        assert_eq!(on_file, play(path, seed, false), "{name} on a SQLite file");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
