@@ -1530,14 +1530,29 @@ impl Store {
         (retired, timer): (Vec<i64>, Option<timer::ActiveModel>),
         now: DateTimeUtc,
     ) -> (crate::writer::Statements, bool) {
-        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
-        let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let snapshot = self.snapshot_due(after, &applied.events);
-        let mut batch = statements(backend, before, after, &command, &events, &retired, snapshot, now);
+        let (mut batch, snapshot) = self.batch(backend, before, after, applied, &retired, now);
         if let Some(row) = timer {
             batch.push_rendered(&TIMER_INSERT, timer_values(row), 1, timer_insert);
         }
         (batch.into_statements(), snapshot)
+    }
+
+    /// A command's own statements ([`statements`]: its log entry first, its snapshot when one is
+    /// due, its retired timers' deletions), and whether they write its snapshot.
+    fn batch<T>(
+        &self,
+        backend: DbBackend,
+        before: &Before,
+        after: &Live,
+        applied: &Applied<T>,
+        retired: &[i64],
+        now: DateTimeUtc,
+    ) -> (Batch, bool) {
+        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
+        let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let snapshot = self.snapshot_due(after, &applied.events);
+        let batch = statements(backend, before, after, &command, &events, retired, snapshot, now);
+        (batch, snapshot)
     }
 
     async fn write_in<T>(
@@ -1558,19 +1573,7 @@ impl Store {
         }
         let old_timers = change.retired;
         let aftermath = aftermath(txn, after, &applied.events, now).await?;
-        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
-        let events = serde_json::to_string(&applied.events).expect("events serialise");
-        let snapshot = self.snapshot_due(after, &applied.events);
-        let batch = statements(
-            backend(&self.db),
-            before,
-            after,
-            &command,
-            &events,
-            &old_timers,
-            snapshot,
-            now,
-        );
+        let (batch, snapshot) = self.batch(backend(&self.db), before, after, applied, &old_timers, now);
         // The log entry first and on its own: it is the version guard, which must touch its row
         // whatever the rest touches (as the group commits check it).
         let (guard, rest) = batch.statements.split_first().expect("a command logs itself");

@@ -266,6 +266,7 @@ impl Txn {
         Ok(())
     }
 
+    /// Its sea-orm connection: a disconnected one (see the field).
     pub fn disconnected(&self) -> &sea_orm::DatabaseConnection {
         &self.disconnected
     }
