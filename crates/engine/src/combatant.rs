@@ -14,6 +14,7 @@ use crate::content::data::{
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
+use crate::reactions::Repertoire;
 use crate::readied::ReadiedAction;
 pub use crate::sheet::{CharacterDef, Kind, Sheet};
 
@@ -138,6 +139,31 @@ pub struct Pools {
     pub breath_ready: bool,
 }
 
+/// A combatant's sheet, open for changes ([`Combatant::sheet_mut`]): when dropped, the
+/// combatant's [`Repertoire`] is worked out again from what the sheet now says (as
+/// `BinaryHeap::peek_mut` restores the heap).
+pub struct SheetMut<'c>(&'c mut Combatant);
+
+impl std::ops::Deref for SheetMut<'_> {
+    type Target = Sheet;
+
+    fn deref(&self) -> &Sheet {
+        &self.0.sheet
+    }
+}
+
+impl std::ops::DerefMut for SheetMut<'_> {
+    fn deref_mut(&mut self) -> &mut Sheet {
+        Arc::make_mut(&mut self.0.sheet)
+    }
+}
+
+impl Drop for SheetMut<'_> {
+    fn drop(&mut self) {
+        self.0.recount_repertoire();
+    }
+}
+
 /// One combatant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Combatant {
@@ -146,8 +172,13 @@ pub struct Combatant {
     pub side: Side,
     pub controller: Controller,
     /// What it is, fixed when it joined: the only place the rules read its content from.
+    /// Changed through [`Combatant::sheet_mut`], which keeps `repertoire` in step with it.
     #[serde(with = "crate::sheet::slot", default = "crate::sheet::slot::unset")]
     pub sheet: Arc<Sheet>,
+    /// The reactions its sheet could ever give it, under each ruleset: worked out from `sheet`
+    /// whenever the sheet is made or changed, not stored (see [`Repertoire`]).
+    #[serde(skip)]
+    pub(crate) repertoire: Repertoire,
     pub abilities: Abilities,
     pub hp: i32,
     pub max_hp: i32,
@@ -251,6 +282,7 @@ impl Combatant {
             name: name.to_owned(),
             side,
             controller,
+            repertoire: Repertoire::of(&sheet),
             sheet: Arc::new(sheet),
             abilities,
             hp,
@@ -280,9 +312,16 @@ impl Combatant {
     }
 
     /// Its sheet, to change before it joins a fight (gear from a character row, a test's
-    /// set-up); copied first if another combatant shares it.
-    pub fn sheet_mut(&mut self) -> &mut Sheet {
-        Arc::make_mut(&mut self.sheet)
+    /// set-up); copied first if another combatant shares it. Its [`Repertoire`] is worked out
+    /// again from the changed sheet when the returned guard is dropped.
+    pub fn sheet_mut(&mut self) -> SheetMut<'_> {
+        SheetMut(self)
+    }
+
+    /// Works its [`Repertoire`] out again from its sheet: for a combatant read from storage,
+    /// which does not keep it.
+    pub(crate) fn recount_repertoire(&mut self) {
+        self.repertoire = Repertoire::of(&self.sheet);
     }
 
     /// Wields a built-in weapon in the main hand.
@@ -302,7 +341,7 @@ impl Combatant {
 
     /// Wields a weapon of any content in the main hand; nothing in it, it strikes unarmed.
     pub fn wield(&mut self, weapon: Option<Arc<WeaponDef>>) {
-        let sheet = self.sheet_mut();
+        let mut sheet = self.sheet_mut();
         sheet.weapon = weapon.unwrap_or_else(|| Arc::clone(&sheet.unarmed));
     }
 
@@ -342,7 +381,7 @@ impl Combatant {
             return;
         };
         if self.item_def(item).is_none() {
-            let sheet = self.sheet_mut();
+            let mut sheet = self.sheet_mut();
             let mut items = sheet.items.to_vec();
             items.push(Arc::clone(def));
             sheet.items = items.into();
@@ -365,7 +404,7 @@ impl Combatant {
             .cloned()
             .collect();
         if !missing.is_empty() {
-            let sheet = self.sheet_mut();
+            let mut sheet = self.sheet_mut();
             let mut items = sheet.items.to_vec();
             items.extend(missing);
             sheet.items = items.into();
@@ -633,7 +672,7 @@ impl Combatant {
 
     /// The definition of a spell it knows.
     pub fn known_spell(&self, spell: Spell) -> Option<&SpellDef> {
-        self.known_spells().iter().find(|s| spell.names(&s.name))
+        self.sheet.known_spell(spell)
     }
 
     /// The definition of a spell it can cast: known, or on a scroll it carries.
@@ -670,10 +709,7 @@ impl Combatant {
 
     /// Whether it can attack in melee at all (to make opportunity attacks).
     pub fn has_melee_attack(&self) -> bool {
-        match &self.sheet.kind {
-            Kind::Character(_) => true,
-            Kind::Monster(m) => m.attacks.iter().any(|a| !a.ranged),
-        }
+        self.sheet.has_melee_attack()
     }
 
     /// Its best ranged attack, if any.

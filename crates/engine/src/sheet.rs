@@ -181,6 +181,20 @@ impl Sheet {
         }
     }
 
+    /// The definition of a spell it knows.
+    pub fn known_spell(&self, spell: crate::content::Spell) -> Option<&SpellDef> {
+        self.spells().iter().find(|s| spell.names(&s.name))
+    }
+
+    /// Whether it can attack in melee at all (to make opportunity attacks): every character
+    /// can, a monster with a melee attack can.
+    pub fn has_melee_attack(&self) -> bool {
+        match &self.kind {
+            Kind::Character(_) => true,
+            Kind::Monster(m) => m.attacks.iter().any(|a| !a.ranged),
+        }
+    }
+
     /// The definition of a consumable it carries.
     pub fn item(&self, item: Item) -> Option<&Arc<ItemDef>> {
         self.items.iter().find(|i| item.names(&i.name))
@@ -295,8 +309,14 @@ pub mod roster {
         m.end()
     }
 
+    /// Reads a fight's combatants, each with its repertoire worked out from its sheet (it is not
+    /// stored: see [`crate::reactions::Repertoire`]).
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Combatant>, D::Error> {
-        d.deserialize_any(RosterVisitor)
+        let mut list = d.deserialize_any(RosterVisitor)?;
+        for c in &mut list {
+            c.recount_repertoire();
+        }
+        Ok(list)
     }
 
     struct RosterVisitor;
@@ -400,9 +420,12 @@ pub mod legacy {
         }
     }
 
-    /// A single combatant (a `Join` in the command log) in either form.
+    /// A single combatant (a `Join` in the command log) in either form, with its repertoire
+    /// worked out from its sheet.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<Combatant>, D::Error> {
-        Ok(Box::new(Stored::deserialize(d)?.into_combatant()))
+        let mut c = Stored::deserialize(d)?.into_combatant();
+        c.recount_repertoire();
+        Ok(Box::new(c))
     }
 }
 
@@ -563,5 +586,12 @@ mod tests {
             panic!("a join");
         };
         assert_eq!(*combatant, combat.combatants[1]);
+        // Their repertoires (never stored) are worked out from the rebuilt sheets.
+        let exact = |c: &Combatant| {
+            let of = crate::reactions::Repertoire::of(&c.sheet);
+            c.repertoire.covers(of) && of.covers(c.repertoire)
+        };
+        assert!(back.combatants.iter().all(exact));
+        assert!(exact(&combatant));
     }
 }

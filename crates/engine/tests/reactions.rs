@@ -105,6 +105,53 @@ fn uncanny_dodge_is_not_offered_against_a_hidden_attacker() {
 }
 
 #[test]
+fn among_forty_interception_is_offered_only_to_those_who_have_it_and_never_to_the_rest() {
+    // Two fighters of level 3 (Interception), 36 of level 1 (none), all in melee with the goblin
+    // that hits Vex: the two are asked in turn, the recruits never.
+    let mut cast = vec![
+        pc("Bo", Race::Human, Class::Fighter, 3),
+        pc("Vex", Race::Human, Class::Rogue, 1),
+        puppet("Goblin", Monster::Goblin),
+    ];
+    cast.extend((1..=36).map(|i| pc(&format!("Recruit {i}"), Race::Human, Class::Fighter, 1)));
+    cast.push(pc("Cy", Race::Human, Class::Fighter, 3));
+    let mut f = Fight::new(cast);
+    assert_eq!(f.combat.combatants.len(), engine::join::MAX_COMBATANTS);
+    let (bo, vex, goblin, cy) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"), f.id("Cy"));
+    let allies: Vec<CombatantId> = f
+        .combat
+        .combatants
+        .iter()
+        .map(|c| c.id)
+        .filter(|&id| id != goblin)
+        .collect();
+    for &ally in &allies {
+        f.melee(ally, goblin);
+    }
+    let mut order = vec![goblin];
+    order.extend(&allies);
+    f.start_with_order(order);
+    let hp = f.get(vex).hp;
+
+    let events = hit(&mut f, goblin, vex);
+    assert_eq!(offered_to(&events, bo), Some(vec![ReactionKind::Interception]));
+    let damage = pending_hit(&f);
+    let events = f.act(bo, Command::Pass);
+    assert_eq!(offered_to(&events, cy), Some(vec![ReactionKind::Interception]));
+    f.act(cy, Command::Pass);
+    assert_eq!(f.get(vex).hp, hp - damage, "both passed: the hit lands whole");
+    let asked: Vec<CombatantId> = f
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ReactionOffered { reactor, .. } => Some(*reactor),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, [bo, cy], "no recruit is asked");
+}
+
+#[test]
 fn interception_reduces_damage_to_an_ally_in_melee_by_1d10_plus_proficiency() {
     let (mut f, bo, vex, goblin) = goblin_turn(3, 1);
     let hp = f.get(vex).hp;

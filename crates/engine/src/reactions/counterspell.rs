@@ -4,7 +4,7 @@
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::{Ability, Spell};
 use crate::dice::RollMode;
 use crate::event::Event;
@@ -17,8 +17,13 @@ impl Reaction for Counterspell {
         "Counterspell"
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.knows(Spell::COUNTERSPELL) && c.lowest_slot(3).is_some()
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        self.sheet_grants(&c.sheet, ruleset) && c.lowest_slot(3).is_some()
+    }
+
+    /// Knowing the spell (a Mage 5+'s, or a monster's that knows it).
+    fn sheet_grants(&self, sheet: &Sheet, _ruleset: Ruleset) -> bool {
+        sheet.known_spell(Spell::COUNTERSPELL).is_some()
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

@@ -6,7 +6,7 @@
 
 use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
@@ -19,7 +19,11 @@ impl Reaction for DivineIntervention {
 
     /// A TDGS Interrupt: a Cleric's, from level 1 (the class table's "Divine Intervention").
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        ruleset == Ruleset::Tdgs && c.has_feature(Feature::DivineIntervention, ruleset)
+        self.sheet_grants(&c.sheet, ruleset)
+    }
+
+    fn sheet_grants(&self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+        ruleset == Ruleset::Tdgs && sheet.has_feature(Feature::DivineIntervention, ruleset)
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

@@ -3,7 +3,7 @@
 
 use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
@@ -15,7 +15,11 @@ impl Reaction for Evasion {
     }
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        c.has_feature(Feature::Evasion, ruleset)
+        self.sheet_grants(&c.sheet, ruleset)
+    }
+
+    fn sheet_grants(&self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+        sheet.has_feature(Feature::Evasion, ruleset)
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

@@ -3,7 +3,7 @@
 
 use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::data::Feature;
 use crate::dice::DiceExpr;
 use crate::movement::Band;
@@ -17,7 +17,11 @@ impl Reaction for Interception {
     }
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        c.has_feature(Feature::Interception, ruleset)
+        self.sheet_grants(&c.sheet, ruleset)
+    }
+
+    fn sheet_grants(&self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+        sheet.has_feature(Feature::Interception, ruleset)
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

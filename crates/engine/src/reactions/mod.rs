@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::command::{Actor, Command};
 use crate::content::Spell;
 use crate::event::Event;
@@ -30,8 +30,19 @@ pub trait Reaction: Sync {
     /// The gate: whether `c` has this reaction at all — its class, level, monster traits and
     /// the resources it spends — whatever the trigger and whether its reaction is spent.
     /// Reactions the timing model gives (a readied action, the timeline's strikes) are not an
-    /// ability's: `false`.
+    /// ability's: `false`. Never true where [`Reaction::sheet_grants`] is false.
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool;
+
+    /// The gate's content part: whether a combatant of this `sheet` could ever have it under
+    /// `ruleset` — its class's features at its level, its stat block, the spells it knows —
+    /// whatever it has left to spend. A combatant's [`Repertoire`] is made of these, and a
+    /// trigger is not put to anyone whose repertoire holds no reaction answering it, so this
+    /// must be true wherever [`Reaction::grants`] or [`Reaction::answers`] may be. By default
+    /// `true`: a reaction the timing model gives (a readied action, the timeline's strikes) is
+    /// never passed over.
+    fn sheet_grants(&self, _sheet: &Sheet, _ruleset: Ruleset) -> bool {
+        true
+    }
 
     /// The kinds of trigger it may answer at all: [`Reaction::answers`] is false for any other
     /// (the index [`answering`] is built from these; debug builds check it against `answers`).
@@ -90,9 +101,9 @@ macro_rules! registry {
             /// Every reaction, in the registry's order.
             pub const ALL: [ReactionKind; [$(stringify!($kind)),*].len()] = [$(ReactionKind::$kind),*];
 
-            /// The reactions that may answer each kind of trigger, in the registry's order, split
-            /// into those anyone may answer and those only the trigger's target may: built once
-            /// from each module's [`Reaction::triggers`] and [`Reaction::target_only`].
+            /// The reactions that may answer each kind of trigger, split into those anyone may
+            /// answer and those only the trigger's target may: built once from each module's
+            /// [`Reaction::triggers`] and [`Reaction::target_only`].
             fn index() -> &'static [Answering; TriggerKind::ALL.len()] {
                 static INDEX: std::sync::OnceLock<[Answering; TriggerKind::ALL.len()]> = std::sync::OnceLock::new();
                 INDEX.get_or_init(|| {
@@ -111,6 +122,13 @@ macro_rules! registry {
                         }
                     })
                 })
+            }
+
+            /// [`Reaction::sheet_grants`] without the `dyn` call.
+            fn sheet_grants(self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+                match self {
+                    $( ReactionKind::$kind => Reaction::sheet_grants(&$module::$kind, sheet, ruleset), )*
+                }
             }
 
             /// Its rules.
@@ -401,16 +419,136 @@ impl ReactionWindow {
 
 /// Whether `c` has the reaction `kind` at all (see [`Reaction::grants`]).
 pub fn grants(c: &Combatant, kind: ReactionKind, ruleset: Ruleset) -> bool {
-    kind.reaction().grants(c, ruleset)
+    let granted = kind.reaction().grants(c, ruleset);
+    debug_assert!(
+        !granted || c.repertoire.under(ruleset).contains(kind),
+        "{} grants {kind:?} but its repertoire leaves it out",
+        c.name
+    );
+    granted
 }
 
-/// The reactions that may answer a kind of trigger, in the registry's order.
+/// A set of reactions: one bit each, in the registry's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReactionSet(u16);
+
+// One bit a reaction.
+const _: () = assert!(ReactionKind::ALL.len() <= u16::BITS as usize);
+
+impl ReactionSet {
+    /// No reaction.
+    pub const EMPTY: ReactionSet = ReactionSet(0);
+    /// Every reaction in the registry.
+    pub const ALL: ReactionSet = ReactionSet(u16::MAX >> (u16::BITS as usize - ReactionKind::ALL.len()));
+
+    pub fn contains(self, kind: ReactionKind) -> bool {
+        self.0 & (1 << kind as u16) != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Its reactions, in the registry's order (the buttons' order).
+    pub fn iter(self) -> impl Iterator<Item = ReactionKind> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let at = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+            ReactionKind::ALL.get(at).copied()
+        })
+    }
+}
+
+impl FromIterator<ReactionKind> for ReactionSet {
+    fn from_iter<I: IntoIterator<Item = ReactionKind>>(kinds: I) -> Self {
+        ReactionSet(kinds.into_iter().fold(0, |bits, k| bits | 1 << k as u16))
+    }
+}
+
+impl std::ops::BitAnd for ReactionSet {
+    type Output = ReactionSet;
+
+    fn bitand(self, other: ReactionSet) -> ReactionSet {
+        ReactionSet(self.0 & other.0)
+    }
+}
+
+impl std::ops::BitOr for ReactionSet {
+    type Output = ReactionSet;
+
+    fn bitor(self, other: ReactionSet) -> ReactionSet {
+        ReactionSet(self.0 | other.0)
+    }
+}
+
+/// The reactions a combatant's sheet could ever give it, under each ruleset
+/// ([`Reaction::sheet_grants`]): worked out once when its sheet is made or changed
+/// ([`Combatant::sheet_mut`]) and kept inline in the combatant, so a trigger put to a whole fight
+/// passes over everyone without a reaction answering it before reading their sheets
+/// ([`Asking::has_options`]). Whatever the combatant still has to spend, its readied action and
+/// the timing model's own reactions are there (their gates are not the sheet's).
+///
+/// A cache of what the sheet says, not state of its own: it is not stored (a fight read back,
+/// one stored before it existed included, works it out again as it loads —
+/// `crate::sheet::roster`), and combatants equal in everything else are equal whatever it holds.
+/// A combatant deserialized on its own, outside a fight or a `Join`, holds every reaction until
+/// its sheet is next changed: asked everything, it is never passed over wrongly.
+#[derive(Debug, Clone, Copy)]
+pub struct Repertoire([ReactionSet; Ruleset::ALL.len()]);
+
+impl Repertoire {
+    /// What `sheet` gives under each ruleset.
+    pub fn of(sheet: &Sheet) -> Self {
+        Repertoire(Ruleset::ALL.map(|ruleset| {
+            ReactionKind::ALL
+                .into_iter()
+                .filter(|k| k.sheet_grants(sheet, ruleset))
+                .collect()
+        }))
+    }
+
+    /// Every reaction under every ruleset: not known yet.
+    pub fn unknown() -> Self {
+        Repertoire([ReactionSet::ALL; Ruleset::ALL.len()])
+    }
+
+    /// Those it may have under `ruleset`.
+    pub fn under(self, ruleset: Ruleset) -> ReactionSet {
+        self.0[ruleset as usize]
+    }
+
+    /// Whether it holds every reaction `other` holds, under every ruleset.
+    pub fn covers(self, other: Repertoire) -> bool {
+        self.0
+            .into_iter()
+            .zip(other.0)
+            .all(|(mine, theirs)| (mine & theirs) == theirs)
+    }
+}
+
+impl Default for Repertoire {
+    fn default() -> Self {
+        Self::unknown()
+    }
+}
+
+/// A cache: see [`Repertoire`].
+impl PartialEq for Repertoire {
+    fn eq(&self, _other: &Repertoire) -> bool {
+        true
+    }
+}
+
+impl Eq for Repertoire {}
+
+/// The reactions that may answer a kind of trigger.
 #[derive(Debug, Default)]
 pub struct Answering {
     /// Those anyone may answer it with (their own checks decide).
-    pub anyone: Vec<ReactionKind>,
+    pub anyone: ReactionSet,
     /// Those only the trigger's target may ([`Reaction::target_only`]).
-    pub target: Vec<ReactionKind>,
+    pub target: ReactionSet,
 }
 
 /// The reactions that may answer a trigger of `kind` at all.
@@ -424,18 +562,22 @@ pub fn answering(kind: TriggerKind) -> &'static Answering {
 pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger) -> Vec<ReactionKind> {
     let r = combat.get(reactor);
     let legal = |k: &ReactionKind| k.answers(combat, r, trigger) && crate::timing::may_react(combat, reactor, *k);
-    let answering = answering(trigger.kind());
-    let mut found: Vec<ReactionKind> = answering.anyone.iter().copied().filter(legal).collect();
-    if trigger.target() == Some(reactor) {
-        found.extend(answering.target.iter().copied().filter(legal));
-        // The registry's order (the buttons' order).
-        found.sort_unstable();
+    let found: Vec<ReactionKind> = Asking::new(trigger).askable(combat, r).iter().filter(legal).collect();
+    #[cfg(debug_assertions)]
+    {
+        assert!(
+            r.repertoire.covers(Repertoire::of(&r.sheet)),
+            "{}'s repertoire leaves out a reaction its sheet gives",
+            r.name
+        );
+        assert_eq!(
+            found,
+            ReactionKind::ALL.into_iter().filter(legal).collect::<Vec<_>>(),
+            "a reaction answers a trigger its `triggers` or `target_only` does not allow, or that \
+             {}'s sheet does not give it (`sheet_grants`)",
+            r.name
+        );
     }
-    debug_assert_eq!(
-        found,
-        ReactionKind::ALL.into_iter().filter(legal).collect::<Vec<_>>(),
-        "a reaction answers a trigger its `triggers` or `target_only` does not allow"
-    );
     found
 }
 
@@ -455,15 +597,31 @@ impl<'t> Asking<'t> {
         }
     }
 
+    /// The reactions worth asking `r` about the trigger: those answering it that its sheet could
+    /// give it under the fight's ruleset (its [`Repertoire`], read from the combatant itself),
+    /// the target's own among them for the trigger's target alone.
+    #[inline]
+    fn askable(&self, combat: &Combat, r: &Combatant) -> ReactionSet {
+        let held = r.repertoire.under(combat.ruleset) & (self.answering.anyone | self.answering.target);
+        // Most are passed over here, having read nothing else of theirs.
+        if held.is_empty() || self.target == Some(r.id) {
+            held
+        } else {
+            held & self.answering.anyone
+        }
+    }
+
     /// Whether `r` has any reaction to the trigger now ([`options`] is not empty), without
-    /// listing them.
+    /// listing them. Nearly free for one whose sheet gives no reaction answering the trigger.
     #[inline]
     pub fn has_options(&self, combat: &Combat, r: &Combatant) -> bool {
-        let legal = |k: &ReactionKind| k.answers(combat, r, self.trigger) && crate::timing::may_react(combat, r.id, *k);
+        let askable = self.askable(combat, r);
         // Every model's `may_react` asks for a standing reactor first.
-        let any = r.is_standing()
-            && (self.answering.anyone.iter().any(legal)
-                || (self.target == Some(r.id) && self.answering.target.iter().any(legal)));
+        let any = !askable.is_empty()
+            && r.is_standing()
+            && askable
+                .iter()
+                .any(|k| k.answers(combat, r, self.trigger) && crate::timing::may_react(combat, r.id, k));
         debug_assert_eq!(any, !options(combat, r.id, self.trigger).is_empty());
         any
     }
@@ -631,18 +789,195 @@ mod tests {
     }
 
     #[test]
+    fn reaction_kinds_and_rulesets_index_their_own_place() {
+        for (i, kind) in ReactionKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, i);
+        }
+        for (i, ruleset) in Ruleset::ALL.into_iter().enumerate() {
+            assert_eq!(ruleset as usize, i);
+        }
+        assert_eq!(ReactionSet::ALL.iter().collect::<Vec<_>>(), ReactionKind::ALL);
+        assert!(ReactionSet::EMPTY.iter().next().is_none());
+        let hit: ReactionSet = [ReactionKind::DivineIntervention, ReactionKind::Parry]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            hit.iter().collect::<Vec<_>>(),
+            [ReactionKind::Parry, ReactionKind::DivineIntervention],
+            "the registry's order, whatever the order they were put in"
+        );
+    }
+
+    /// Every built-in character (each class at every level, each race) and monster.
+    fn everyone() -> Vec<Combatant> {
+        use crate::combatant::Controller;
+        use crate::content::{Class, Monster, Race};
+        let mut all: Vec<Combatant> = Monster::ALL.into_iter().map(|m| Combatant::monster("M", m)).collect();
+        for class in Class::ALL {
+            for level in 1..=20 {
+                for race in Race::ALL {
+                    all.push(Combatant::character(
+                        "C",
+                        race,
+                        class,
+                        level,
+                        Controller::Player("p".into()),
+                    ));
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn a_repertoire_holds_every_reaction_its_combatant_is_granted_and_those_the_timing_model_gives() {
+        for c in everyone() {
+            for ruleset in Ruleset::ALL {
+                let held = c.repertoire.under(ruleset);
+                for kind in ReactionKind::ALL {
+                    assert!(
+                        !kind.reaction().grants(&c, ruleset) || held.contains(kind),
+                        "{:?} {:?} is granted {kind:?} under {ruleset:?}, not in its repertoire",
+                        c.class_name(),
+                        c.character_def().map(|d| d.level),
+                    );
+                }
+                for given in [ReactionKind::Readied, ReactionKind::Cancel, ReactionKind::Exploit] {
+                    assert!(held.contains(given), "{given:?} is the timing model's, never left out");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_repertoire_leaves_out_what_the_sheet_never_gives() {
+        use crate::combatant::Controller;
+        use crate::content::{Class, Monster, Race};
+        let goblin = Combatant::monster("Goblin", Monster::Goblin);
+        let recruit = Combatant::character(
+            "Recruit",
+            Race::Human,
+            Class::Fighter,
+            1,
+            Controller::Player("r".into()),
+        );
+        let veteran = Combatant::character(
+            "Veteran",
+            Race::Human,
+            Class::Fighter,
+            5,
+            Controller::Player("v".into()),
+        );
+        let hit = answering(TriggerKind::Hit).anyone;
+        for ruleset in [Ruleset::Gogobee, Ruleset::Ctb, Ruleset::Ticks] {
+            assert!((goblin.repertoire.under(ruleset) & hit).is_empty());
+            assert!((recruit.repertoire.under(ruleset) & hit).is_empty());
+            assert!(
+                !recruit.repertoire.under(ruleset).contains(ReactionKind::Parry),
+                "Parry at 5"
+            );
+            assert!(veteran.repertoire.under(ruleset).contains(ReactionKind::Interception));
+            assert!(veteran.repertoire.under(ruleset).contains(ReactionKind::Parry));
+        }
+        assert!(
+            recruit.repertoire.under(Ruleset::Tdgs).contains(ReactionKind::Parry),
+            "a TDGS Fighter parries from level 1"
+        );
+    }
+
+    #[test]
+    fn a_sheet_changed_mid_fight_changes_the_repertoire() {
+        use crate::combatant::{Controller, Kind};
+        use crate::content::{Class, Monster, Race, Spell};
+        let mut goblin = Combatant::monster("Goblin", Monster::Goblin);
+        assert!(
+            !goblin
+                .repertoire
+                .under(Ruleset::Gogobee)
+                .contains(ReactionKind::Counterspell)
+        );
+        let mage = Combatant::character("Mage", Race::Elf, Class::Mage, 5, Controller::Player("m".into()));
+        let counterspell = mage
+            .known_spell(Spell::COUNTERSPELL)
+            .expect("a Mage 5 knows it")
+            .clone();
+        let mut def = (**Monster::Goblin.def()).clone();
+        def.spells = vec![counterspell].into();
+        goblin.sheet_mut().kind = Kind::Monster(std::sync::Arc::new(def));
+        assert!(
+            goblin
+                .repertoire
+                .under(Ruleset::Gogobee)
+                .contains(ReactionKind::Counterspell)
+        );
+    }
+
+    /// Whether two repertoires hold the same reactions under every ruleset.
+    fn same(a: Repertoire, b: Repertoire) -> bool {
+        a.covers(b) && b.covers(a)
+    }
+
+    #[test]
+    fn a_fight_read_back_works_out_each_repertoire_again() {
+        use crate::combatant::Controller;
+        use crate::content::{Class, Monster, Race};
+        let party = (1..=5).map(|level| {
+            Combatant::character(
+                &format!("F{level}"),
+                Race::Human,
+                Class::Fighter,
+                level,
+                Controller::Player("f".into()),
+            )
+        });
+        let goblins = (1..=3).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        let combat = Combat::new(party.chain(goblins).collect(), crate::Terrain::default());
+        let json = serde_json::to_string(&combat).unwrap();
+        assert!(
+            !json.contains("repertoire"),
+            "not stored: a fight stored before it is the same"
+        );
+        let back: Combat = serde_json::from_str(&json).unwrap();
+        for (loaded, built) in back.combatants.iter().zip(&combat.combatants) {
+            assert!(
+                same(loaded.repertoire, Repertoire::of(&loaded.sheet)),
+                "{}",
+                loaded.name
+            );
+            assert!(same(loaded.repertoire, built.repertoire), "{}", loaded.name);
+        }
+        assert!(
+            !back.combatants[0]
+                .repertoire
+                .under(Ruleset::Gogobee)
+                .contains(ReactionKind::Interception)
+        );
+        assert!(
+            back.combatants[2]
+                .repertoire
+                .under(Ruleset::Gogobee)
+                .contains(ReactionKind::Interception)
+        );
+        let lone: Combatant = serde_json::from_value(serde_json::to_value(&combat.combatants[0]).unwrap()).unwrap();
+        assert!(
+            same(lone.repertoire, Repertoire::unknown()),
+            "read on its own, it is asked everything until its sheet is known"
+        );
+    }
+
+    #[test]
     fn a_hit_is_answered_by_its_target_s_three_damage_reactions_and_two_anyone_may_take() {
         let hit = answering(TriggerKind::Hit);
         assert_eq!(
-            hit.anyone,
+            hit.anyone.iter().collect::<Vec<_>>(),
             [ReactionKind::Interception, ReactionKind::DivineIntervention]
         );
         assert_eq!(
-            hit.target,
+            hit.target.iter().collect::<Vec<_>>(),
             [ReactionKind::Parry, ReactionKind::UncannyDodge, ReactionKind::Shield]
         );
         assert_eq!(
-            answering(TriggerKind::LeavesMelee).anyone,
+            answering(TriggerKind::LeavesMelee).anyone.iter().collect::<Vec<_>>(),
             [ReactionKind::OpportunityAttack]
         );
         assert!(answering(TriggerKind::LeavesMelee).target.is_empty());

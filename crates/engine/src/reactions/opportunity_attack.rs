@@ -3,7 +3,7 @@
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::data::Feature;
 use crate::event::AttackKind;
 use crate::movement::Band;
@@ -21,8 +21,13 @@ impl Reaction for OpportunityAttack {
         &["oa"]
     }
 
-    fn grants(&self, c: &Combatant, _ruleset: Ruleset) -> bool {
-        c.has_melee_attack()
+    fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
+        self.sheet_grants(&c.sheet, ruleset)
+    }
+
+    /// Anyone who can attack in melee (every character; a monster with a melee attack).
+    fn sheet_grants(&self, sheet: &Sheet, _ruleset: Ruleset) -> bool {
+        sheet.has_melee_attack()
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

@@ -11,7 +11,7 @@
 
 use super::{reduce_pending, Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::Ability;
 use crate::content::data::Feature;
 use crate::dice::{DiceExpr, RollMode};
@@ -36,7 +36,11 @@ impl Reaction for Parry {
     }
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        c.has_feature(Feature::Parry, ruleset)
+        self.sheet_grants(&c.sheet, ruleset)
+    }
+
+    fn sheet_grants(&self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+        sheet.has_feature(Feature::Parry, ruleset)
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

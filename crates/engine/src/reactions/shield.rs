@@ -5,7 +5,7 @@
 
 use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::data::Feature;
 use crate::resolve::{Ctx, Step};
 
@@ -20,7 +20,11 @@ impl Reaction for Shield {
     }
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        c.has_feature(Feature::Shield, ruleset) && c.lowest_slot(1).is_some()
+        self.sheet_grants(&c.sheet, ruleset) && c.lowest_slot(1).is_some()
+    }
+
+    fn sheet_grants(&self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+        sheet.has_feature(Feature::Shield, ruleset)
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {

@@ -3,7 +3,7 @@
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
 use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
+use crate::combatant::{Combatant, CombatantId, Sheet};
 use crate::content::data::Feature;
 use crate::dice::RollMode;
 use crate::resolve::{Ctx, Step};
@@ -16,7 +16,11 @@ impl Reaction for ShieldOfFaith {
     }
 
     fn grants(&self, c: &Combatant, ruleset: Ruleset) -> bool {
-        c.has_feature(Feature::ShieldOfFaith, ruleset) && c.pools.divine_favor > 0
+        self.sheet_grants(&c.sheet, ruleset) && c.pools.divine_favor > 0
+    }
+
+    fn sheet_grants(&self, sheet: &Sheet, ruleset: Ruleset) -> bool {
+        sheet.has_feature(Feature::ShieldOfFaith, ruleset)
     }
 
     fn triggers(&self) -> &'static [TriggerKind] {
