@@ -40,6 +40,10 @@ pub struct BenchArgs {
     /// Skip the database's own baseline.
     #[arg(long)]
     no_baseline: bool,
+    /// Measure this many times, the baseline again after each, each round's ratio to the mean
+    /// of the baselines around it; ends with the rounds' ranges.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
 }
 
 /// What one run measured.
@@ -362,6 +366,7 @@ fn percentiles(latencies: &mut [Duration]) -> (Duration, Duration) {
 pub fn run(args: &BenchArgs) -> Result<()> {
     anyhow::ensure!(args.combats >= 1, "--combats must be at least 1");
     anyhow::ensure!(args.seconds >= 1, "--seconds must be at least 1");
+    anyhow::ensure!(args.rounds >= 1, "--rounds must be at least 1");
     if let Some(rate) = args.rate {
         anyhow::ensure!(
             rate.is_finite() && rate >= 1.0,
@@ -381,108 +386,230 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     for url in &urls {
         let backend = url.split(':').next().unwrap_or("?");
-        // SQLite's baseline twice: with the service's page size (the bench's own files have it),
-        // and with SQLite's default, which the service used before session 12.
-        let mut baselines = Vec::new();
-        if !args.no_baseline && backend == "sqlite" {
-            let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
-            for page_size in [service::SQLITE_PAGE_SIZE, SQLITE_DEFAULT_PAGE_SIZE] {
-                let shape = format!(
-                    "raw SQLite (WAL, synchronous NORMAL, {page_size}-byte pages{}), BEGIN IMMEDIATE + UPDATE + \
-                     INSERT + COMMIT, one connection",
-                    if page_size == service::SQLITE_PAGE_SIZE {
-                        " as the service's files"
-                    } else {
-                        ": SQLite's default"
-                    }
-                );
-                let measured = service::baseline::sqlite(&path, args.seconds as f64, page_size)?;
-                baselines.push((format!("{page_size}-byte pages"), shape, measured));
+        // Each round's service run between two runs of the baseline (several rounds: the
+        // baseline before the first, then after each), its ratio to their mean: a machine whose
+        // speed drifts during the run moves both sides of the ratio alike.
+        if backend == "sqlite" && !args.no_baseline {
+            // A second of the baseline first, not kept: the process's first one ran at a third
+            // of its later speed (43k against 123–147k tx/s in one run), which made the first
+            // baseline, and the ratio to it, the luck of what ran before.
+            let path = std::env::temp_dir().join(format!("gogobee-warm-up-{}.db", std::process::id()));
+            service::baseline::sqlite(&path, 1.0, service::SQLITE_PAGE_SIZE)?;
+        }
+        let mut before = baselines(&runtime, args, url, backend)?;
+        let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); before.len()];
+        let mut figures = Vec::new();
+        for round in 1..=args.rounds {
+            if args.rounds > 1 {
+                println!("{backend}: round {round} of {}", args.rounds);
             }
-        } else if !args.no_baseline {
-            let clients = baseline_clients(args.combats);
-            let measured = runtime.block_on(service::baseline::postgres(url, clients, args.seconds as f64))?;
-            let shape = format!("pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {clients} clients");
-            baselines.push(("pgbench-like".to_owned(), shape, measured));
+            let f = runtime.block_on(drive(url, args.combats, args.seconds, args.rate, args.snapshot_every))?;
+            let after = if args.rounds > 1 {
+                baselines(&runtime, args, url, backend)?
+            } else {
+                Vec::new()
+            };
+            let bracket: Vec<Measured> = before
+                .iter()
+                .enumerate()
+                .map(|(i, b)| match after.get(i) {
+                    Some(a) => b.mean_with(a),
+                    None => b.clone(),
+                })
+                .collect();
+            for (i, b) in bracket.iter().enumerate() {
+                ratios[i].push(f.commands as f64 / f.seconds / b.per_second);
+            }
+            report(backend, args, &f, &bracket, !after.is_empty());
+            figures.push(f);
+            before = after;
         }
-        for (_, shape, b) in &baselines {
-            println!(
-                "{backend} baseline: {shape} — {:.0} tx/s, {:.0} bytes written per tx",
-                b.per_second(),
-                b.bytes_per_transaction
-            );
-        }
-        let f = runtime.block_on(drive(url, args.combats, args.seconds, args.rate, args.snapshot_every))?;
-        let per_second = f.commands as f64 / f.seconds;
-        println!(
-            "{backend}: {} persisted commands in {:.1} s over {} combats{} — {per_second:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms",
-            f.commands,
-            f.seconds,
-            args.combats,
-            args.rate
-                .map(|rate| format!(" offered {rate:.0}/s"))
-                .unwrap_or_default(),
-            f.p50.as_secs_f64() * 1e3,
-            f.p99.as_secs_f64() * 1e3
-        );
-        let written = if backend == "sqlite" {
-            "bytes written by the process (WAL, checkpoints)"
-        } else {
-            "bytes of server WAL"
-        };
-        match f.checkpointed_per_command {
-            Some(checkpointed) => println!(
-                "  {:.0} {written} per command: {:.0} to the WAL, {checkpointed:.0} by checkpoints into the database file",
-                f.bytes_per_command,
-                f.bytes_per_command - checkpointed
-            ),
-            None => println!("  {:.0} {written} per command", f.bytes_per_command),
-        }
-        for (name, _, b) in &baselines {
-            println!(
-                "  ratio to the baseline ({name}): {:.2}x its tx/s, {:.2}x its bytes per tx",
-                per_second / b.per_second(),
-                f.bytes_per_command / b.bytes_per_transaction.max(1.0)
-            );
-        }
-        println!(
-            "  {} of them killed or ended a fight (a transaction of their own); the other {}: p99 {:.2} ms",
-            f.ending,
-            f.commands - f.ending,
-            f.rest_p99.as_secs_f64() * 1e3
-        );
-        if f.set_ups > 0 {
-            // Not commands, but in the time above: how much of it they took, and the commands'
-            // own rate without them (the figures above stay the measure).
-            let share = f.setting_up.total().as_secs_f64() / (f.seconds * args.combats as f64);
-            println!(
-                "  the next fight set up {} times (heal, spawn, start, Hospital bill), {:.2} ms each: {:.0} % of the \
-                 combats' time; between set-ups {:.0} commands/s",
-                f.set_ups,
-                f.setting_up.total().as_secs_f64() * 1e3 / f.set_ups as f64,
-                100.0 * share,
-                per_second / (1.0 - share).max(f64::EPSILON)
-            );
-            let each = |d: Duration| d.as_secs_f64() * 1e3 / f.set_ups as f64;
-            println!(
-                "  a set-up's steps: heal {:.2} ms, spawn {:.2} ms, start {:.2} ms, Hospital bill {:.2} ms; a command \
-                 that killed or ended a fight {:.2} ms on average",
-                each(f.setting_up.heal),
-                each(f.setting_up.spawn),
-                each(f.setting_up.start),
-                each(f.setting_up.bill),
-                f.ending_time.as_secs_f64() * 1e3 / f.ending.max(1) as f64
-            );
-        }
-        if f.group_transactions > 0 {
-            println!(
-                "  group commit: {} commands in {} transactions ({:.1} per transaction)",
-                f.group_commands,
-                f.group_transactions,
-                f.group_commands as f64 / f.group_transactions as f64
-            );
+        if args.rounds > 1 {
+            summary(backend, &figures, &before, &ratios);
         }
     }
     service::remove_sqlite_files(&temp);
     Ok(())
+}
+
+/// One baseline as a ratio's divisor: its name, its rate and its bytes per transaction.
+#[derive(Clone)]
+struct Measured {
+    name: String,
+    per_second: f64,
+    bytes_per_transaction: f64,
+}
+
+impl Measured {
+    /// This and `other` (the same baseline measured again) averaged.
+    fn mean_with(&self, other: &Measured) -> Measured {
+        Measured {
+            name: self.name.clone(),
+            per_second: f64::midpoint(self.per_second, other.per_second),
+            bytes_per_transaction: f64::midpoint(self.bytes_per_transaction, other.bytes_per_transaction),
+        }
+    }
+}
+
+/// The database's own baselines, measured now and printed (none with `--no-baseline`).
+fn baselines(runtime: &tokio::runtime::Runtime, args: &BenchArgs, url: &str, backend: &str) -> Result<Vec<Measured>> {
+    let mut measured = Vec::new();
+    if args.no_baseline {
+        return Ok(measured);
+    }
+    if backend == "sqlite" {
+        // SQLite's baseline twice: with the service's page size (the bench's own files have it),
+        // and with SQLite's default, which the service used before session 12.
+        let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
+        for page_size in [service::SQLITE_PAGE_SIZE, SQLITE_DEFAULT_PAGE_SIZE] {
+            let shape = format!(
+                "raw SQLite (WAL, synchronous NORMAL, {page_size}-byte pages{}), BEGIN IMMEDIATE + UPDATE + INSERT + \
+                 COMMIT, one connection",
+                if page_size == service::SQLITE_PAGE_SIZE {
+                    " as the service's files"
+                } else {
+                    ": SQLite's default"
+                }
+            );
+            let b = service::baseline::sqlite(&path, args.seconds as f64, page_size)?;
+            measured.push(printed(backend, &format!("{page_size}-byte pages"), &shape, &b));
+        }
+    } else {
+        let clients = baseline_clients(args.combats);
+        let b = runtime.block_on(service::baseline::postgres(url, clients, args.seconds as f64))?;
+        let shape = format!("pgbench-like BEGIN + UPDATE + INSERT + COMMIT, {clients} clients");
+        measured.push(printed(backend, "pgbench-like", &shape, &b));
+    }
+    Ok(measured)
+}
+
+fn printed(backend: &str, name: &str, shape: &str, b: &service::baseline::Baseline) -> Measured {
+    println!(
+        "{backend} baseline: {shape} — {:.0} tx/s, {:.0} bytes written per tx",
+        b.per_second(),
+        b.bytes_per_transaction
+    );
+    Measured {
+        name: name.to_owned(),
+        per_second: b.per_second(),
+        bytes_per_transaction: b.bytes_per_transaction,
+    }
+}
+
+/// One run's figures, each beside `baselines` (`bracketed`: the mean of the runs before and
+/// after it).
+fn report(backend: &str, args: &BenchArgs, f: &Figures, baselines: &[Measured], bracketed: bool) {
+    let per_second = f.commands as f64 / f.seconds;
+    println!(
+        "{backend}: {} persisted commands in {:.1} s over {} combats{} — {per_second:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms",
+        f.commands,
+        f.seconds,
+        args.combats,
+        args.rate
+            .map(|rate| format!(" offered {rate:.0}/s"))
+            .unwrap_or_default(),
+        f.p50.as_secs_f64() * 1e3,
+        f.p99.as_secs_f64() * 1e3
+    );
+    let written = if backend == "sqlite" {
+        "bytes written by the process (WAL, checkpoints)"
+    } else {
+        "bytes of server WAL"
+    };
+    match f.checkpointed_per_command {
+        Some(checkpointed) => println!(
+            "  {:.0} {written} per command: {:.0} to the WAL, {checkpointed:.0} by checkpoints into the database file",
+            f.bytes_per_command,
+            f.bytes_per_command - checkpointed
+        ),
+        None => println!("  {:.0} {written} per command", f.bytes_per_command),
+    }
+    for b in baselines {
+        println!(
+            "  ratio to the baseline ({}{}): {:.2}x its tx/s, {:.2}x its bytes per tx",
+            b.name,
+            if bracketed {
+                ", the mean of the runs before and after"
+            } else {
+                ""
+            },
+            per_second / b.per_second,
+            f.bytes_per_command / b.bytes_per_transaction.max(1.0)
+        );
+    }
+    println!(
+        "  {} of them killed or ended a fight (a transaction of their own); the other {}: p99 {:.2} ms",
+        f.ending,
+        f.commands - f.ending,
+        f.rest_p99.as_secs_f64() * 1e3
+    );
+    if f.set_ups > 0 {
+        // Not commands, but in the time above: how much of it they took, and the commands'
+        // own rate without them (the figures above stay the measure).
+        let share = f.setting_up.total().as_secs_f64() / (f.seconds * args.combats as f64);
+        println!(
+            "  the next fight set up {} times (heal, spawn, start, Hospital bill), {:.2} ms each: {:.0} % of the \
+             combats' time; between set-ups {:.0} commands/s",
+            f.set_ups,
+            f.setting_up.total().as_secs_f64() * 1e3 / f.set_ups as f64,
+            100.0 * share,
+            per_second / (1.0 - share).max(f64::EPSILON)
+        );
+        let each = |d: Duration| d.as_secs_f64() * 1e3 / f.set_ups as f64;
+        println!(
+            "  a set-up's steps: heal {:.2} ms, spawn {:.2} ms, start {:.2} ms, Hospital bill {:.2} ms; a command \
+             that killed or ended a fight {:.2} ms on average",
+            each(f.setting_up.heal),
+            each(f.setting_up.spawn),
+            each(f.setting_up.start),
+            each(f.setting_up.bill),
+            f.ending_time.as_secs_f64() * 1e3 / f.ending.max(1) as f64
+        );
+    }
+    if f.group_transactions > 0 {
+        println!(
+            "  group commit: {} commands in {} transactions ({:.1} per transaction)",
+            f.group_commands,
+            f.group_transactions,
+            f.group_commands as f64 / f.group_transactions as f64
+        );
+    }
+}
+
+/// Several rounds' figures as ranges, and each baseline's ratio as its range and median.
+fn summary(backend: &str, figures: &[Figures], baselines: &[Measured], ratios: &[Vec<f64>]) {
+    let range = |values: Vec<f64>| {
+        let (low, high) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+        (low, high)
+    };
+    let (low, high) = range(figures.iter().map(|f| f.commands as f64 / f.seconds).collect());
+    let (p99_low, p99_high) = range(figures.iter().map(|f| f.p99.as_secs_f64() * 1e3).collect());
+    let (bytes_low, bytes_high) = range(
+        figures
+            .iter()
+            .map(|f| f.bytes_per_command - f.checkpointed_per_command.unwrap_or(0.0))
+            .collect(),
+    );
+    println!(
+        "{backend}, {} rounds: {low:.0}–{high:.0} commands/s, p99 {p99_low:.2}–{p99_high:.2} ms, \
+         {bytes_low:.0}–{bytes_high:.0} bytes of WAL per command",
+        figures.len()
+    );
+    for (b, ratios) in baselines.iter().zip(ratios) {
+        let mut sorted = ratios.clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = if sorted.len() % 2 == 1 {
+            sorted[sorted.len() / 2]
+        } else {
+            f64::midpoint(sorted[sorted.len() / 2 - 1], sorted[sorted.len() / 2])
+        };
+        println!(
+            "  ratio to the baseline ({}) round by round: {:.2}–{:.2}x its tx/s, median {median:.2}x",
+            b.name,
+            sorted[0],
+            sorted[sorted.len() - 1]
+        );
+    }
 }

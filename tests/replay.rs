@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use sea_orm::{ConnectionTrait, Database, DbBackend, Statement};
+use sea_orm::Database;
 
 /// The binary under test: cargo's, or `GOGOBEE_BIN` (a copy, when builds share the target dir).
 fn gogobee() -> Command {
@@ -90,47 +90,62 @@ fn every_fight_of_the_scenario_suite_replays_identically() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[tokio::test]
-async fn an_altered_stored_event_is_found_and_fails_the_replay() {
-    let dir = scratch("altered");
-    let db = format!("sqlite://{}?mode=rwc", dir.join("ready.db").display());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/ready.txt");
-    play_into(&script, &db);
-    assert!(replay(&db, &["--combat", "1"]).status.success());
+/// Replaces the first event of the fight's third logged command with `altered`: in the packed
+/// form commands are written in today (an event that still reads as one), or as the JSON of an
+/// entry written before it.
+async fn alter_third_command(db: &str, packed: bool) -> serde_json::Value {
+    use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait, IntoActiveModel};
+    use service::entity::combat_event;
 
-    // Alter the first event of the fight's third logged command.
-    let conn = Database::connect(&db).await.expect("the database opens");
-    let row = conn
-        .query_one_raw(Statement::from_string(
-            DbBackend::Sqlite,
-            "SELECT events FROM combat_events WHERE combat_id = 1 AND seq = 3",
-        ))
+    let conn = Database::connect(db).await.expect("the database opens");
+    let entry = combat_event::Entity::find_by_id((1, 3))
+        .one(&conn)
         .await
         .expect("a query")
         .expect("command 3 is stored");
-    let events: String = row.try_get_by_index(0).expect("events");
-    let mut events: Vec<serde_json::Value> = serde_json::from_str(&events).expect("JSON events");
+    assert!(entry.packed.is_some(), "today's entries are packed");
+    let command = entry.command_json().expect("the command reads");
+    let mut events = entry.stored_events().expect("the events read");
     assert!(!events.is_empty(), "command 3 gave events");
-    events[0] = serde_json::json!({"Altered": events[0].clone()});
-    conn.execute_raw(Statement::from_sql_and_values(
-        DbBackend::Sqlite,
-        "UPDATE combat_events SET events = ? WHERE combat_id = 1 AND seq = 3",
-        [serde_json::to_string(&events).unwrap().into()],
-    ))
-    .await
-    .expect("the update");
-    conn.close().await.expect("closed");
-
-    for which in [&["--combat", "1"][..], &["--all"][..]] {
-        let out = replay(&db, which);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{stdout}");
-        assert!(
-            stdout.contains("combat 1: DIFFERS at command 3, event 0: the events differ"),
-            "{stdout}"
-        );
-        assert!(stdout.contains("  stored:   {\"Altered\":"), "{stdout}");
-        assert!(stdout.contains("1 differ"), "{stdout}");
+    events[0] = if packed {
+        serde_json::json!({"TurnEnded": {"id": 99}})
+    } else {
+        serde_json::json!({"Altered": events[0].clone()})
+    };
+    let mut row = entry.into_active_model();
+    if packed {
+        row.packed = Set(Some(combat_event::pack(&command, &events)));
+    } else {
+        row.command = Set(command.to_string());
+        row.events = Set(serde_json::to_string(&events).unwrap());
+        row.packed = Set(None);
     }
-    std::fs::remove_dir_all(&dir).ok();
+    row.update(&conn).await.expect("the update");
+    conn.close().await.expect("closed");
+    events.swap_remove(0)
+}
+
+#[tokio::test]
+async fn an_altered_stored_event_is_found_and_fails_the_replay() {
+    for packed in [true, false] {
+        let dir = scratch(if packed { "altered-packed" } else { "altered-json" });
+        let db = format!("sqlite://{}?mode=rwc", dir.join("ready.db").display());
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/ready.txt");
+        play_into(&script, &db);
+        assert!(replay(&db, &["--combat", "1"]).status.success());
+        let altered = alter_third_command(&db, packed).await;
+
+        for which in [&["--combat", "1"][..], &["--all"][..]] {
+            let out = replay(&db, which);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(1), "{stdout}");
+            assert!(
+                stdout.contains("combat 1: DIFFERS at command 3, event 0: the events differ"),
+                "{stdout}"
+            );
+            assert!(stdout.contains(&format!("  stored:   {altered}")), "{stdout}");
+            assert!(stdout.contains("1 differ"), "{stdout}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

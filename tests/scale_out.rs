@@ -198,7 +198,7 @@ async fn event_logs(db: &DatabaseConnection) -> Vec<LogRow> {
     let rows = db
         .query_all_raw(Statement::from_string(
             DbBackend::Postgres,
-            "SELECT ca.guild_id, c.id, GREATEST(c.version, (SELECT max(x.seq) FROM combat_events x WHERE x.combat_id = c.id)), e.seq, e.command, e.events FROM combat_events e \
+            "SELECT ca.guild_id, c.id, GREATEST(c.version, (SELECT max(x.seq) FROM combat_events x WHERE x.combat_id = c.id)), e.seq, e.command, e.events, e.packed FROM combat_events e \
              JOIN combats c ON c.id = e.combat_id JOIN campaigns ca ON ca.id = c.campaign_id \
              ORDER BY c.id, e.seq",
         ))
@@ -206,10 +206,18 @@ async fn event_logs(db: &DatabaseConnection) -> Vec<LogRow> {
         .expect("the event logs");
     rows.iter()
         .map(|r| {
-            let command: String = r.try_get_by_index(4).expect("command");
-            let command: Value = serde_json::from_str(&command).expect("a JSON command");
-            let events: String = r.try_get_by_index(5).expect("events");
-            let events: Vec<Value> = serde_json::from_str(&events).expect("a JSON event list");
+            let entry = service::entity::combat_event::Model {
+                combat_id: r.try_get_by_index(1).expect("combat"),
+                seq: r.try_get_by_index(3).expect("seq"),
+                command: r.try_get_by_index(4).expect("command"),
+                events: r.try_get_by_index(5).expect("events"),
+                created_at: chrono::Utc::now(),
+                reaction_timer_id: None,
+                turn_timer_id: None,
+                packed: r.try_get_by_index(6).expect("packed"),
+            };
+            let command = entry.command_json().expect("a command");
+            let events = entry.stored_events().expect("an event list");
             LogRow {
                 guild: r.try_get_by_index(0).expect("guild"),
                 combat: r.try_get_by_index(1).expect("combat"),

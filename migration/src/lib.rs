@@ -24,6 +24,7 @@ mod m20261209_000020_arena_duels;
 mod m20261210_000013_one_timer_index;
 mod m20261211_000013_log_guards_the_version;
 mod m20261212_000013_hospital_latest;
+mod m20261213_000013_packed_log;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 pub use m20261206_000016_paused_fights::MIN_TURN_TIMEOUT_SECS;
@@ -52,6 +53,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261210_000013_one_timer_index::Migration),
             Box::new(m20261211_000013_log_guards_the_version::Migration),
             Box::new(m20261212_000013_hospital_latest::Migration),
+            Box::new(m20261213_000013_packed_log::Migration),
         ]
     }
 }

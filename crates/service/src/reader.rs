@@ -162,7 +162,8 @@ fn read_error(err: &rusqlite::Error) -> DbErr {
 
 /// A stored value as the model's field reads it, decoded as sqlx decodes it for the entity's
 /// column type: booleans from 0 and 1, JSON from its text, UTC times from RFC 3339 (or SQLite's
-/// `YYYY-MM-DD HH:MM:SS`, taken as UTC); integers, reals and text as they are.
+/// `YYYY-MM-DD HH:MM:SS`, taken as UTC), bytes as the array of them a `Vec<u8>` reads; integers,
+/// reals and text as they are.
 fn decoded(column: &ColumnType, value: ValueRef<'_>, name: &str) -> Result<Json, DbErr> {
     let wrong = || DbErr::Type(format!("column {name}: {column:?} cannot hold {:?}", value.data_type()));
     let text = |bytes: &[u8]| std::str::from_utf8(bytes).map(str::to_owned).map_err(|_| wrong());
@@ -183,6 +184,9 @@ fn decoded(column: &ColumnType, value: ValueRef<'_>, name: &str) -> Result<Json,
         (_, ValueRef::Integer(i)) => Json::from(i),
         (_, ValueRef::Real(r)) => Json::from(r),
         (_, ValueRef::Text(t)) => Json::String(text(t)?),
+        (ColumnType::Blob | ColumnType::Binary(_) | ColumnType::VarBinary(_), ValueRef::Blob(bytes)) => {
+            Json::Array(bytes.iter().map(|&byte| Json::from(byte)).collect())
+        }
         (_, ValueRef::Blob(_)) => return Err(wrong()),
     })
 }

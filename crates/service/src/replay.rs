@@ -85,7 +85,7 @@ pub async fn replay(db: &Db, combat_id: i64) -> Result<Verdict, ServiceError> {
     let log = combats::events(db.conn(), combat_id).await?;
     let (mut commands, mut events) = (0, 0);
     for row in log {
-        let logged: Logged = match serde_json::from_str(&row.command) {
+        let logged: Logged = match row.command() {
             Ok(logged) => logged,
             Err(e) => {
                 return Ok(Verdict::NotReplayable(format!(
@@ -94,7 +94,7 @@ pub async fn replay(db: &Db, combat_id: i64) -> Result<Verdict, ServiceError> {
                 )));
             }
         };
-        let stored: Vec<Value> = match serde_json::from_str::<Vec<Value>>(&row.events) {
+        let stored: Vec<Value> = match row.stored_events() {
             Ok(events) => events.into_iter().map(todays_form).collect(),
             Err(e) => {
                 return Ok(Verdict::NotReplayable(format!(
@@ -164,10 +164,10 @@ pub async fn referee_log(db: &Db, campaign_id: i64, combat_id: i64) -> Result<Op
             .map(|(_, l)| l.combat),
     };
     for entry in combats::events(db.conn(), combat_id).await? {
-        let events: Vec<engine::Event> = serde_json::from_str(&entry.events).unwrap_or_default();
+        let events: Vec<engine::Event> = entry.events().unwrap_or_default();
         // Each line reads the fight as it stood after the command (names, sides).
         if let Some(live) = live.as_mut()
-            && let Ok(logged) = serde_json::from_str::<Logged>(&entry.command)
+            && let Ok(logged) = entry.command::<Logged>()
         {
             let _ = live.replay(logged, entry.created_at);
         }

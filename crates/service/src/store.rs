@@ -507,7 +507,8 @@ pub(crate) async fn rebuild<R: crate::access::Access>(
             _ => (row.reaction_timer_id, row.turn_timer_id),
         };
         for entry in log {
-            let logged: Logged = serde_json::from_str(&entry.command)
+            let logged: Logged = entry
+                .command()
                 .map_err(|err| unreadable(format!("an unreadable command {}: {err}", entry.seq)))?;
             let (window, wait) = (
                 live.combat.window.clone(),
@@ -984,6 +985,7 @@ fn log_entry_insert(values: Vec<Value>) -> InsertStatement {
             combat_event::Column::Seq,
             combat_event::Column::Command,
             combat_event::Column::Events,
+            combat_event::Column::Packed,
             combat_event::Column::CreatedAt,
             combat_event::Column::ReactionTimerId,
             combat_event::Column::TurnTimerId,
@@ -1187,40 +1189,38 @@ fn combat_update(backend: DbBackend, before: &Before, after: &Live, now: DateTim
 /// A command's statements: its log entry first (the version guard: the writers check that it
 /// touched its row), the fight's snapshot and combat row when one is due, the denormalised rows
 /// that changed, and the retired timers' deletion.
-#[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
 fn statements(
     backend: DbBackend,
     before: &Before,
     after: &Live,
-    command: &str,
-    events: &str,
+    packed: Vec<u8>,
     old_timers: &[i64],
     snapshot: bool,
     now: DateTimeUtc,
 ) -> Batch {
-    Batch::new(backend).record(before, after, command, events, old_timers, snapshot, now)
+    Batch::new(backend).record(before, after, packed, old_timers, snapshot, now)
 }
 
 impl Batch {
     /// What a command adds besides the combat row: see [`statements`].
-    #[expect(clippy::too_many_arguments, reason = "one command's write, all of it")]
     fn record(
         mut self,
         before: &Before,
         after: &Live,
-        command: &str,
-        events: &str,
+        packed: Vec<u8>,
         old_timers: &[i64],
         snapshot: bool,
         now: DateTimeUtc,
     ) -> Self {
         // The version guard: of two commands that read one version, one inserts the next entry
-        // and the other nothing (its write then touches a row fewer than it must).
+        // and the other nothing (its write then touches a row fewer than it must). The command
+        // and its events are packed (`combat_event::pack`); the JSON columns stay empty.
         let entry = vec![
             after.id.into(),
             after.version.into(),
-            command.into(),
-            events.into(),
+            "".into(),
+            "".into(),
+            packed.into(),
             at(self.backend, now),
             after.window_token.into(),
             after.fight_timer.into(),
@@ -1548,10 +1548,9 @@ impl Store {
         retired: &[i64],
         now: DateTimeUtc,
     ) -> (Batch, bool) {
-        let command = serde_json::to_string(&applied.logged).expect("commands serialise");
-        let events = serde_json::to_string(&applied.events).expect("events serialise");
+        let packed = combat_event::pack(&applied.logged, &applied.events);
         let snapshot = self.snapshot_due(after, &applied.events);
-        let batch = statements(backend, before, after, &command, &events, retired, snapshot, now);
+        let batch = statements(backend, before, after, packed, retired, snapshot, now);
         (batch, snapshot)
     }
 

@@ -1002,7 +1002,7 @@ async fn concurrent_commands_on_one_combat_keep_the_log_consistent(db: Db) -> Re
     );
     assert_eq!(version, open.version + 1 + actions);
     for entry in &log {
-        let events: Vec<Event> = serde_json::from_str(&entry.events).expect("events parse");
+        let events: Vec<Event> = entry.events().expect("events parse");
         let _ = events;
     }
     let open_timers = timer::Entity::find().all(db.conn()).await?;

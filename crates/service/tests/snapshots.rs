@@ -24,6 +24,7 @@ on_every_backend! {
     a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between => crate::a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_command_between;
     between_snapshots_the_log_alone_holds_the_version_and_the_pending_timers => crate::between_snapshots_the_log_alone_holds_the_version_and_the_pending_timers;
     a_fight_stored_before_the_log_guarded_its_version_loads_and_continues => crate::a_fight_stored_before_the_log_guarded_its_version_loads_and_continues;
+    a_fight_logged_in_json_before_entries_were_packed_loads_continues_and_replays => crate::a_fight_logged_in_json_before_entries_were_packed_loads_continues_and_replays;
 }
 
 fn now() -> DateTimeUtc {
@@ -581,4 +582,87 @@ async fn a_fight_stored_before_the_log_guarded_its_version_loads_and_continues(d
         );
     }
     Ok(())
+}
+
+async fn a_fight_logged_in_json_before_entries_were_packed_loads_continues_and_replays(
+    db: Db,
+) -> Result<(), ServiceError> {
+    let (channel, player) = ("channel-before-packing", "before-packing");
+    // No snapshot past the first: loading the fight re-applies every entry of its log.
+    let first = Service::with_seed(db.clone(), 31).with_snapshot_every(1_000);
+    let (camp, begun) = fight(&first, channel, player, 12).await?;
+    let update = until_a_prompt(&first, camp, channel, player, begun).await?;
+    let combat_id = update.combat_id;
+    let packed = combats::events(db.conn(), combat_id).await?;
+    assert!(
+        packed
+            .iter()
+            .all(|e| e.packed.is_some() && e.command.is_empty() && e.events.is_empty()),
+        "today's entries are packed"
+    );
+    drop(first);
+    // The schema before entries were packed: `down` writes each one back as the JSON the engine
+    // serialised, the only form it had.
+    Migrator::down(db.conn(), Some(migrations_since("m20261213_000013_packed_log"))).await?;
+    Migrator::up(db.conn(), None).await?;
+    let json = combats::events(db.conn(), combat_id).await?;
+    assert_eq!(json.len(), packed.len());
+    for (json, packed) in json.iter().zip(&packed) {
+        assert!(json.packed.is_none(), "entry {} is JSON again", json.seq);
+        let as_engine_wrote_it = serde_json::from_str::<serde_json::Value>(&json.command).expect("JSON");
+        assert_eq!(
+            as_engine_wrote_it,
+            packed.command_json().expect("the packed command reads")
+        );
+        assert_eq!(
+            json.stored_events(),
+            packed.stored_events(),
+            "entry {}'s events",
+            json.seq
+        );
+    }
+
+    // A process reads the fight from its JSON log, continues it in packed entries, and a replay
+    // reads both forms.
+    let second = Service::with_seed(db.clone(), 31).with_snapshot_every(1_000);
+    let status = second.combat_status(camp, channel).await?;
+    assert_eq!(status.version, update.version);
+    assert_eq!(
+        serde_json::to_value(&status.combat).unwrap(),
+        serde_json::to_value(&update.combat).unwrap()
+    );
+    let mut after = status;
+    for _ in 0..4 {
+        let Some(next) = next(&second, camp, channel, player, &after, false).await? else {
+            break;
+        };
+        after = next;
+        assert_stored_as_applied(&second, &after).await?;
+    }
+    assert!(after.version > update.version, "the fight went on");
+    let log = combats::events(db.conn(), combat_id).await?;
+    assert_eq!(
+        log.iter().map(|e| (e.seq, e.packed.is_some())).collect::<Vec<_>>(),
+        (1..=after.version)
+            .map(|seq| (seq, seq > update.version))
+            .collect::<Vec<_>>(),
+        "the old entries as JSON, the new ones packed"
+    );
+    let replayed = second.replay(combat_id).await?;
+    assert_eq!(
+        (replayed.diverged_at, replayed.same_state),
+        (None, true),
+        "{replayed:?}"
+    );
+    Ok(())
+}
+
+/// How many migrations `name` and those after it are (what `down` takes to undo them).
+fn migrations_since(name: &str) -> u32 {
+    Migrator::migrations()
+        .iter()
+        .rev()
+        .position(|m| m.name() == name)
+        .unwrap_or_else(|| panic!("no migration {name}")) as u32
+        + 1
 }

@@ -44,7 +44,7 @@ pub struct Replayed {
     pub same_state: bool,
 }
 
-fn unreadable(combat_id: i64, what: &str, err: &serde_json::Error) -> ServiceError {
+fn unreadable(combat_id: i64, what: &str, err: &dyn std::fmt::Display) -> ServiceError {
     ServiceError::InvalidInput(format!("fight {combat_id} has an unreadable {what}: {err}"))
 }
 
@@ -182,10 +182,14 @@ impl Service {
             .await?;
         let mut diverged_at = None;
         for entry in &log {
-            let logged: Logged =
-                serde_json::from_str(&entry.command).map_err(|e| unreadable(combat_id, "logged command", &e))?;
-            let stored: serde_json::Value =
-                serde_json::from_str(&entry.events).map_err(|e| unreadable(combat_id, "event log", &e))?;
+            let logged: Logged = entry
+                .command()
+                .map_err(|e| unreadable(combat_id, "logged command", &e))?;
+            let stored = serde_json::Value::Array(
+                entry
+                    .stored_events()
+                    .map_err(|e| unreadable(combat_id, "event log", &e))?,
+            );
             // Refused on replay: it diverged here, and nothing after it can be compared.
             let Ok(events) = live.replay(logged, entry.created_at) else {
                 diverged_at = diverged_at.or(Some(entry.seq));
