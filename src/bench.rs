@@ -389,13 +389,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         // Each round's service run between two runs of the baseline (several rounds: the
         // baseline before the first, then after each), its ratio to their mean: a machine whose
         // speed drifts during the run moves both sides of the ratio alike.
-        if backend == "sqlite" && !args.no_baseline {
-            // A second of the baseline first, not kept: the process's first one ran at a third
-            // of its later speed (43k against 123–147k tx/s in one run), which made the first
-            // baseline, and the ratio to it, the luck of what ran before.
-            let path = std::env::temp_dir().join(format!("gogobee-warm-up-{}.db", std::process::id()));
-            service::baseline::sqlite(&path, 1.0, service::SQLITE_PAGE_SIZE)?;
-        }
         let mut before = baselines(&runtime, args, url, backend)?;
         let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); before.len()];
         let mut figures = Vec::new();
@@ -425,7 +418,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             before = after;
         }
         if args.rounds > 1 {
-            summary(backend, &figures, &before, &ratios);
+            // Under an offered load the rounds' rates are the load's: no ratio of them.
+            let ratios = if args.rate.is_some() { &[][..] } else { &ratios[..] };
+            summary(backend, &figures, &before, ratios);
         }
     }
     service::remove_sqlite_files(&temp);
@@ -525,15 +520,19 @@ fn report(backend: &str, args: &BenchArgs, f: &Figures, baselines: &[Measured], 
         None => println!("  {:.0} {written} per command", f.bytes_per_command),
     }
     for b in baselines {
+        // An offered load's rate is the load's, not the service's: only its bytes compare.
+        let rate = match args.rate {
+            None => format!("{:.2}x its tx/s, ", per_second / b.per_second),
+            Some(_) => String::new(),
+        };
+        let around = if bracketed {
+            ", the mean of the runs before and after"
+        } else {
+            ""
+        };
         println!(
-            "  ratio to the baseline ({}{}): {:.2}x its tx/s, {:.2}x its bytes per tx",
+            "  ratio to the baseline ({}{around}): {rate}{:.2}x its bytes per tx",
             b.name,
-            if bracketed {
-                ", the mean of the runs before and after"
-            } else {
-                ""
-            },
-            per_second / b.per_second,
             f.bytes_per_command / b.bytes_per_transaction.max(1.0)
         );
     }
