@@ -325,16 +325,6 @@ async fn a_partys_denormalised_rows_are_written_with_each_snapshot_and_by_no_com
     Ok(())
 }
 
-/// Migrations from the snapshot one on: rolled back, the schema is as it was before it.
-fn migrations_since_snapshots() -> u32 {
-    let all = Migrator::migrations();
-    let at = all
-        .iter()
-        .position(|m| m.name().contains("combat_snapshots"))
-        .expect("the snapshot migration");
-    (all.len() - at) as u32
-}
-
 async fn a_fight_stored_whole_before_snapshots_loads_and_continues(db: Db) -> Result<(), ServiceError> {
     let (channel, player) = ("channel-old", "old");
     // With a snapshot after every command, the snapshot is exactly what `combats.state` held
@@ -372,7 +362,7 @@ async fn a_fight_stored_whole_before_snapshots_loads_and_continues(db: Db) -> Re
     drop(first);
 
     // The schema before snapshots, and the fight as it stored it: whole in `combats.state`.
-    Migrator::down(db.conn(), Some(migrations_since_snapshots())).await?;
+    Migrator::down(db.conn(), Some(migrations_since("m20261206_000013_combat_snapshots"))).await?;
     let backend = db.conn().get_database_backend();
     db.conn()
         .execute_raw(sea_orm::Statement::from_sql_and_values(
@@ -542,12 +532,7 @@ async fn a_fight_stored_before_the_log_guarded_its_version_loads_and_continues(d
     // The schema before the log guarded the version: the row holds the version and the
     // timers (the migration's `down` brings it up to the log), the log entries no timers.
     // That migration and every one after it are undone.
-    let since = Migrator::migrations()
-        .iter()
-        .rev()
-        .position(|m| m.name() == "m20261211_000013_log_guards_the_version")
-        .expect("the migration that made the log guard the version") as u32
-        + 1;
+    let since = migrations_since("m20261211_000013_log_guards_the_version");
     Migrator::down(db.conn(), Some(since)).await?;
     let row = combat::Entity::find_by_id(combat_id)
         .one(db.conn())
