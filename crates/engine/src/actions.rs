@@ -88,16 +88,14 @@ pub fn attack_target(
         }
         return Ok(target);
     }
-    let mut reachable: Vec<(Band, CombatantId)> = combat
+    // The nearest standing enemy within reach, the lowest id among the nearest.
+    combat
         .bands_of(id)
         .into_iter()
         .filter(|(t, _)| combat.get(*t).is_standing() && multiattack::reaches(combat, me, *t, strike))
         .map(|(t, b)| (b, t))
-        .collect();
-    reachable.sort();
-    reachable
-        .first()
-        .map(|(_, t)| *t)
+        .min()
+        .map(|(_, t)| t)
         .ok_or_else(|| RuleViolation::InvalidTarget {
             reason: "No enemy is within reach — name a target, or /move melee first.".into(),
         })
@@ -449,6 +447,7 @@ fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleVi
     let expires_at = c.round + 1;
     crate::timing::spend_slot(ctx.combat, id, Resource::Action);
     crate::timing::spend_slot(ctx.combat, id, Resource::Reaction);
+    ctx.combat.readied.maybe = true;
     ctx.combat.get_mut(id).readied = Some(ReadiedAction {
         action,
         trigger,

@@ -3,6 +3,8 @@
 //! Sneak Attack, Cunning Strike); damage landing, dropping characters to Downed (§7) and adding
 //! failure marks to the downed (§7.3).
 
+use std::sync::Arc;
+
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId, CunningStrike, Kind, Side};
 use crate::content::data::{Feature, SpellEffectDef, WeaponDef};
@@ -100,21 +102,21 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
     }
 }
 
-/// What the attack roll's event calls `strike`: the weapon's, the natural attack's or the spell's name.
-fn strike_name(attacker: &Combatant, strike: Strike) -> String {
+/// What the attack roll's event calls `strike`: the weapon's, the natural attack's or the spell's
+/// name (a weapon's or a natural attack's shared with its definition, not copied).
+fn strike_name(attacker: &Combatant, strike: Strike) -> Arc<str> {
     match strike {
-        // `String::from`, not `to_string`, which goes through the formatting machinery.
-        Strike::MainHand => String::from(&*attacker.weapon().name),
-        Strike::Unarmed => String::from(&*attacker.sheet.unarmed.name),
-        Strike::OffHand => String::from(&*attacker.off_hand().unwrap_or(&attacker.sheet.unarmed).name),
-        Strike::Natural(i) => String::from(
-            &*attacker
+        Strike::MainHand => Arc::clone(&attacker.weapon().name),
+        Strike::Unarmed => Arc::clone(&attacker.sheet.unarmed.name),
+        Strike::OffHand => Arc::clone(&attacker.off_hand().unwrap_or(&attacker.sheet.unarmed).name),
+        Strike::Natural(i) => Arc::clone(
+            &attacker
                 .stat_block()
                 .and_then(|m| m.attacks.get(i))
                 .expect("natural strikes belong to monsters")
                 .name,
         ),
-        Strike::Spell(spell) => attacker.spell_name(spell),
+        Strike::Spell(spell) => attacker.spell_name(spell).into(),
     }
 }
 
@@ -247,19 +249,20 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         total,
         critical,
     };
-    let mut steps = ctx.offers_to_all(&trigger);
-    steps.reserve_exact(2);
-    steps.push(Step::Damage(pending));
+    let offers = ctx.offers_to_all(&trigger);
+    // Next: the offers, the damage, then the status it inflicts — put in front of the queue one
+    // by one, last first, into the room the swing's own step left (no `Vec` of their own).
     if crate::timing::model(ctx.combat.ruleset).inflicts_statuses()
         && let Some(affliction) = on_hit(ctx.combat.get(s.attacker), s.strike)
     {
-        steps.push(Step::Afflict {
+        ctx.combat.queue.push_front(Step::Afflict {
             source: s.attacker,
             target: s.target,
             affliction,
         });
     }
-    ctx.push_front(steps);
+    ctx.combat.queue.push_front(Step::Damage(pending));
+    ctx.push_front(offers);
 }
 
 /// The status a strike's hit inflicts (CTB: `content::statuses`).

@@ -103,6 +103,42 @@ pub struct Combat {
     /// has no one standing (see `outcome::check_outcome`), before any death save is rolled.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub duel: bool,
+    /// Whether someone may hold a readied action: when no one can, an attack or a move asks no
+    /// combatant for one (see [`ReadiedHint`]). Never stored.
+    #[serde(skip)]
+    pub(crate) readied: ReadiedHint,
+}
+
+/// A fight-wide hint beside the combatants' `readied` fields: `false` only when no one holds a
+/// readied action, so the triggers that readied actions answer skip reading every combatant's
+/// record. Set when an action is readied or someone joins holding one, worked out afresh at
+/// each turn's start; a fight read back (or otherwise made) assumes someone may. Debug builds
+/// check at every readied offer that it hides no readied action. Not part of the fight's
+/// state: any two values compare equal.
+#[derive(Clone, Copy)]
+pub(crate) struct ReadiedHint {
+    pub(crate) maybe: bool,
+}
+
+impl Default for ReadiedHint {
+    /// Unknown: someone may.
+    fn default() -> Self {
+        Self { maybe: true }
+    }
+}
+
+impl PartialEq for ReadiedHint {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for ReadiedHint {}
+
+impl std::fmt::Debug for ReadiedHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.maybe { "maybe" } else { "none" })
+    }
 }
 
 impl Combat {
@@ -143,7 +179,20 @@ impl Combat {
             outcome: None,
             model: Box::default(),
             duel: false,
+            readied: ReadiedHint { maybe: false },
         }
+        .with_readied_hint()
+    }
+
+    /// The fight with its readied hint worked out from the combatants.
+    fn with_readied_hint(mut self) -> Self {
+        self.refresh_readied_hint();
+        self
+    }
+
+    /// Works the readied hint out afresh from the combatants.
+    pub(crate) fn refresh_readied_hint(&mut self) {
+        self.readied.maybe = self.combatants.iter().any(|c| c.readied.is_some());
     }
 
     /// The same fight as an arena duel: it ends when a side has no one standing, so no one

@@ -1,5 +1,7 @@
 //! Events: the only output of the rules. Narration, persistence and replay all consume them.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::combatant::{CombatantId, CunningStrike};
@@ -174,7 +176,9 @@ pub enum Event {
     AttackRolled {
         attacker: CombatantId,
         target: CombatantId,
-        weapon: String,
+        /// The weapon's, natural attack's or spell's name (shared with the sheet's definition;
+        /// serialised as the string it is).
+        weapon: Arc<str>,
         kind: AttackKind,
         swing: u32,
         of: u32,

@@ -35,6 +35,7 @@ pub fn join(ctx: &mut Ctx, actor: Actor, combatant: &Combatant) -> Result<(), Ru
         .filter(|o| o.side != c.side)
         .map(|o| o.id)
         .collect();
+    ctx.combat.readied.maybe |= c.readied.is_some();
     ctx.combat.combatants.push(c);
     for other in opponents {
         let band = Combat::opening_band(ctx.combat.get(id), ctx.combat.get(other));

@@ -125,6 +125,10 @@ impl Ctx<'_> {
 
     /// Runs `steps` next, in order, before anything already queued.
     pub fn push_front(&mut self, steps: Vec<Step>) {
+        if steps.is_empty() {
+            // Nothing to run: the queue keeps its room.
+            return;
+        }
         if self.combat.queue.is_empty() {
             // The usual case (a command's steps, a hit's damage): the Vec becomes the queue,
             // without copying or allocating.
@@ -139,10 +143,15 @@ impl Ctx<'_> {
     /// Offers for every readied action `observed` sets off, in initiative order.
     pub fn readied_offers(&self, observed: &Observed) -> Vec<Step> {
         let c = &*self.combat;
-        if !c
-            .combatants
-            .iter()
-            .any(|r| r.readied.as_ref().is_some_and(|readied| !readied.fired))
+        debug_assert!(
+            c.readied.maybe || c.combatants.iter().all(|r| r.readied.is_none()),
+            "the fight's readied hint hides a readied action"
+        );
+        if !c.readied.maybe
+            || !c
+                .combatants
+                .iter()
+                .any(|r| r.readied.as_ref().is_some_and(|readied| !readied.fired))
         {
             return Vec::new();
         }

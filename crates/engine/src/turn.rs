@@ -40,6 +40,7 @@ pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
             action: readied.action.describe(),
         });
     }
+    ctx.combat.refresh_readied_hint();
     movement
 }
 

@@ -153,10 +153,10 @@ fn monsters_make_their_stat_block_multiattack() {
     f.get_mut(bo).max_hp = 500;
     f.turn_of(troll);
     let events = f.act(troll, Command::Attack { target: Some(bo) });
-    let weapons: Vec<String> = events
+    let weapons: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {
-            Event::AttackRolled { weapon, .. } => Some(weapon.clone()),
+            Event::AttackRolled { weapon, .. } => Some(&**weapon),
             _ => None,
         })
         .collect();

@@ -59,7 +59,7 @@ fn an_opportunity_attack_is_one_melee_attack_and_spends_the_reaction() {
     assert_eq!((r[0].kind, r[0].swing, r[0].of), (AttackKind::Opportunity, 1, 1));
     assert!(any(
         &events,
-        |e| matches!(e, Event::AttackRolled { weapon, .. } if weapon == "Longsword")
+        |e| matches!(e, Event::AttackRolled { weapon, .. } if &**weapon == "Longsword")
     ));
     assert!(f.get(bo).resources.reaction_used, "{}", f.transcript());
 }
@@ -129,7 +129,7 @@ fn enemies_take_opportunity_attacks_against_the_player_at_once() {
     );
     assert!(any(
         &events,
-        |e| matches!(e, Event::AttackRolled { weapon, .. } if weapon == "Scimitar")
+        |e| matches!(e, Event::AttackRolled { weapon, .. } if &**weapon == "Scimitar")
     ));
     let swing = position(&events, |e| matches!(e, Event::AttackRolled { .. })).unwrap();
     let left = position(&events, |e| matches!(e, Event::Moved { .. })).unwrap();
@@ -282,6 +282,6 @@ fn an_opportunity_attack_is_a_melee_attack_even_for_an_archer() {
             _ => None,
         })
         .unwrap();
-    assert_ne!(weapon, "Longbow", "the longbow is not a melee weapon");
+    assert_ne!(&*weapon, "Longbow", "the longbow is not a melee weapon");
     assert_eq!(rolls(&events)[0].d20.mode, engine::dice::RollMode::Normal);
 }

@@ -4,6 +4,7 @@
 //! changes never reach.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use crate::content::spells::CastingTime;
 use crate::content::{Abilities, Ability, Behaviour, DamageType, Skill};
@@ -69,7 +70,8 @@ impl RaceDef {
 /// A weapon characters wield.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeaponDef {
-    pub name: Box<str>,
+    /// Shared: an attack's event names it without copying it.
+    pub name: Arc<str>,
     pub damage: DiceExpr,
     pub damage_type: DamageType,
     /// Attack and damage may use DEX instead of STR.
@@ -431,7 +433,8 @@ impl LevelsDef {
 /// A natural attack of a stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackDef {
-    pub name: Box<str>,
+    /// Shared: an attack's event names it without copying it.
+    pub name: Arc<str>,
     pub to_hit: i32,
     pub damage: DiceExpr,
     pub damage_type: DamageType,

@@ -1167,7 +1167,7 @@ fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
         |f| &f.weapon,
         |cx, w| {
             let def = weapon(cx, w.get_ref());
-            weapons.add(cx, &w.get_ref().name, &[], def.map(|d| (d.name.clone(), d)));
+            weapons.add(cx, &w.get_ref().name, &[], def.map(|d| (Box::from(&*d.name), d)));
         },
     );
 
@@ -1698,7 +1698,7 @@ fn weapon(cx: &mut Ctx, w: &RawWeapon) -> Option<WeaponDef> {
         props.push(cx.choice(p, "weapon property", &PROPERTIES)?);
     }
     Some(WeaponDef {
-        name: name?,
+        name: name?.into(),
         damage: damage?,
         damage_type: damage_type?,
         finesse: props.contains(&Property::Finesse),
@@ -2125,7 +2125,7 @@ fn monster(
         };
         match (aname, to_hit, damage, damage_type, on_hit) {
             (Some(aname), Some(to_hit), Some(damage), Some(damage_type), Some(on_hit)) => attacks.push(AttackDef {
-                name: aname,
+                name: aname.into(),
                 to_hit: to_hit as i32,
                 damage,
                 damage_type,

@@ -293,7 +293,7 @@ fn good_kind(content: &Content, name: &str) -> Option<(Box<str>, GoodKind, Optio
         .get(name)
         .filter(|w| w.weight_lb > 0 || w.damage.count > 0)
     {
-        return Some((w.name.clone(), GoodKind::Weapon, None));
+        return Some((Box::from(&*w.name), GoodKind::Weapon, None));
     }
     if let Some(a) = content.armor.get(name).filter(|a| a.weight_lb > 0) {
         return Some((a.name.clone(), GoodKind::Armor, None));
