@@ -90,12 +90,9 @@ pub fn attack_target(
     }
     // The nearest standing enemy within reach, the lowest id among the nearest.
     combat
-        .bands_of(id)
-        .into_iter()
-        .filter(|(t, _)| combat.get(*t).is_standing() && multiattack::reaches(combat, me, *t, strike))
-        .map(|(t, b)| (b, t))
-        .min()
-        .map(|(_, t)| t)
+        .nearest_opponent(id, |t, _| {
+            t.is_standing() && multiattack::reaches(combat, me, t.id, strike)
+        })
         .ok_or_else(|| RuleViolation::InvalidTarget {
             reason: "No enemy is within reach — name a target, or /move melee first.".into(),
         })

@@ -284,6 +284,64 @@ impl Combat {
         }
     }
 
+    /// The living opponent of `id` that `wanted` accepts at the least band (the lowest id among
+    /// those), each at the band [`Combat::bands_of`] gives it — without collecting them: one pass
+    /// over the bands, one over the fight (ids under 64, as in any fight joins allow; a larger
+    /// one goes through `bands_of`).
+    pub fn nearest_opponent(&self, id: CombatantId, wanted: impl Fn(&Combatant, Band) -> bool) -> Option<CombatantId> {
+        if self.combatants.len() > 64 {
+            return self.nearest_of_bands(id, &wanted);
+        }
+        let side = self.get(id).side;
+        let mut best: Option<(Band, CombatantId)> = None;
+        let mut consider = |c: &Combatant, band: Band| {
+            if c.side != side && !c.is_dead() && best.is_none_or(|b| (band, c.id) < b) && wanted(c, band) {
+                best = Some((band, c.id));
+            }
+        };
+        // Opponents met in the bands, the first entry of a pair winning; then the others, Near.
+        let mut met = 0u64;
+        for e in &self.bands {
+            let other = if e.a == id {
+                e.b
+            } else if e.b == id {
+                e.a
+            } else {
+                continue;
+            };
+            let Some(c) = self.combatants.get(other.0 as usize) else {
+                continue;
+            };
+            let bit = 1u64 << other.0;
+            if met & bit == 0 {
+                met |= bit;
+                consider(c, e.band);
+            }
+        }
+        for c in &self.combatants {
+            if met & (1u64 << c.id.0) == 0 {
+                consider(c, Band::Near);
+            }
+        }
+        let nearest = best.map(|(_, t)| t);
+        debug_assert_eq!(
+            nearest,
+            self.nearest_of_bands(id, &wanted),
+            "bands_of would say otherwise"
+        );
+        nearest
+    }
+
+    /// [`Combat::nearest_opponent`] through [`Combat::bands_of`].
+    fn nearest_of_bands(&self, id: CombatantId, wanted: &impl Fn(&Combatant, Band) -> bool) -> Option<CombatantId> {
+        self.bands_of(id)
+            .into_iter()
+            .filter(|&(t, band)| wanted(self.get(t), band))
+            .map(|(t, band)| (band, t))
+            .min()
+            .map(|(_, t)| t)
+    }
+
     /// Living opponents of `id` with the band to each, in combatant order.
     ///
     /// One pass over the bands instead of a lookup per opponent (issue 13: an attack's cost should
@@ -428,6 +486,32 @@ mod tests {
                 .map(|o| (o.id, c.band(id, o.id)))
                 .collect();
             assert_eq!(c.bands_of(id), expected, "{id:?}");
+        }
+    }
+
+    #[test]
+    fn nearest_opponent_reads_the_bands_as_bands_of_does_without_collecting_them() {
+        let c = skirmish();
+        let ana = CombatantId(0);
+        assert_eq!(c.nearest_opponent(ana, |_, _| true), Some(CombatantId(2)));
+        assert_eq!(
+            c.nearest_opponent(ana, |_, band| band != Band::Melee),
+            Some(CombatantId(5)),
+            "a pair listed twice is at its first entry's band (Far), not Melee"
+        );
+        assert_eq!(c.nearest_opponent(ana, |_, band| band == Band::Near), None);
+        for id in (0..6).map(CombatantId) {
+            for far_only in [false, true] {
+                let wanted = |_: &Combatant, band: Band| !far_only || band == Band::Far;
+                let expected = c
+                    .bands_of(id)
+                    .into_iter()
+                    .filter(|&(t, band)| wanted(c.get(t), band))
+                    .map(|(t, band)| (band, t))
+                    .min()
+                    .map(|(_, t)| t);
+                assert_eq!(c.nearest_opponent(id, wanted), expected, "{id:?}");
+            }
         }
     }
 

@@ -75,13 +75,7 @@ pub fn sequence(combat: &Combat, attacker: &Combatant, target: CombatantId) -> V
 /// A new target for a swing whose target fell: a standing enemy within reach, nearest first.
 pub fn retarget(combat: &Combat, swing: &Swing) -> Option<CombatantId> {
     let attacker = combat.get(swing.attacker);
-    let mut candidates: Vec<(Band, CombatantId)> = combat
-        .bands_of(attacker.id)
-        .into_iter()
-        .filter(|(id, _)| combat.get(*id).is_standing())
-        .filter(|(id, _)| reaches(combat, attacker, *id, swing.strike))
-        .map(|(id, band)| (band, id))
-        .collect();
-    candidates.sort();
-    candidates.first().map(|(_, id)| *id)
+    combat.nearest_opponent(attacker.id, |t, _| {
+        t.is_standing() && reaches(combat, attacker, t.id, swing.strike)
+    })
 }
