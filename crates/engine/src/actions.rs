@@ -121,7 +121,14 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<
             let target = attack_target(ctx.combat, id, *target, Strike::MainHand)?;
             spend(ctx, id, Resource::Action)?;
             ctx.combat.get_mut(id).conditions.attacked_this_turn = true;
-            Ok(multiattack::sequence(ctx.combat, ctx.combat.get(id), target))
+            let me = ctx.combat.get(id);
+            // One swing (the usual case) is set aside for `dispatch` to run at once, not put in
+            // a `Vec` of its own.
+            if let Some(lone) = multiattack::lone_swing(ctx.combat, me, target) {
+                ctx.combat.first_swing = lone;
+                return Ok(Vec::new());
+            }
+            Ok(multiattack::sequence(ctx.combat, me, target))
         }
         Command::Dash => {
             spend(ctx, id, Resource::Action)?;

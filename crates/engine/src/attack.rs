@@ -250,11 +250,20 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         critical,
     };
     let offers = ctx.offers_to_all(&trigger);
+    let affliction = if crate::timing::model(ctx.combat.ruleset).inflicts_statuses() {
+        on_hit(ctx.combat.get(s.attacker), s.strike)
+    } else {
+        None
+    };
+    if offers.is_empty() && affliction.is_none() {
+        // The damage alone is next: `run` (which runs every swing, with no window open and the
+        // fight going on) would take it from the front of the queue at once. It lands now.
+        land(ctx, pending);
+        return;
+    }
     // Next: the offers, the damage, then the status it inflicts — put in front of the queue one
-    // by one, last first, into the room the swing's own step left (no `Vec` of their own).
-    if crate::timing::model(ctx.combat.ruleset).inflicts_statuses()
-        && let Some(affliction) = on_hit(ctx.combat.get(s.attacker), s.strike)
-    {
+    // by one, last first (no `Vec` of their own).
+    if let Some(affliction) = affliction {
         ctx.combat.queue.push_front(Step::Afflict {
             source: s.attacker,
             target: s.target,

@@ -107,6 +107,11 @@ pub struct Combat {
     /// combatant for one (see [`ReadiedHint`]). Never stored.
     #[serde(skip)]
     pub(crate) readied: ReadiedHint,
+    /// An Attack action's only swing, set aside by `actions::perform` instead of being returned
+    /// in a `Vec` of its own: `dispatch` runs it at once, `resolve::perform` puts it in front of
+    /// the steps. `None` outside `apply`; never stored.
+    #[serde(skip)]
+    pub(crate) first_swing: Option<crate::resolve::Swing>,
 }
 
 /// A fight-wide hint beside the combatants' `readied` fields: `false` only when no one holds a
@@ -180,6 +185,7 @@ impl Combat {
             model: Box::default(),
             duel: false,
             readied: ReadiedHint { maybe: false },
+            first_swing: None,
         }
         .with_readied_hint()
     }

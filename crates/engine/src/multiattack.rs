@@ -57,19 +57,28 @@ pub fn opportunity_strike(combat: &Combat, attacker: &Combatant, target: Combata
 pub fn sequence(combat: &Combat, attacker: &Combatant, target: CombatantId) -> Vec<Step> {
     let of = attacker.attacks_per_action();
     let mut swings = Vec::with_capacity(of as usize);
-    swings.extend((1..=of).filter_map(|swing| {
-        let strike = strike_for(combat, attacker, target, swing)?;
-        Some(Step::Swing(Swing {
-            attacker: attacker.id,
-            target,
-            strike,
-            kind: AttackKind::Action,
-            swing,
-            of,
-            declared: false,
-        }))
-    }));
+    swings.extend((1..=of).filter_map(|swing| action_swing(combat, attacker, target, swing, of).map(Step::Swing)));
     swings
+}
+
+/// The sequence's swings when it has one: `Some` of what [`sequence`] would hold (no swing if
+/// no strike suits), `None` when the sequence is longer.
+pub fn lone_swing(combat: &Combat, attacker: &Combatant, target: CombatantId) -> Option<Option<Swing>> {
+    (attacker.attacks_per_action() == 1).then(|| action_swing(combat, attacker, target, 1, 1))
+}
+
+/// Swing `swing` of `of` in an Attack action against `target`.
+fn action_swing(combat: &Combat, attacker: &Combatant, target: CombatantId, swing: u32, of: u32) -> Option<Swing> {
+    let strike = strike_for(combat, attacker, target, swing)?;
+    Some(Swing {
+        attacker: attacker.id,
+        target,
+        strike,
+        kind: AttackKind::Action,
+        swing,
+        of,
+        declared: false,
+    })
 }
 
 /// A new target for a swing whose target fell: a standing enemy within reach, nearest first.

@@ -219,10 +219,12 @@ pub fn apply(
         combat,
         dice,
         now,
-        // Most commands say a few things: one allocation, not a growing one.
-        events: Vec::with_capacity(4),
+        // Allocated at the first event (room for four: most commands say a few things), or
+        // sized for a lone swing by `dispatch`.
+        events: Vec::new(),
     };
     if let Err(violation) = dispatch(&mut ctx, actor, &command) {
+        ctx.combat.first_swing = None;
         if ctx.dice.position() != position {
             *ctx.dice = Dice::at(position);
         }
@@ -288,7 +290,24 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
             current: ctx.combat.get(current).name.clone(),
         });
     }
-    let steps = perform(ctx, id, command)?;
+    let mut steps = perform_setting_aside(ctx, id, command)?;
+    if let Some(swing) = ctx.combat.first_swing.take() {
+        if steps.is_empty()
+            && ctx.combat.queue.is_empty()
+            && ctx.combat.window.is_none()
+            && ctx.combat.outcome.is_none()
+        {
+            // An attack's lone swing runs now, as `run` would run it next (nothing queued, no
+            // window, the fight goes on), with no `Vec` or queue for it. Its events: the roll
+            // and, on a hit, the damage.
+            if ctx.events.capacity() == 0 {
+                ctx.events.reserve_exact(2);
+            }
+            attack::swing(ctx, swing);
+            return Ok(());
+        }
+        steps.insert(0, Step::Swing(swing));
+    }
     ctx.push_front(steps);
     Ok(())
 }
@@ -296,6 +315,19 @@ fn dispatch(ctx: &mut Ctx, actor: Actor, command: &Command) -> Result<(), RuleVi
 /// Validates and starts `command` for the combatant whose turn it is; the steps returned run next.
 /// Used for players' commands and for AI decisions alike.
 pub(crate) fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<Step>, RuleViolation> {
+    let result = perform_setting_aside(ctx, id, command);
+    match (ctx.combat.first_swing.take(), result) {
+        (Some(swing), Ok(mut steps)) => {
+            steps.insert(0, Step::Swing(swing));
+            Ok(steps)
+        }
+        (_, result) => result,
+    }
+}
+
+/// `perform`, but an Attack action's lone swing may be set aside in `Combat::first_swing`.
+fn perform_setting_aside(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<Step>, RuleViolation> {
+    debug_assert!(ctx.combat.first_swing.is_none());
     if !ctx.combat.get(id).is_standing() {
         return Err(RuleViolation::Incapacitated);
     }
