@@ -71,6 +71,19 @@ pub struct BandEntry {
     pub band: Band,
 }
 
+impl BandEntry {
+    /// The entry's other end, seen from `id` (`None` if `id` is neither).
+    pub fn other(&self, id: CombatantId) -> Option<CombatantId> {
+        if self.a == id {
+            Some(self.b)
+        } else if self.b == id {
+            Some(self.a)
+        } else {
+            None
+        }
+    }
+}
+
 /// Most rounds a fight may last before it is halted.
 pub const MAX_ROUNDS: u32 = 100;
 
@@ -308,11 +321,7 @@ impl Combat {
         // Opponents met in the bands, the first entry of a pair winning; then the others, Near.
         let mut met = 0u64;
         for e in &self.bands {
-            let other = if e.a == id {
-                e.b
-            } else if e.b == id {
-                e.a
-            } else {
+            let Some(other) = e.other(id) else {
                 continue;
             };
             let Some(c) = self.combatants.get(other.0 as usize) else {
@@ -366,11 +375,7 @@ impl Combat {
         // Combatants are stored by id, so an opponent's place in `opponents` is found by a binary
         // search on the id; walking the bands backwards lets the first entry of a pair win.
         for e in self.bands.iter().rev() {
-            let other = if e.a == id {
-                e.b
-            } else if e.b == id {
-                e.a
-            } else {
+            let Some(other) = e.other(id) else {
                 continue;
             };
             if let Ok(i) = opponents.binary_search_by_key(&other, |(o, _)| *o) {
@@ -414,13 +419,7 @@ impl Combat {
             if e.band != Band::Melee {
                 return None;
             }
-            let other = if e.a == id {
-                e.b
-            } else if e.b == id {
-                e.a
-            } else {
-                return None;
-            };
+            let other = e.other(id)?;
             let o = self.combatants.get(other.0 as usize)?;
             // The pair's first entry decides its band (`band`), and allies have none.
             (o.side != side && self.band(id, other) == Band::Melee).then_some(other)

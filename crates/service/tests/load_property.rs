@@ -4,9 +4,11 @@
 //! joining after the start), monsters, reinforcements mid-fight, rulesets, snapshot intervals
 //! and commands; and a replay of the whole log reads every entry back identically.
 
+mod applied;
 #[allow(unused_macros)]
 mod common;
 
+use applied::{assert_replays_identically, assert_stored_as_applied};
 use chrono::{TimeZone, Utc};
 use proptest::prelude::*;
 use service::{CombatUpdate, DateTimeUtc, Db, PlayerCommand, Service, ServiceError};
@@ -96,23 +98,6 @@ fn command(n: u8) -> PlayerCommand {
     }
 }
 
-/// The fight as the database holds it equals `update`'s, version, state and timing.
-async fn assert_loads_as_applied(svc: &Service, update: &CombatUpdate, fight: &Fight) -> Result<(), ServiceError> {
-    let (version, stored) = svc.stored_combat(update.combat_id).await?;
-    assert_eq!(version, update.version, "{fight:?}");
-    assert_eq!(
-        serde_json::to_value(&stored).unwrap(),
-        serde_json::to_value(&update.combat).unwrap(),
-        "the fight loaded at version {version} differs from the one applied: {fight:?}"
-    );
-    assert_eq!(
-        svc.stored_timing(update.combat_id).await?,
-        (update.window_token, update.window_since, update.wait_since),
-        "the timing loaded at version {version} differs: {fight:?}"
-    );
-    Ok(())
-}
-
 async fn play(db: Db, fight: Fight) -> Result<(), ServiceError> {
     let svc = Service::with_seed(db, fight.seed).with_snapshot_every(fight.snapshot_every);
     let camp = svc.campaign_for("property", CHANNEL, now()).await?.id;
@@ -144,8 +129,7 @@ async fn play(db: Db, fight: Fight) -> Result<(), ServiceError> {
         svc.join_combat(camp, CHANNEL, &starter, now()).await?;
     }
     let mut update = svc.start_combat(camp, CHANNEL, &starter, now()).await?;
-    assert_loads_as_applied(&svc, &update, &fight).await?;
-    let mut commands = 0;
+    assert_stored_as_applied(&svc, &update).await?;
     for (i, &press) in fight.presses.iter().enumerate() {
         if update.combat.outcome.is_some() {
             break;
@@ -158,12 +142,12 @@ async fn play(db: Db, fight: Fight) -> Result<(), ServiceError> {
                     Err(ServiceError::Rules(_) | ServiceError::InvalidInput(_)) => continue,
                     Err(err) => return Err(err),
                 }
-                assert_loads_as_applied(&svc, &update, &fight).await?;
+                assert_stored_as_applied(&svc, &update).await?;
             }
         }
         if fight.reinforcement == Some(i) {
             update = svc.gm_spawn(camp, CHANNEL, MONSTERS[fight.monster], 1, now()).await?;
-            assert_loads_as_applied(&svc, &update, &fight).await?;
+            assert_stored_as_applied(&svc, &update).await?;
         }
         let Some(player) = awaited(&update) else {
             break;
@@ -191,16 +175,9 @@ async fn play(db: Db, fight: Fight) -> Result<(), ServiceError> {
             }
             Err(err) => return Err(err),
         };
-        commands += 1;
-        assert_loads_as_applied(&svc, &update, &fight).await?;
+        assert_stored_as_applied(&svc, &update).await?;
     }
-    let replayed = svc.replay(update.combat_id).await?;
-    assert_eq!(
-        (replayed.diverged_at, replayed.same_state),
-        (None, true),
-        "{replayed:?} after {commands} commands: {fight:?}"
-    );
-    Ok(())
+    assert_replays_identically(&svc, update.combat_id).await
 }
 
 proptest! {

@@ -6,10 +6,12 @@
 //! with it) loses nothing: another continues the fight from the database; and a fight stored
 //! whole, before snapshots, loads and continues once the schema is upgraded.
 
+mod applied;
 #[macro_use]
 mod common;
 mod rows;
 
+use applied::{assert_replays_identically, assert_stored_as_applied};
 use chrono::{TimeZone, Utc};
 use migration::{Migrator, MigratorTrait};
 use sea_orm::{ConnectionTrait, EntityTrait};
@@ -86,25 +88,6 @@ async fn next(
     }
 }
 
-/// The fight as the database holds it equals `update`'s, version and all.
-async fn assert_stored_as_applied(svc: &Service, update: &CombatUpdate) -> Result<(), ServiceError> {
-    let (version, stored) = svc.stored_combat(update.combat_id).await?;
-    assert_eq!(version, update.version);
-    assert_eq!(
-        serde_json::to_value(&stored).unwrap(),
-        serde_json::to_value(&update.combat).unwrap(),
-        "the fight read back at version {version} differs from the one applied"
-    );
-    // And its timing: the window's token, when it opened and when the wait began, which its
-    // timer's deadlines are counted from.
-    assert_eq!(
-        svc.stored_timing(update.combat_id).await?,
-        (update.window_token, update.window_since, update.wait_since),
-        "the timing read back at version {version} differs from the one applied"
-    );
-    Ok(())
-}
-
 /// The version of a fight's latest snapshot.
 async fn snapshot_version(db: &Db, combat_id: i64) -> Result<i64, ServiceError> {
     Ok(combat_snapshot::Entity::find_by_id(combat_id)
@@ -167,12 +150,7 @@ async fn a_fight_read_back_after_every_command_is_the_fight_applied(db: Db) -> R
             (1..=update.version).collect::<Vec<_>>()
         );
         // Replay from the start agrees with the snapshots and the log.
-        let replayed = svc.replay(combat_id).await?;
-        assert_eq!(
-            (replayed.diverged_at, replayed.same_state),
-            (None, true),
-            "{replayed:?}"
-        );
+        assert_replays_identically(&svc, combat_id).await?;
     }
     Ok(())
 }
@@ -398,12 +376,7 @@ async fn a_fight_stored_whole_before_snapshots_loads_and_continues(db: Db) -> Re
         .expect("the fight goes on");
     assert_eq!(after.version, update.version + 1);
     assert_stored_as_applied(&second, &after).await?;
-    let replayed = second.replay(combat_id).await?;
-    assert_eq!(
-        (replayed.diverged_at, replayed.same_state),
-        (None, true),
-        "{replayed:?}"
-    );
+    assert_replays_identically(&second, combat_id).await?;
     Ok(())
 }
 
@@ -633,12 +606,7 @@ async fn a_fight_logged_in_json_before_entries_were_packed_loads_continues_and_r
             .collect::<Vec<_>>(),
         "the old entries as JSON, the new ones packed"
     );
-    let replayed = second.replay(combat_id).await?;
-    assert_eq!(
-        (replayed.diverged_at, replayed.same_state),
-        (None, true),
-        "{replayed:?}"
-    );
+    assert_replays_identically(&second, combat_id).await?;
     Ok(())
 }
 

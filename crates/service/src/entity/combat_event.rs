@@ -65,9 +65,7 @@ impl Model {
             None => serde_json::from_str(&self.events).map_err(|err| err.to_string()),
         }
     }
-}
 
-impl Model {
     /// The entry's events as JSON values, for comparing with events applied again: an old
     /// entry's JSON as it was written (older forms of events included), a packed entry's read
     /// as today's events.
@@ -81,9 +79,7 @@ impl Model {
             None => self.events(),
         }
     }
-}
 
-impl Model {
     /// The entry's command as JSON, as the engine serialises it, whichever form it was
     /// written in.
     pub fn command_json(&self) -> Result<serde_json::Value, String> {
