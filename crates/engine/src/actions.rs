@@ -6,7 +6,7 @@ use crate::combat::Combat;
 use crate::combatant::{CombatantId, Side};
 use crate::command::{Command, ShoveMode};
 use crate::content::data::ItemEffectDef as ItemEffect;
-use crate::content::{Item, Skill, Spell};
+use crate::content::{Condition, Item, Skill, Spell};
 use crate::dice::RollMode;
 use crate::event::Event;
 use crate::movement::{self, Band, MoveIntent};
@@ -235,7 +235,7 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, command: &Command) -> Result<Vec<
 
 /// Grapple's contest and, won, its hold.
 pub fn grapple(ctx: &mut Ctx, id: CombatantId, target: CombatantId) {
-    if contest(ctx, id, target) {
+    if contest(ctx, id, target) && !crate::defences::shrugs_off(ctx, target, Condition::Grappled) {
         ctx.combat.get_mut(target).conditions.grappled_by = Some(id);
         ctx.emit(Event::Grappled { id, target });
     }
@@ -244,6 +244,9 @@ pub fn grapple(ctx: &mut Ctx, id: CombatantId, target: CombatantId) {
 /// Shove's contest and, won, the target prone or pushed out of reach.
 pub fn shove(ctx: &mut Ctx, id: CombatantId, target: CombatantId, mode: ShoveMode) {
     if contest(ctx, id, target) {
+        if mode == ShoveMode::Prone && crate::defences::shrugs_off(ctx, target, Condition::Prone) {
+            return;
+        }
         match mode {
             ShoveMode::Prone => ctx.combat.get_mut(target).conditions.prone = true,
             ShoveMode::Push => {
@@ -295,7 +298,9 @@ fn escape(ctx: &mut Ctx, id: CombatantId, dc: i32) {
 /// A thrown net (§3.2 Restrained): the target, an enemy within 30 ft, is restrained unless it
 /// makes a DEX save against the net's DC; the same DC frees it (`escape`).
 fn throw_net(ctx: &mut Ctx, target: CombatantId, dc: i32) {
-    if attack::saving_throw(ctx, target, crate::content::Ability::Dex, dc) {
+    if attack::saving_throw(ctx, target, crate::content::Ability::Dex, dc)
+        || crate::defences::shrugs_off(ctx, target, Condition::Restrained)
+    {
         return;
     }
     let held = &mut ctx.combat.get_mut(target).conditions;
@@ -600,7 +605,7 @@ pub fn move_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Vec
     if let MoveIntent::Melee(target) = intent {
         enemy(c, id, target)?;
     }
-    let plan = movement::plan(intent, &c.bands_of(id), c.terrain.difficult)?;
+    let plan = movement::plan(intent, &c.bands_of(id), c.difficult_for(id))?;
     let stand = if me.conditions.prone { me.speed() / 2 } else { 0 };
     if let MoveIntent::Melee(target) = intent {
         let banked = movement::banked_toward(c, id, target);
@@ -646,7 +651,7 @@ pub fn crawl_to(ctx: &mut Ctx, id: CombatantId, intent: MoveIntent) -> Result<Ve
     if let MoveIntent::Melee(target) = intent {
         enemy(c, id, target)?;
     }
-    let mut plan = movement::plan(intent, &c.bands_of(id), c.terrain.difficult)?;
+    let mut plan = movement::plan(intent, &c.bands_of(id), c.difficult_for(id))?;
     plan.feet *= 2;
     plan.crawl = true;
     me.resources.check_movement(plan.feet)?;
@@ -748,7 +753,7 @@ pub fn arrive(ctx: &mut Ctx, mover: CombatantId, plan: &movement::MovePlan) {
             to: plan.changes.clone(),
         });
     } else {
-        let difficult_terrain = ctx.combat.terrain.difficult;
+        let difficult_terrain = ctx.combat.difficult_for(mover);
         ctx.emit(Event::Moved {
             id: mover,
             feet: plan.feet,
@@ -779,14 +784,9 @@ pub fn adjust_hp(ctx: &mut Ctx, target: CombatantId, delta: i32) -> Result<(), R
         });
     }
     if delta < 0 {
-        let pending = PendingDamage {
-            source: None,
-            target,
-            amount: delta.saturating_neg(),
-            damage_type: crate::content::DamageType::Force,
-            critical: false,
-        };
-        attack::land(ctx, pending);
+        // The GM's word is exact: no defence changes it.
+        let pending = PendingDamage::single(None, target, delta.saturating_neg(), crate::content::DamageType::Force);
+        attack::land_exact(ctx, pending);
     } else {
         attack::heal(ctx, target, target, delta);
     }

@@ -9,7 +9,7 @@ use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId, CunningStrike, Kind, Side};
 use crate::content::data::{Feature, SpellEffectDef, WeaponDef};
 use crate::content::statuses::Affliction;
-use crate::content::{Ability, DamageType};
+use crate::content::{Ability, Condition, DamageType};
 use crate::death_saves::after_mark as after_death_mark;
 use crate::dice::{DiceExpr, RollMode};
 use crate::event::{AttackKind, Event};
@@ -19,6 +19,7 @@ use crate::outcome::{check_outcome, release_grapples};
 use crate::reactions::ReactionTrigger;
 use crate::readied::Observed;
 use crate::resolve::{Ctx, PendingDamage, Step, Strike, Swing};
+use crate::state::damage::{DamagePart, ExtraParts};
 
 /// What a strike rolls: to-hit bonus, damage dice, ability modifier to damage, type (its name,
 /// which only the event needs, is [`strike_name`]).
@@ -125,8 +126,19 @@ pub fn attack_mode(combat: &Combat, attacker: &Combatant, target: &Combatant, ra
     let tc = &target.conditions;
     let ac = &attacker.conditions;
     let melee_range = combat.band(attacker.id, target.id) == Band::Melee;
-    let advantage =
-        ac.helped || ac.hidden.is_some() || (tc.prone && melee_range && !ranged) || target.is_downed() || tc.restrained;
+    let pack = attacker.stat_block().is_some_and(|m| m.pack_tactics)
+        && combat.combatants.iter().any(|a| {
+            a.side == attacker.side
+                && a.id != attacker.id
+                && a.is_standing()
+                && combat.band(a.id, target.id) == Band::Melee
+        });
+    let advantage = ac.helped
+        || ac.hidden.is_some()
+        || (tc.prone && melee_range && !ranged)
+        || target.is_downed()
+        || tc.restrained
+        || pack;
     let disadvantage = (tc.dodging && ac.hidden.is_none())
         || ac.prone
         || ac.poisoned
@@ -232,13 +244,17 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     if !hit {
         return;
     }
-    let amount = damage(ctx, &s, &p, mode, critical);
+    let first = damage(ctx, &s, &p, mode, critical);
+    let extra = extra_parts(ctx, s.attacker, s.strike, critical);
+    let amount = first + extra.total();
     let pending = PendingDamage {
         source: Some(s.attacker),
         target: s.target,
         amount,
         damage_type: p.damage_type,
         critical,
+        extra,
+        mundane: p.weapon_attack,
     };
     let trigger = ReactionTrigger::Hit {
         attacker: s.attacker,
@@ -250,11 +266,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         critical,
     };
     let offers = ctx.offers_to_all(&trigger);
-    let affliction = if crate::timing::model(ctx.combat.ruleset).inflicts_statuses() {
-        on_hit(ctx.combat.get(s.attacker), s.strike)
-    } else {
-        None
-    };
+    let affliction = on_hit(ctx.combat.get(s.attacker), s.strike);
     if offers.is_empty() && affliction.is_none() {
         // The damage alone is next: `run` (which runs every swing, with no window open and the
         // fight going on) would take it from the front of the queue at once. It lands now.
@@ -274,7 +286,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     ctx.push_front(offers);
 }
 
-/// The status a strike's hit inflicts (CTB: `content::statuses`).
+/// The status a strike's hit inflicts (`crate::statuses`).
 fn on_hit(attacker: &Combatant, strike: Strike) -> Option<Affliction> {
     let def = match strike {
         Strike::Spell(spell) => attacker.spell(spell)?.on_hit.as_ref(),
@@ -282,6 +294,24 @@ fn on_hit(attacker: &Combatant, strike: Strike) -> Option<Affliction> {
         Strike::MainHand | Strike::OffHand | Strike::Unarmed => None,
     };
     def.map(Affliction::from)
+}
+
+/// Rolls a natural attack's parts of other types ("plus 1d6 fire"); a critical doubles their dice.
+fn extra_parts(ctx: &mut Ctx, attacker: CombatantId, strike: Strike, critical: bool) -> ExtraParts {
+    let Strike::Natural(i) = strike else {
+        return ExtraParts::NONE;
+    };
+    let Some(attack) = ctx.combat.get(attacker).stat_block().and_then(|m| m.attacks.get(i)) else {
+        return ExtraParts::NONE;
+    };
+    if attack.extra.is_empty() {
+        return ExtraParts::NONE;
+    }
+    let parts: Vec<_> = attack.extra.to_vec();
+    ExtraParts::of(parts.into_iter().map(|part| DamagePart {
+        amount: part.damage.roll(ctx.dice, critical).max(0),
+        damage_type: part.damage_type,
+    }))
 }
 
 /// Rolls a hit's damage with its riders.
@@ -348,7 +378,12 @@ fn cunning_strike(ctx: &mut Ctx, rogue: CombatantId, target: CombatantId, rider:
             } else {
                 Ability::Con
             };
-            if !saving_throw(ctx, target, ability, dc) {
+            let condition = if rider == CunningStrike::Trip {
+                Condition::Prone
+            } else {
+                Condition::Poisoned
+            };
+            if !saving_throw(ctx, target, ability, dc) && !crate::defences::shrugs_off(ctx, target, condition) {
                 let t = &mut ctx.combat.get_mut(target).conditions;
                 let condition = if rider == CunningStrike::Trip {
                     t.prone = true;
@@ -366,42 +401,45 @@ fn cunning_strike(ctx: &mut Ctx, rogue: CombatantId, target: CombatantId, rider:
     }
 }
 
-/// Rolls a saving throw (Dodge gives DEX saves advantage) and reports it.
+/// Rolls a saving throw against something other than a spell (`crate::saves`).
 pub fn saving_throw(ctx: &mut Ctx, id: CombatantId, ability: Ability, dc: i32) -> bool {
-    let c = ctx.combat.get(id);
-    let advantage = ability == Ability::Dex && c.conditions.dodging;
-    let bonus = c.save_bonus(ability);
-    let d20 = ctx.dice.d20(RollMode::from_sources(advantage, false));
-    let total = d20.natural as i32 + bonus;
-    let success = total >= dc;
-    ctx.emit(Event::SavingThrow {
-        id,
-        ability,
-        d20,
-        total,
-        dc,
-        success,
-    });
-    success
+    crate::saves::roll(ctx, id, ability, dc, false)
 }
 
-/// Damage lands: Rage resists physical damage; a downed character takes failure marks instead
-/// (§7.3); a character at 0 HP is Downed (§7), a monster slain.
+/// Damage lands, each part through the target's defences (Rage's resistance to physical damage
+/// among them, `crate::defences`); a downed character takes failure marks instead (§7.3); a
+/// character at 0 HP is Downed (§7), a monster slain.
 pub fn land(ctx: &mut Ctx, p: PendingDamage) {
-    let t = ctx.combat.get(p.target);
-    if t.is_dead() {
+    if ctx.combat.get(p.target).is_dead() {
         return;
     }
-    let mut amount = p.amount.max(0);
-    let downed = t.is_downed();
-    if t.conditions.raging && p.damage_type.is_physical() && amount > 0 {
-        let kept = amount / 2;
-        ctx.emit(Event::Resisted {
-            target: p.target,
-            amount: amount - kept,
-        });
-        amount = kept;
+    let mut amount = 0;
+    let mut extra = p.extra;
+    let mut landed = Vec::new();
+    for (i, part) in p.parts().enumerate() {
+        let left = crate::defences::take(ctx, p.target, part, p.mundane);
+        amount += left;
+        if i > 0 {
+            landed.push(DamagePart { amount: left, ..part });
+        }
     }
+    if !p.extra.is_empty() {
+        extra = ExtraParts::of(landed);
+    }
+    land_amount(ctx, PendingDamage { amount, extra, ..p });
+}
+
+/// Damage lands as it is, no defence asked (the GM's `/gm hp`).
+pub fn land_exact(ctx: &mut Ctx, p: PendingDamage) {
+    if ctx.combat.get(p.target).is_dead() {
+        return;
+    }
+    land_amount(ctx, p);
+}
+
+fn land_amount(ctx: &mut Ctx, p: PendingDamage) {
+    let amount = p.amount.max(0);
+    let downed = ctx.combat.get(p.target).is_downed();
     if downed {
         if amount == 0 {
             return;
@@ -429,6 +467,7 @@ pub fn land(ctx: &mut Ctx, p: PendingDamage) {
         damage_type: p.damage_type,
         critical: p.critical,
         hp,
+        extra: p.extra,
     });
     if hp > 0 {
         return;

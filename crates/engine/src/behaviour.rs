@@ -42,8 +42,17 @@ pub fn choose_target(c: &Combat, me: &Combatant, profile: Behaviour) -> Option<C
     .map(|(o, _)| o.id)
 }
 
+/// The weakest visible enemy standing in melee with `me` that one of its strikes reaches.
+fn in_reach(c: &Combat, me: &Combatant) -> Option<CombatantId> {
+    c.standing_engaged_with(me.id)
+        .into_iter()
+        .filter(|&o| c.get(o).conditions.hidden.is_none())
+        .filter(|&o| multiattack::strike_for(c, me, o, 1).is_some_and(|s| multiattack::reaches(c, me, o, s)))
+        .min_by_key(|&o| (c.get(o).hp, o))
+}
+
 fn feet_to_melee(c: &Combat, me: &Combatant, target: CombatantId) -> Option<i32> {
-    let plan = movement::plan(MoveIntent::Melee(target), &c.bands_of(me.id), c.terrain.difficult).ok()?;
+    let plan = movement::plan(MoveIntent::Melee(target), &c.bands_of(me.id), c.difficult_for(me.id)).ok()?;
     let stand = if me.conditions.prone { me.speed() / 2 } else { 0 };
     Some(plan.feet - movement::banked_toward(c, me.id, target) + stand)
 }
@@ -166,6 +175,11 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         if reaches {
             return Choice::Do(Command::Attack { target: Some(target) });
         }
+        // Its target out of reach while others hold it in melee: it strikes the weakest of those
+        // it can reach rather than dash in place beside them.
+        if let Some(near) = in_reach(c, me) {
+            return Choice::Do(Command::Attack { target: Some(near) });
+        }
         // Held fast by a net, a web or vines with no one in reach: break free first (§3.2).
         if me.conditions.restrained || me.conditions.entangled > 0 {
             return Choice::Do(Command::Escape);
@@ -184,7 +198,7 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
     let engaged = !c.standing_engaged_with(id).is_empty();
     if profile == Behaviour::Skirmisher
         && engaged
-        && let Ok(plan) = movement::plan(MoveIntent::Ranged, &c.bands_of(id), c.terrain.difficult)
+        && let Ok(plan) = movement::plan(MoveIntent::Ranged, &c.bands_of(id), c.difficult_for(id))
         && plan.feet <= me.resources.movement_left()
     {
         return Choice::Do(Command::Move(MoveIntent::Ranged));

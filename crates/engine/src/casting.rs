@@ -3,8 +3,9 @@
 //! actions (§5) before its effect resolves. Breath weapons resolve the same way.
 
 use crate::action_economy::Resource;
+use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId};
-use crate::content::data::{SpellDef, SpellEffectDef as SpellEffect};
+use crate::content::data::{Area, SpellDef, SpellEffectDef as SpellEffect};
 use crate::content::spells::CastingTime;
 use crate::content::{Ability, Spell};
 use crate::event::{AttackKind, Event};
@@ -275,13 +276,12 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             let darts = count + cast.slot.map_or(0, |s| s.saturating_sub(spell_level));
             for _ in 0..darts {
                 let amount = damage.roll(ctx.dice, false);
-                steps.push(Step::Damage(PendingDamage {
-                    source: Some(cast.caster),
-                    target: t,
+                steps.push(Step::Damage(PendingDamage::single(
+                    Some(cast.caster),
+                    t,
                     amount,
-                    damage_type: crate::content::DamageType::Force,
-                    critical: false,
-                }));
+                    crate::content::DamageType::Force,
+                )));
             }
         }
         SpellEffect::Save {
@@ -320,6 +320,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 rolled,
                 damage_type,
                 half_on_save,
+                true,
             );
         }
         SpellEffect::Heal { dice } => {
@@ -340,7 +341,10 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 return;
             };
             let dc = caster.spell_save_dc();
-            if !attack::saving_throw(ctx, t, ability, dc) {
+            // Webs and vines hold what can be restrained (a creature immune to it slips them).
+            if !crate::saves::roll(ctx, t, ability, dc, true)
+                && !crate::defences::shrugs_off(ctx, t, crate::content::Condition::Restrained)
+            {
                 let held = &mut ctx.combat.get_mut(t).conditions;
                 held.entangled = 1;
                 held.escape_dc = held.escape_dc.max(dc);
@@ -379,10 +383,11 @@ pub fn save_for_damage(
     rolled: i32,
     damage_type: crate::content::DamageType,
     half_on_save: bool,
+    spell: bool,
 ) -> Vec<Step> {
     let mut steps = Vec::new();
     for &t in targets {
-        let success = attack::saving_throw(ctx, t, ability, dc);
+        let success = crate::saves::roll(ctx, t, ability, dc, spell);
         let amount = if success {
             if half_on_save { rolled / 2 } else { 0 }
         } else {
@@ -398,13 +403,7 @@ pub fn save_for_damage(
                 },
             });
         }
-        steps.push(Step::Damage(PendingDamage {
-            source,
-            target: t,
-            amount,
-            damage_type,
-            critical: false,
-        }));
+        steps.push(Step::Damage(PendingDamage::single(source, t, amount, damage_type)));
     }
     steps
 }
@@ -429,7 +428,72 @@ pub fn start_breath(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
     steps
 }
 
-/// The breath lands on every enemy within Near: a DEX save for half.
+/// Whom an area effect of `area` and `size` feet from `source` catches (docs/content.md
+/// "Areas"): only enemies, only within Near, and no more than the area holds (`Area::catches`:
+/// a 15-ft cone two, a 30-ft cone three, a 60-ft line two). Positions among allies are not
+/// tracked, so a *scrum* is what the bands tell: an enemy and every enemy in melee with one of
+/// the same creatures of the source's side (the source included). The area aims at the standing
+/// enemy with the largest scrum (the first such by id) and fills with that scrum first, then
+/// with the enemies nearest the source (those in melee with it before those Near), by id; the
+/// caught are returned by id. A burst catches everyone within Near.
+pub fn caught(combat: &Combat, source: CombatantId, area: Area, size: i32) -> Vec<CombatantId> {
+    let near: Vec<(CombatantId, Band)> = combat
+        .bands_of(source)
+        .into_iter()
+        .filter(|(_, band)| *band != Band::Far)
+        .collect();
+    let Some(room) = area.catches(size) else {
+        return near.into_iter().map(|(t, _)| t).collect();
+    };
+    let source_side = combat.get(source).side;
+    let holders: Vec<CombatantId> = combat
+        .combatants
+        .iter()
+        .filter(|c| c.side == source_side && !c.is_dead())
+        .map(|c| c.id)
+        .collect();
+    let in_scrum = |aim: CombatantId, o: CombatantId| {
+        o == aim
+            || holders
+                .iter()
+                .any(|&h| combat.band(h, aim) == Band::Melee && combat.band(h, o) == Band::Melee)
+    };
+    let Some(aim) = near
+        .iter()
+        .map(|&(o, _)| o)
+        .filter(|&o| combat.get(o).is_standing())
+        .max_by_key(|&aim| {
+            let scrum = near.iter().filter(|&&(o, _)| in_scrum(aim, o)).count();
+            (scrum, std::cmp::Reverse(aim.0))
+        })
+    else {
+        return near.into_iter().map(|(t, _)| t).collect();
+    };
+    let mut order = near.clone();
+    order.sort_by_key(|&(o, band)| (o != aim, !in_scrum(aim, o), band, o));
+    let mut caught: Vec<CombatantId> = order.into_iter().take(room).map(|(o, _)| o).collect();
+    caught.sort_unstable();
+    caught
+}
+
+/// At the start of its turn (every model's upkeep), a spent breath weapon recharges when a d6
+/// rolls its `recharge` or more.
+pub fn recharge_breath(ctx: &mut Ctx, id: CombatantId) {
+    let c = ctx.combat.get(id);
+    let Some(recharge) = c.stat_block().and_then(|m| m.breath.as_ref()).map(|b| b.recharge) else {
+        return;
+    };
+    if c.pools.breath_ready {
+        return;
+    }
+    let roll = ctx.dice.die(6);
+    if roll >= u32::from(recharge) {
+        ctx.combat.get_mut(id).pools.breath_ready = true;
+        ctx.emit(Event::BreathRecharged { id, roll });
+    }
+}
+
+/// The breath lands on whom its area catches (`caught`): a DEX save for half.
 pub fn breath(ctx: &mut Ctx, monster: CombatantId) {
     let m = ctx.combat.get(monster);
     let Some(b) = m.stat_block().and_then(|k| k.breath.clone()) else {
@@ -438,13 +502,7 @@ pub fn breath(ctx: &mut Ctx, monster: CombatantId) {
     if !m.is_standing() {
         return;
     }
-    let targets: Vec<CombatantId> = ctx
-        .combat
-        .bands_of(monster)
-        .into_iter()
-        .filter(|(_, band)| *band != Band::Far)
-        .map(|(t, _)| t)
-        .collect();
+    let targets = caught(ctx.combat, monster, b.area, b.size);
     let rolled = b.damage.roll(ctx.dice, false);
     let steps = save_for_damage(
         ctx,
@@ -455,6 +513,7 @@ pub fn breath(ctx: &mut Ctx, monster: CombatantId) {
         rolled,
         b.damage_type,
         true,
+        false,
     );
     ctx.push_front(steps);
 }

@@ -357,6 +357,11 @@ impl Combat {
             .map(|(_, t)| t)
     }
 
+    /// Whether the room's terrain is difficult for `id` (§3.4): a flyer crosses it at no extra cost.
+    pub fn difficult_for(&self, id: CombatantId) -> bool {
+        self.terrain.difficult && !self.get(id).flies()
+    }
+
     /// Living opponents of `id` with the band to each, in combatant order.
     ///
     /// One pass over the bands instead of a lookup per opponent (issue 13: an attack's cost should

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::action_economy::TurnResources;
 use crate::combat::Ruleset;
 use crate::content::data::{
-    ArmorDef, ClassDef, ClassLevel, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceDef, RaceTrait, SpellDef,
-    WeaponDef,
+    ArmorDef, ClassDef, ClassLevel, Defences, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceDef, RaceTrait,
+    SpellDef, WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
@@ -115,6 +115,11 @@ fn is_zero(n: &i32) -> bool {
     *n == 0
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
 /// Closing in over several turns (§3.3): the feet spent toward melee with `target`, from the
 /// band `from`; void once the band changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +142,9 @@ pub struct Pools {
     pub racial_misty_step: bool,
     /// A breath weapon is charged.
     pub breath_ready: bool,
+    /// Legendary Resistance uses left this fight.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub legendary_resistance: u8,
 }
 
 /// A combatant's sheet, open for changes ([`Combatant::sheet_mut`]): when dropped, the
@@ -192,7 +200,10 @@ pub struct Combatant {
     pub items: BTreeMap<Item, u32>,
     pub death: DeathSaveState,
     pub readied: Option<ReadiedAction>,
-    /// The charge race's sheet (seed 003): charge, AP, cooldowns, status effects.
+    /// Status effects on it (`crate::statuses`): damage or healing over time, stuns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statuses: Vec<crate::content::statuses::StatusEffect>,
+    /// The charge race's sheet (seed 003): charge, AP, cooldowns.
     #[serde(default)]
     pub ctb: crate::state::ctb::CtbSheet,
     /// TDGS's sheet (seed 001): interrupt uses, the declared Instant.
@@ -242,6 +253,7 @@ impl Combatant {
                 racial_rage: sheet.has_trait(RaceTrait::Rage),
                 racial_misty_step: sheet.has_trait(RaceTrait::MistyStep),
                 breath_ready: false,
+                legendary_resistance: 0,
             },
             items,
             pack_lb: 10,
@@ -260,6 +272,7 @@ impl Combatant {
         let pools = Pools {
             spell_slots: def.spell_slots,
             breath_ready: def.breath.is_some(),
+            legendary_resistance: def.legendary_resistance,
             ..Pools::default()
         };
         let (abilities, behaviour) = (def.abilities, def.behaviour);
@@ -295,6 +308,7 @@ impl Combatant {
             items: BTreeMap::new(),
             death: DeathSaveState::default(),
             readied: None,
+            statuses: Vec::new(),
             ctb: crate::state::ctb::CtbSheet::default(),
             tdgs: crate::state::tdgs::TdgsSheet::default(),
             ticks: crate::state::ticks::TicksSheet::default(),
@@ -320,6 +334,16 @@ impl Combatant {
 
     /// Works its [`Repertoire`] out again from its sheet: for a combatant read from storage,
     /// which does not keep it.
+    /// A fight stored when status effects were the charge race's alone kept them on its sheet:
+    /// read back, they move to the combatant, where every ruleset reads them.
+    pub(crate) fn adopt_stored_statuses(&mut self) {
+        if !self.ctb.statuses.is_empty() {
+            let mut stored = std::mem::take(&mut self.ctb.statuses);
+            stored.append(&mut self.statuses);
+            self.statuses = stored;
+        }
+    }
+
     pub(crate) fn recount_repertoire(&mut self) {
         self.repertoire = Repertoire::of(&self.sheet);
     }
@@ -581,7 +605,9 @@ impl Combatant {
     pub fn base_speed(&self) -> i32 {
         match &self.sheet.kind {
             Kind::Character(c) => c.race.speed,
-            Kind::Monster(m) => m.speed,
+            // The band model has no air or water to tell them apart: it moves at its best of
+            // walking and flying.
+            Kind::Monster(m) => m.speed.max(m.speeds.fly),
         }
     }
 
@@ -648,8 +674,22 @@ impl Combatant {
 
     /// Saving throw bonus.
     pub fn save_bonus(&self, ability: Ability) -> i32 {
+        if let Some(bonus) = self.stat_block().and_then(|m| m.save(ability)) {
+            return bonus;
+        }
         let proficient = self.character_def().is_some_and(|c| c.saving_throws.contains(&ability));
         self.modifier(ability) + if proficient { self.proficiency() } else { 0 }
+    }
+
+    /// Its resistances, immunities, vulnerabilities and condition immunities (a stat block's;
+    /// none for a character).
+    pub fn defences(&self) -> Defences {
+        self.stat_block().map_or_else(Defences::default, |m| m.defences)
+    }
+
+    /// Whether it flies (a flying speed): difficult terrain on the ground costs it nothing extra.
+    pub fn flies(&self) -> bool {
+        self.stat_block().is_some_and(|m| m.speeds.fly > 0)
     }
 
     /// The spellcasting ability modifier (0 for non-casters).

@@ -6,11 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::combatant::{CombatantId, CunningStrike};
 use crate::command::ShoveMode;
-use crate::content::{Ability, DamageType, Item, Skill, Spell};
+use crate::content::{Ability, Condition, DamageType, Item, Skill, Spell};
 use crate::death_saves::{DeathSaveOutcome, DeathSaveResult};
 use crate::dice::D20;
 use crate::movement::Band;
 use crate::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::damage::{Defence, ExtraParts};
 
 /// How an attack came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,10 +201,33 @@ pub enum Event {
     DamageDealt {
         source: Option<CombatantId>,
         target: CombatantId,
+        /// The whole, every type included.
         amount: i32,
+        /// The first part's type.
         damage_type: DamageType,
         critical: bool,
         hp: i32,
+        /// The parts of other types in `amount`, as they landed.
+        #[serde(default, skip_serializing_if = "ExtraParts::is_empty")]
+        extra: ExtraParts,
+    },
+    /// A stat block's resistance, immunity or vulnerability changed a part of the damage by
+    /// `amount` (taken off, or added by a vulnerability).
+    Defended {
+        target: CombatantId,
+        damage_type: DamageType,
+        defence: Defence,
+        amount: i32,
+    },
+    /// Legendary Resistance turned `id`'s failed saving throw into a success; `left` uses remain.
+    LegendaryResistance {
+        id: CombatantId,
+        left: u8,
+    },
+    /// A condition did not take hold: the creature is immune to it.
+    ConditionImmune {
+        id: CombatantId,
+        condition: Condition,
     },
     DamageReduced {
         target: CombatantId,

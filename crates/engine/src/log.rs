@@ -1,10 +1,13 @@
 //! A plain-text line per event, for scenario snapshots, simulations and debugging. Player-facing
 //! narration is the renderer's job (flavor files); this is the referee's log.
 
+use std::fmt::Write as _;
+
 use crate::combat::Combat;
 use crate::combatant::CombatantId;
 use crate::dice::{D20, RollMode};
 use crate::event::Event;
+use crate::state::damage::Defence;
 
 fn name(c: &Combat, id: CombatantId) -> &str {
     c.combatants.get(id.0 as usize).map_or("?", |x| x.name.as_str())
@@ -133,6 +136,25 @@ pub fn line(c: &Combat, event: &Event) -> String {
             amount,
             damage_type,
             hp,
+            extra,
+            ..
+        } if !extra.is_empty() => {
+            let first = amount - extra.total();
+            let others = extra.iter().fold(String::new(), |mut out, p| {
+                let _ = write!(out, ", {} {}", p.amount, p.damage_type.name());
+                out
+            });
+            format!(
+                "{} takes {amount} damage ({first} {}{others}; {hp} HP left)",
+                n(*target),
+                damage_type.name()
+            )
+        }
+        Event::DamageDealt {
+            target,
+            amount,
+            damage_type,
+            hp,
             ..
         } => format!("{} takes {amount} {damage_type:?} damage ({hp} HP left)", n(*target)),
         Event::DamageReduced {
@@ -148,6 +170,28 @@ pub fn line(c: &Combat, event: &Event) -> String {
                 reaction.label(),
                 n(*target)
             )
+        }
+        Event::Defended {
+            target,
+            damage_type,
+            defence,
+            amount,
+        } => {
+            let what = match defence {
+                Defence::Resistance => format!("resists {amount} of the {} damage", damage_type.name()),
+                Defence::Immunity => format!("is immune to {} damage ({amount} ignored)", damage_type.name()),
+                Defence::Vulnerability => format!("is vulnerable to {} damage (+{amount})", damage_type.name()),
+            };
+            format!("{} {what}", n(*target))
+        }
+        Event::LegendaryResistance { id, left } => {
+            format!(
+                "{} chooses to succeed instead (Legendary Resistance, {left} left)",
+                n(*id)
+            )
+        }
+        Event::ConditionImmune { id, condition } => {
+            format!("{} is immune to being {}", n(*id), condition.name())
         }
         Event::Resisted { target, amount } => {
             format!("{} shrugs off {amount} damage in a rage", n(*target))

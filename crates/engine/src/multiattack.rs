@@ -24,14 +24,23 @@ pub fn ranged(attacker: &Combatant, strike: Strike) -> bool {
     }
 }
 
-/// The strike `attacker` uses against `target`: a monster picks a melee attack in melee and a
-/// ranged one otherwise (`swing` picks among several melee attacks: the first, then the last).
+/// The strike `attacker` uses against `target`: a monster with a multiattack pattern uses the
+/// pattern's attack for `swing` when it suits the band (a melee one only in melee); otherwise it
+/// picks a melee attack in melee and a ranged one at range (`swing` picks among several: the
+/// first, then the last).
 pub fn strike_for(combat: &Combat, attacker: &Combatant, target: CombatantId, swing: u32) -> Option<Strike> {
     let Some(monster) = attacker.stat_block() else {
         return reaches(combat, attacker, target, Strike::MainHand).then_some(Strike::MainHand);
     };
     let attacks = &monster.attacks;
     let in_melee = combat.band(attacker.id, target) == Band::Melee;
+    if !monster.pattern.is_empty() {
+        let step = (swing.max(1) as usize - 1) % monster.pattern.len();
+        let i = usize::from(monster.pattern[step]);
+        if attacks.get(i).is_some_and(|a| a.ranged || in_melee) {
+            return Some(Strike::Natural(i));
+        }
+    }
     // The attacks that suit the band (else the ranged ones): the first for the first swing, the
     // last for the others.
     let first_and_last = |suits: &dyn Fn(usize) -> bool| {

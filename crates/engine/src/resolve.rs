@@ -14,6 +14,7 @@ use crate::event::{AttackKind, Event, Outcome};
 use crate::movement::MovePlan;
 use crate::reactions::{self, ReactionTrigger, ReactionWindow};
 use crate::readied::Observed;
+use crate::state::damage::{DamagePart, ExtraParts};
 use crate::violation::RuleViolation;
 use crate::{actions, attack, behaviour, casting, timing};
 
@@ -53,6 +54,45 @@ pub struct PendingDamage {
     pub amount: i32,
     pub damage_type: DamageType,
     pub critical: bool,
+    /// The hit's parts of other types, within `amount` (a reaction that cuts `amount` cuts
+    /// them in proportion).
+    #[serde(default, skip_serializing_if = "ExtraParts::is_empty")]
+    pub extra: ExtraParts,
+    /// Dealt by a non-magical weapon or natural attack (what "resistance to nonmagical
+    /// attacks" holds against).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mundane: bool,
+}
+
+impl PendingDamage {
+    /// Damage of one type, from a spell, a breath or a status (nothing else to it).
+    pub fn single(source: Option<CombatantId>, target: CombatantId, amount: i32, damage_type: DamageType) -> Self {
+        PendingDamage {
+            source,
+            target,
+            amount,
+            damage_type,
+            critical: false,
+            extra: ExtraParts::NONE,
+            mundane: false,
+        }
+    }
+
+    /// Cuts the whole to `to`, each part in proportion (the first part keeps the rest).
+    pub fn cut_to(&mut self, to: i32) {
+        let from = self.amount;
+        self.amount = to.clamp(0, from.max(0));
+        self.extra.scale(from, self.amount);
+    }
+
+    /// Its parts: the first (the whole less the others), then the others.
+    pub fn parts(&self) -> impl Iterator<Item = DamagePart> + '_ {
+        let first = DamagePart {
+            amount: (self.amount - self.extra.total()).max(0),
+            damage_type: self.damage_type,
+        };
+        std::iter::once(first).chain(self.extra.iter())
+    }
 }
 
 /// A spell whose effect waits for counterspells and readied actions.
@@ -97,7 +137,7 @@ pub enum Step {
     Breath {
         monster: CombatantId,
     },
-    /// CTB: a hit's status effect takes hold of the target (after its damage), unless it saves.
+    /// A hit's status effect takes hold of the target (after its damage), unless it saves.
     Afflict {
         source: CombatantId,
         target: CombatantId,
@@ -384,7 +424,12 @@ pub(crate) fn run(ctx: &mut Ctx) {
                 reactions::resolve_counterspell(ctx, reactor, caster, spell, countered);
             }
             Step::Breath { monster } => casting::breath(ctx, monster),
-            own @ (Step::BreakWindup { .. } | Step::Afflict { .. }) => {
+            Step::Afflict {
+                source,
+                target,
+                affliction,
+            } => crate::statuses::afflict(ctx, source, target, affliction),
+            own @ Step::BreakWindup { .. } => {
                 timing::model(ctx.combat.ruleset).run_own_step(ctx, own);
             }
         }

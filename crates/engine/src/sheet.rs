@@ -314,6 +314,7 @@ pub mod roster {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Combatant>, D::Error> {
         let mut list = d.deserialize_any(RosterVisitor)?;
         for c in &mut list {
+            c.adopt_stored_statuses();
             c.recount_repertoire();
         }
         Ok(list)
@@ -424,6 +425,7 @@ pub mod legacy {
     /// worked out from its sheet.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<Combatant>, D::Error> {
         let mut c = Stored::deserialize(d)?.into_combatant();
+        c.adopt_stored_statuses();
         c.recount_repertoire();
         Ok(Box::new(c))
     }

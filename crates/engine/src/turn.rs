@@ -47,14 +47,7 @@ pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
 /// The part of a turn's start every model shares, after `TurnStarted`: a breath weapon may
 /// recharge, the downed roll their death save or wake (§7.1), and the AI starts thinking.
 pub fn upkeep(ctx: &mut Ctx, id: CombatantId) {
-    let c = ctx.combat.get(id);
-    if c.stat_block().is_some_and(|m| m.breath.is_some()) && !c.pools.breath_ready {
-        let roll = ctx.dice.die(6);
-        if roll >= 5 {
-            ctx.combat.get_mut(id).pools.breath_ready = true;
-            ctx.emit(Event::BreathRecharged { id, roll });
-        }
-    }
+    crate::casting::recharge_breath(ctx, id);
     let c = ctx.combat.get(id);
     if c.death.dying() {
         crate::death_saves::roll(ctx, id);

@@ -299,7 +299,7 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     let hp = f.get(aria).hp;
-    f.get_mut(aria).ctb.statuses = vec![
+    f.get_mut(aria).statuses = vec![
         StatusEffect {
             name: "Burning".into(),
             kind: StatusKind::Dot {
@@ -308,12 +308,14 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
             },
             duration: 2,
             permanent: false,
+            condition: None,
         },
         StatusEffect {
             name: "Regeneration".into(),
             kind: StatusKind::Hot { amount: 1 },
             duration: 1,
             permanent: true,
+            condition: None,
         },
     ];
     f.get_mut(aria).ctb.charge = 100;
@@ -348,8 +350,8 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
         status: "Burning".into()
     }));
     assert_eq!(f.get(aria).hp, hp - 6 + 2);
-    assert_eq!(f.get(aria).ctb.statuses.len(), 1, "the permanent one stays");
-    assert_eq!(f.get(aria).ctb.statuses[0].name, "Regeneration");
+    assert_eq!(f.get(aria).statuses.len(), 1, "the permanent one stays");
+    assert_eq!(f.get(aria).statuses[0].name, "Regeneration");
 }
 
 #[test]
@@ -360,11 +362,12 @@ fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).ctb.charge = 100;
-    f.get_mut(aria).ctb.statuses = vec![StatusEffect {
+    f.get_mut(aria).statuses = vec![StatusEffect {
         name: "Stun".into(),
         kind: StatusKind::Stun,
         duration: 1,
         permanent: false,
+        condition: None,
     }];
     f.get_mut(goblin).ctb.charge = 50;
     let events = f.direct(Command::Begin);
@@ -546,7 +549,7 @@ fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_i
         .position(|e| *e == applied)
         .expect("the hit sets it burning");
     assert!(damage < took_hold, "the status takes hold after the hit's damage");
-    assert_eq!(f.get(ogre).ctb.statuses, vec![engine::content::statuses::burning()]);
+    assert_eq!(f.get(ogre).statuses, vec![engine::content::statuses::burning()]);
 
     let hp = f.get(ogre).hp;
     let later = end_turns_until(&mut f, |seen| {
@@ -555,11 +558,11 @@ fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_i
     });
     assert_eq!(status_ticks(&later, ogre), vec![(-2, 1), (-2, 0)]);
     assert_eq!(f.get(ogre).hp, hp - 4, "two upkeeps of 2 fire damage, nothing else");
-    assert!(f.get(ogre).ctb.statuses.is_empty(), "expired at 0");
+    assert!(f.get(ogre).statuses.is_empty(), "expired at 0");
 }
 
 #[test]
-fn outside_the_charge_race_fire_bolt_burns_no_one() {
+fn fire_bolt_burns_under_gogobees_own_ruleset_too() {
     let mut f = Fight::new(vec![
         pc("Mira", Race::Human, Class::Mage, 1),
         puppet("Ogre", Monster::Ogre),
@@ -575,8 +578,12 @@ fn outside_the_charge_race_fire_bolt_burns_no_one() {
             .iter()
             .any(|e| matches!(e, Event::DamageDealt { target, .. } if *target == ogre))
     });
-    assert!(!events.iter().any(|e| matches!(e, Event::StatusApplied { .. })));
-    assert!(f.get(ogre).ctb.statuses.is_empty());
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::StatusApplied { id, status, .. } if *id == ogre && status == "Burning"))
+    );
+    assert_eq!(f.get(ogre).statuses, vec![engine::content::statuses::burning()]);
 }
 
 fn ghoul_clawing_aria() -> (Fight, CombatantId, CombatantId) {
@@ -631,7 +638,7 @@ fn a_ghoul_s_claws_paralyse_on_a_failed_con_save_and_the_stun_takes_the_next_tur
         id: aria,
         status: "Paralysed".into()
     }));
-    assert!(f.get(aria).ctb.statuses.is_empty(), "one turn lost, no more");
+    assert!(f.get(aria).statuses.is_empty(), "one turn lost, no more");
 }
 
 #[test]
@@ -641,7 +648,7 @@ fn a_ghoul_s_claws_do_not_paralyse_on_a_successful_save() {
         con_save(events, aria) == Some(true)
     });
     assert!(!events.iter().any(|e| matches!(e, Event::StatusApplied { .. })));
-    assert!(f.get(aria).ctb.statuses.is_empty());
+    assert!(f.get(aria).statuses.is_empty());
 }
 
 #[test]
@@ -669,10 +676,7 @@ fn a_troll_regenerates_ten_at_each_upkeep_for_good_but_never_past_its_maximum() 
         "+10, +10, the last 5 missing, then nothing to mend"
     );
     assert_eq!(f.get(troll).hp, max);
-    assert_eq!(
-        f.get(troll).ctb.statuses,
-        vec![engine::content::statuses::regeneration()]
-    );
+    assert_eq!(f.get(troll).statuses, vec![engine::content::statuses::regeneration()]);
     let heals = later
         .iter()
         .filter(|e| matches!(e, Event::Healed { target, .. } if *target == troll))

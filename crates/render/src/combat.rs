@@ -6,6 +6,7 @@ use engine::combatant::{Combatant, Kind};
 use engine::dice::{D20, RollMode};
 use engine::event::AttackKind;
 use engine::movement::Band;
+use engine::state::damage::Defence;
 use engine::{Combat, CombatantId, Controller, Event, Outcome, ReactionKind, ReactionTrigger, ShoveMode, Side};
 use thiserror::Error;
 
@@ -372,21 +373,55 @@ impl Renderer {
                 amount,
                 damage_type,
                 hp,
+                extra,
                 ..
             } => {
                 if *amount == 0 {
                     return vec![];
+                }
+                let mut types = damage_type.name().to_owned();
+                for part in extra.iter().filter(|p| p.amount > 0) {
+                    types.push_str(" and ");
+                    types.push_str(part.damage_type.name());
                 }
                 one(
                     Key::Damage,
                     &[
                         ("target", &n(*target)),
                         ("damage", &amount.to_string()),
-                        ("damage_type", &lower_words(&format!("{damage_type:?}"))),
+                        ("damage_type", &types),
                         ("hp", &hp.to_string()),
                     ],
                 )
             }
+            Event::Defended {
+                target,
+                damage_type,
+                defence,
+                amount,
+            } => {
+                let key = match defence {
+                    Defence::Resistance => Key::DefendedResistance,
+                    Defence::Immunity => Key::DefendedImmunity,
+                    Defence::Vulnerability => Key::DefendedVulnerability,
+                };
+                one(
+                    key,
+                    &[
+                        ("name", &n(*target)),
+                        ("amount", &amount.to_string()),
+                        ("damage_type", damage_type.name()),
+                    ],
+                )
+            }
+            Event::LegendaryResistance { id, left } => one(
+                Key::LegendaryResistance,
+                &[("name", &n(*id)), ("left", &left.to_string())],
+            ),
+            Event::ConditionImmune { id, condition } => one(
+                Key::ConditionImmune,
+                &[("name", &n(*id)), ("condition", condition.name())],
+            ),
             Event::DamageReduced {
                 target,
                 by,

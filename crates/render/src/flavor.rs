@@ -180,6 +180,14 @@ keys! {
         SneakAttack => ["name", "dice"],
         Damage => ["target", "damage", "damage_type", "hp"],
         Resisted => ["name", "amount"],
+        /// A stat block's resistance, immunity or vulnerability (SRD 5.1) to a part of the damage.
+        DefendedResistance => ["name", "amount", "damage_type"],
+        DefendedImmunity => ["name", "amount", "damage_type"],
+        DefendedVulnerability => ["name", "amount", "damage_type"],
+        /// Legendary Resistance turns a failed save into a success.
+        LegendaryResistance => ["name", "left"],
+        /// A condition that does not take hold: the creature is immune to it.
+        ConditionImmune => ["name", "condition"],
         /// Public line while a player's reaction window is open.
         ReactionOffered => ["name"],
         /// The reaction prompt (§4): an enemy is leaving the reactor's reach.

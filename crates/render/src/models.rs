@@ -377,10 +377,9 @@ pub fn budget(combat: &Combat, c: &Combatant) -> String {
     }
 }
 
-/// CTB: a unit's statuses for its HP line, e.g. `Burning (1 turn)`, `Regeneration`.
+/// A combatant's statuses for its HP line, e.g. `Burning (1 turn)`, `Regeneration`.
 pub fn statuses(c: &Combatant) -> Vec<String> {
-    c.ctb
-        .statuses
+    c.statuses
         .iter()
         .map(|s| {
             let name = escape_markdown(&s.name);
@@ -409,10 +408,6 @@ pub fn sheet_lines(combat: &Combat, id: CombatantId) -> Vec<String> {
                 ctb::THRESHOLD,
                 ctb::speed(c)
             ));
-            let statuses = statuses(c);
-            if !statuses.is_empty() {
-                lines.push(format!("Statuses: {}", statuses.join(", ")));
-            }
         }
         Ruleset::Tdgs => {
             if let Some(instant) = c.tdgs.declared {
@@ -423,6 +418,10 @@ pub fn sheet_lines(combat: &Combat, id: CombatantId) -> Vec<String> {
         }
         Ruleset::Ticks => lines.push(format!("Initiative {} · tick {}", c.initiative, combat.model.tick)),
         Ruleset::Gogobee => {}
+    }
+    let statuses = statuses(c);
+    if !statuses.is_empty() {
+        lines.push(format!("Statuses: {}", statuses.join(", ")));
     }
     lines
 }

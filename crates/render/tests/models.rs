@@ -132,7 +132,7 @@ fn under_ctb_the_turn_shows_its_ap_and_cooldowns_and_the_hp_line_its_statuses() 
     )
     .with_ruleset(Ruleset::Ctb);
     combat.get_mut(aria).ctb.charge = 100;
-    combat.get_mut(aria).ctb.statuses = vec![engine::content::statuses::burning()];
+    combat.get_mut(aria).statuses = vec![engine::content::statuses::burning()];
     let mut dice = Dice::seeded(1);
     let (mut combat, _) = begin(combat, &mut dice);
     let now = chrono::DateTime::from_timestamp(0, 0).unwrap();

@@ -108,8 +108,8 @@ impl Skill {
     }
 }
 
-/// Damage types that matter to the rules (Rage resists the physical three).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The thirteen damage types of SRD 5.1 ("Damage Types"); Rage resists the physical three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DamageType {
     Slashing,
     Piercing,
@@ -121,14 +121,218 @@ pub enum DamageType {
     Poison,
     Cold,
     Lightning,
+    Acid,
+    Psychic,
+    Thunder,
 }
 
 impl DamageType {
+    pub const ALL: [DamageType; 13] = [
+        DamageType::Slashing,
+        DamageType::Piercing,
+        DamageType::Bludgeoning,
+        DamageType::Fire,
+        DamageType::Force,
+        DamageType::Radiant,
+        DamageType::Necrotic,
+        DamageType::Poison,
+        DamageType::Cold,
+        DamageType::Lightning,
+        DamageType::Acid,
+        DamageType::Psychic,
+        DamageType::Thunder,
+    ];
+
     pub fn is_physical(self) -> bool {
         matches!(
             self,
             DamageType::Slashing | DamageType::Piercing | DamageType::Bludgeoning
         )
+    }
+
+    /// The type as content files and narration name it (`"fire"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DamageType::Slashing => "slashing",
+            DamageType::Piercing => "piercing",
+            DamageType::Bludgeoning => "bludgeoning",
+            DamageType::Fire => "fire",
+            DamageType::Force => "force",
+            DamageType::Radiant => "radiant",
+            DamageType::Necrotic => "necrotic",
+            DamageType::Poison => "poison",
+            DamageType::Cold => "cold",
+            DamageType::Lightning => "lightning",
+            DamageType::Acid => "acid",
+            DamageType::Psychic => "psychic",
+            DamageType::Thunder => "thunder",
+        }
+    }
+
+    /// Its bit in a [`DamageSet`].
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// A set of damage types (a stat block's resistances, immunities or vulnerabilities), each held
+/// against every source or only against non-magical weapons ("bludgeoning, piercing and
+/// slashing from nonmagical attacks"); natural attacks and every weapon GogoBee has are
+/// non-magical.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct DamageSet {
+    /// Types held against every source.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    any: u16,
+    /// Types held only against non-magical weapon and natural attacks.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    mundane: u16,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+impl DamageSet {
+    pub const EMPTY: DamageSet = DamageSet { any: 0, mundane: 0 };
+
+    /// The set holding `types` against every source.
+    pub fn of(types: &[DamageType]) -> Self {
+        let mut set = DamageSet::EMPTY;
+        for &t in types {
+            set.insert(t, false);
+        }
+        set
+    }
+
+    /// Adds `t`, held against every source or (`mundane_only`) only against non-magical weapons.
+    pub fn insert(&mut self, t: DamageType, mundane_only: bool) {
+        if mundane_only {
+            self.mundane |= t.bit();
+        } else {
+            self.any |= t.bit();
+        }
+    }
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+    pub fn is_empty(&self) -> bool {
+        self.any == 0 && self.mundane == 0
+    }
+
+    /// Whether damage of type `t` is in the set; `mundane` says it comes from a non-magical
+    /// weapon or natural attack.
+    pub fn holds(self, t: DamageType, mundane: bool) -> bool {
+        self.any & t.bit() != 0 || (mundane && self.mundane & t.bit() != 0)
+    }
+
+    /// The set's entries as content files write them: `"fire"`, `"nonmagical slashing"`.
+    pub fn names(self) -> impl Iterator<Item = String> {
+        let any = DamageType::ALL
+            .into_iter()
+            .filter(move |t| self.any & t.bit() != 0)
+            .map(|t| t.name().to_owned());
+        let mundane = DamageType::ALL
+            .into_iter()
+            .filter(move |t| self.mundane & t.bit() != 0 && self.any & t.bit() == 0)
+            .map(|t| format!("nonmagical {}", t.name()));
+        any.chain(mundane)
+    }
+}
+
+/// The conditions of SRD 5.1 (appendix "Conditions"), as a stat block's condition immunities and
+/// the effects that inflict them name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Condition {
+    Blinded,
+    Charmed,
+    Deafened,
+    Exhaustion,
+    Frightened,
+    Grappled,
+    Incapacitated,
+    Invisible,
+    Paralyzed,
+    Petrified,
+    Poisoned,
+    Prone,
+    Restrained,
+    Stunned,
+    Unconscious,
+}
+
+impl Condition {
+    pub const ALL: [Condition; 15] = [
+        Condition::Blinded,
+        Condition::Charmed,
+        Condition::Deafened,
+        Condition::Exhaustion,
+        Condition::Frightened,
+        Condition::Grappled,
+        Condition::Incapacitated,
+        Condition::Invisible,
+        Condition::Paralyzed,
+        Condition::Petrified,
+        Condition::Poisoned,
+        Condition::Prone,
+        Condition::Restrained,
+        Condition::Stunned,
+        Condition::Unconscious,
+    ];
+
+    /// The condition as content files and narration name it (`"poisoned"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Condition::Blinded => "blinded",
+            Condition::Charmed => "charmed",
+            Condition::Deafened => "deafened",
+            Condition::Exhaustion => "exhaustion",
+            Condition::Frightened => "frightened",
+            Condition::Grappled => "grappled",
+            Condition::Incapacitated => "incapacitated",
+            Condition::Invisible => "invisible",
+            Condition::Paralyzed => "paralyzed",
+            Condition::Petrified => "petrified",
+            Condition::Poisoned => "poisoned",
+            Condition::Prone => "prone",
+            Condition::Restrained => "restrained",
+            Condition::Stunned => "stunned",
+            Condition::Unconscious => "unconscious",
+        }
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// A set of conditions (a stat block's condition immunities).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ConditionSet(u16);
+
+impl ConditionSet {
+    pub const EMPTY: ConditionSet = ConditionSet(0);
+
+    pub fn of(conditions: &[Condition]) -> Self {
+        ConditionSet(conditions.iter().fold(0, |set, c| set | c.bit()))
+    }
+
+    pub fn insert(&mut self, c: Condition) {
+        self.0 |= c.bit();
+    }
+
+    pub fn contains(self, c: Condition) -> bool {
+        self.0 & c.bit() != 0
+    }
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Condition> {
+        Condition::ALL.into_iter().filter(move |c| self.contains(*c))
     }
 }
 

@@ -2,14 +2,14 @@
 //! healing over time, durations, permanent effects and stun. Their definitions are content data
 //! (a status, what a hit inflicts with the save that negates it, a monster's innate statuses —
 //! `statuses.toml`, `spells.toml`, `monsters.toml`); this module is the status a unit carries.
-//! Statuses tick at the start of a charge-race turn, so only the `ctb` model applies them.
+//! `crate::statuses` applies them, in every ruleset.
 //!
 //! A status the target already has is not stacked: its duration becomes the longer of the two.
 
 use serde::{Deserialize, Serialize};
 
 use super::data::{AfflictionDef, StatusDef, StatusKindDef};
-use super::{Ability, DamageType};
+use super::{Ability, Condition, DamageType};
 
 /// What a status effect does at its owner's upkeep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +31,9 @@ pub struct StatusEffect {
     pub duration: u32,
     /// Never expires.
     pub permanent: bool,
+    /// The condition it stands for, if any: a creature immune to that condition is never given it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
 }
 
 impl From<&StatusDef> for StatusEffect {
@@ -44,6 +47,7 @@ impl From<&StatusDef> for StatusEffect {
             },
             duration: def.duration,
             permanent: def.permanent,
+            condition: def.condition,
         }
     }
 }

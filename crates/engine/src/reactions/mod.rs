@@ -694,7 +694,7 @@ pub(crate) fn reduce_pending(
     });
     if let Some(p) = pending {
         let before = p.amount;
-        p.amount = reduce(before).clamp(0, before);
+        p.cut_to(reduce(before));
         let (amount, remaining) = (before - p.amount, p.amount);
         ctx.emit(Event::DamageReduced {
             target,

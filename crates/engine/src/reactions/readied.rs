@@ -146,7 +146,7 @@ fn fire_readied(ctx: &mut Ctx, reactor: CombatantId, observed: &Observed) -> Vec
                 let movement = ctx.combat.get(reactor).speed();
                 ctx.emit(Event::Dashed { id: reactor, movement });
             }
-            let difficult = ctx.combat.terrain.difficult;
+            let difficult = ctx.combat.difficult_for(reactor);
             match crate::movement::plan(intent, &ctx.combat.bands_of(reactor), difficult) {
                 Ok(plan) => crate::actions::departure(ctx, reactor, plan),
                 Err(_) => vec![],

@@ -3,6 +3,7 @@
 //! rules (combatant, event, command) name these types from here, never from a model.
 
 pub mod ctb;
+pub mod damage;
 pub mod tdgs;
 pub mod ticks;
 

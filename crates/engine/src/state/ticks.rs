@@ -45,6 +45,8 @@ pub enum Activity {
     Breath,
     /// A downed character's death save (or recovery).
     Downed,
+    /// A stun (`crate::statuses`) took the cycle: an Attack's whole cycle spent doing nothing.
+    Stunned,
     /// A reaction's own cycle.
     Reaction { kind: ReactionKind, target: CombatantId },
 }

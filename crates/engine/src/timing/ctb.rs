@@ -21,10 +21,11 @@
 //! - *Costs*: see [`ap_cost`]; *cooldowns*: see [`cooldown`] (a leveled spell cools down for its
 //!   level in turns; Second Wind and Misty Step for 2).
 //! - *Reactions*: one between your turns, as in GogoBee (it comes back at the start of your turn).
-//! - *Statuses* are data on the unit's sheet ([`StatusEffect`]); the content that inflicts them
-//!   (Fire Bolt's Burning, a Ghoul's paralysing Claws, a Troll's Regeneration) is listed in
-//!   `content::statuses`, and a hit's status takes hold after its damage ([`afflict`]). A stun of
-//!   duration N takes N turns away: it counts as active for the upkeep in which it expires.
+//! - *Statuses* tick at the start of each turn (`crate::statuses`, as in every model): the
+//!   content that inflicts them (Fire Bolt's Burning, a Ghoul's paralysing Claws, a Troll's
+//!   Regeneration) is listed in `content::statuses`. A stun of duration N takes N turns away: it
+//!   counts as active for the upkeep in which it expires. Innate statuses take hold for everyone
+//!   as the race begins.
 //! - A breath weapon is used with the action slot, outside the AP table: it ends the unit's
 //!   actions for the turn (the AI may still move).
 
@@ -33,11 +34,10 @@ use crate::combat::{Combat, MAX_ROUNDS};
 use crate::combatant::{Combatant, CombatantId, Side};
 use crate::command::{BonusAction, Command};
 use crate::content::Spell;
-use crate::content::statuses::Affliction;
 use crate::event::Placement;
 use crate::event::{ChargeEntry, Event, Outcome};
 use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, PendingDamage, Step};
+use crate::resolve::{Ctx, Step};
 use crate::violation::RuleViolation;
 
 pub use crate::state::ctb::{CtbSheet, StatusEffect, StatusKind};
@@ -119,7 +119,7 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     ctx.emit(Event::RoundStarted { round: 1 });
     for i in 0..ctx.combat.combatants.len() {
         let id = ctx.combat.combatants[i].id;
-        innate_statuses(ctx, id);
+        crate::statuses::innate(ctx, id);
     }
     race(ctx);
     Ok(())
@@ -215,7 +215,8 @@ fn race(ctx: &mut Ctx) {
     ctx.push_front(vec![Step::StartTurn(winner)]);
 }
 
-/// Start of turn (seed 003 §1): AP, cooldowns, status upkeep, the stun check; then GogoBee's
+/// Start of turn (seed 003 §1): AP, cooldowns, status upkeep and the stun check
+/// (`crate::statuses`); then GogoBee's
 /// shared upkeep (breath recharge, death saves, the AI thinking).
 pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
@@ -229,128 +230,13 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     }
     sheet.cooldowns.retain(|_, turns| *turns > 0);
     ctx.emit(Event::ActionPointsRefreshed { id, ap });
-    innate_statuses(ctx, id);
-    let stunned = tick_statuses(ctx, id);
-    if ctx.combat.outcome.is_some() {
-        return;
-    }
-    if stunned && ctx.combat.get(id).is_standing() {
-        ctx.emit(Event::Stunned { id });
-        ctx.push_front(vec![Step::EndTurn(id)]);
+    if crate::statuses::at_turn_start(ctx, id) {
+        if ctx.combat.outcome.is_none() {
+            ctx.push_front(vec![Step::EndTurn(id)]);
+        }
         return;
     }
     crate::turn::upkeep(ctx, id);
-}
-
-/// The upkeep step (seed 003 §1.C): each effect applies, loses a turn and expires at 0 unless
-/// permanent. Returns whether a stun was active.
-fn tick_statuses(ctx: &mut Ctx, id: CombatantId) -> bool {
-    let statuses = std::mem::take(&mut ctx.combat.get_mut(id).ctb.statuses);
-    let mut kept = Vec::new();
-    let mut stunned = false;
-    for mut status in statuses {
-        let amount = match status.kind {
-            StatusKind::Dot { amount, damage_type } => {
-                crate::attack::land(
-                    ctx,
-                    PendingDamage {
-                        source: None,
-                        target: id,
-                        amount,
-                        damage_type,
-                        critical: false,
-                    },
-                );
-                -amount
-            }
-            StatusKind::Hot { amount } => {
-                // Healing stops at full HP: what it mends is what is reported.
-                let c = ctx.combat.get(id);
-                let healed = amount.min((c.max_hp - c.hp).max(0)).max(0);
-                if healed > 0 {
-                    crate::attack::heal(ctx, id, id, healed);
-                }
-                healed
-            }
-            StatusKind::Stun => {
-                stunned = true;
-                0
-            }
-        };
-        if !status.permanent {
-            status.duration = status.duration.saturating_sub(1);
-        }
-        ctx.emit(Event::StatusTicked {
-            id,
-            status: status.name.clone(),
-            amount,
-            remaining: status.duration,
-            permanent: status.permanent,
-        });
-        if status.permanent || status.duration > 0 {
-            kept.push(status);
-        } else {
-            ctx.emit(Event::StatusExpired {
-                id,
-                status: status.name,
-            });
-        }
-    }
-    ctx.combat.get_mut(id).ctb.statuses = kept;
-    stunned
-}
-
-/// A status takes hold of `target` (seed 003 §1.C: it then ticks at each of its upkeeps): after
-/// a failed save, if the hit calls for one. A status it already has is refreshed to the longer
-/// duration, not stacked. The dead and the downed are left alone.
-pub fn afflict(ctx: &mut Ctx, source: CombatantId, target: CombatantId, affliction: Affliction) {
-    if !ctx.combat.get(target).is_standing() {
-        return;
-    }
-    if let Some((ability, dc)) = affliction.save
-        && crate::attack::saving_throw(ctx, target, ability, dc)
-    {
-        return;
-    }
-    take_hold(ctx, target, affliction.status, Some(source));
-}
-
-/// Puts `status` on `id` (or refreshes it) and reports it.
-fn take_hold(ctx: &mut Ctx, id: CombatantId, status: StatusEffect, by: Option<CombatantId>) {
-    let statuses = &mut ctx.combat.get_mut(id).ctb.statuses;
-    let (turns, permanent) = (status.duration, status.permanent);
-    match statuses.iter_mut().find(|s| s.name == status.name) {
-        Some(held) => {
-            held.duration = held.duration.max(status.duration);
-            held.permanent |= status.permanent;
-        }
-        None => statuses.push(status.clone()),
-    }
-    ctx.emit(Event::StatusApplied {
-        id,
-        status: status.name,
-        by,
-        turns,
-        permanent,
-    });
-}
-
-/// A monster's innate statuses (a Troll's Regeneration) take hold if it lacks them: at the start
-/// of the race, and at the start of its turn for one that joined later.
-fn innate_statuses(ctx: &mut Ctx, id: CombatantId) {
-    let c = ctx.combat.get(id);
-    let Some(monster) = c.stat_block() else {
-        return;
-    };
-    if c.is_dead() {
-        return;
-    }
-    let innate: Vec<StatusEffect> = monster.statuses.iter().map(StatusEffect::from).collect();
-    for status in innate {
-        if !ctx.combat.get(id).ctb.statuses.iter().any(|s| s.name == status.name) {
-            take_hold(ctx, id, status, None);
-        }
-    }
 }
 
 /// End of turn (seed 003 §2): the meter pays 100 (keeping any excess), the action flags and
@@ -428,21 +314,6 @@ fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
 pub struct Ctb;
 
 impl super::TimingModel for Ctb {
-    fn inflicts_statuses(&self) -> bool {
-        true
-    }
-
-    fn run_own_step(&self, ctx: &mut Ctx, step: Step) {
-        if let Step::Afflict {
-            source,
-            target,
-            affliction,
-        } = step
-        {
-            afflict(ctx, source, target, affliction);
-        }
-    }
-
     fn begin(&self, ctx: &mut Ctx) -> Result<(), RuleViolation> {
         begin(ctx)
     }

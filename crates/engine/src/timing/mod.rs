@@ -121,12 +121,7 @@ pub trait TimingModel: Sync {
         Idle::AwaitsCommand
     }
 
-    /// Whether a hit's status (`content::statuses`) takes hold under this model (CTB's statuses).
-    fn inflicts_statuses(&self) -> bool {
-        false
-    }
-
-    /// Runs a step only this model queues (CTB's `Afflict`, the timeline's `BreakWindup`).
+    /// Runs a step only this model queues (the timeline's `BreakWindup`).
     fn run_own_step(&self, _ctx: &mut Ctx, _step: Step) {}
 
     /// Mutual destruction: `responder` answers `actor`'s action with one that would prevent it,

@@ -60,6 +60,7 @@ impl Activity {
             Activity::Wait => "Wait".into(),
             Activity::Breath => "Breath Weapon".into(),
             Activity::Downed => "Death Save".into(),
+            Activity::Stunned => "Stunned".into(),
             Activity::Reaction { kind, .. } => kind.label().into(),
         }
     }
@@ -90,6 +91,7 @@ pub fn base_cycle(activity: &Activity, spells: &[SpellDef]) -> (u32, u32, u32, I
         Activity::Wait => (0, 0, 1, Pause),
         Activity::Breath => (2, 1, 4, Cancel),
         Activity::Downed => (0, 1, 5, Pause),
+        Activity::Stunned => (3, 1, 3, Pause),
         Activity::Reaction { kind, .. } => {
             let (prep, exec, recover) = kind.reaction().cycle();
             (prep, exec, recover, Pause)
@@ -266,20 +268,26 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
     if c.ticks.dashed {
         c.resources.movement_total *= 2;
     }
+    // A new cycle is this model's turn for status effects: they tick, and a stun spends the
+    // cycle (as long as an Attack's) doing nothing.
+    let lost = crate::statuses::at_turn_start(ctx, id);
+    if ctx.combat.outcome.is_some() {
+        return false;
+    }
+    if lost || !ctx.combat.get(id).is_standing() {
+        let activity = if lost { Activity::Stunned } else { Activity::Downed };
+        ctx.combat.get_mut(id).ticks.paused.clear();
+        let cycle = cycle_for(ctx, id, &activity);
+        ctx.combat.get_mut(id).ticks.current = Some(cycle);
+        return true;
+    }
     if let Controller::Player(_) = ctx.combat.get(id).controller {
         ctx.combat.model.timeline.awaiting = Some(id);
         let tick = ctx.combat.model.tick;
         ctx.emit(Event::AwaitingCommand { id, tick });
         return false;
     }
-    let c = ctx.combat.get(id);
-    if c.stat_block().is_some_and(|m| m.breath.is_some()) && !c.pools.breath_ready {
-        let roll = ctx.dice.die(6);
-        if roll >= 5 {
-            ctx.combat.get_mut(id).pools.breath_ready = true;
-            ctx.emit(Event::BreathRecharged { id, roll });
-        }
-    }
+    crate::casting::recharge_breath(ctx, id);
     let activity = match behaviour::decide(ctx.combat, id) {
         behaviour::Choice::Breath => Activity::Breath,
         behaviour::Choice::Do(Command::EndTurn) => Activity::Wait,
@@ -449,7 +457,7 @@ fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
             ctx.push_front(steps);
         }
         Activity::Downed => downed(ctx, id),
-        Activity::Wait | Activity::Reaction { .. } => {}
+        Activity::Wait | Activity::Stunned | Activity::Reaction { .. } => {}
     }
 }
 

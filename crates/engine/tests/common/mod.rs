@@ -8,6 +8,7 @@
 
 use chrono::{DateTime, Utc};
 use engine::action_economy::TurnResources;
+use engine::content::data::{Content, ContentError, ContentFile};
 use engine::content::{Class, Monster, Race};
 use engine::dice::{D20, RollMode};
 use engine::event::AttackKind;
@@ -23,6 +24,27 @@ pub fn now() -> DateTime<Utc> {
 /// A player-controlled character at full health; the player id is the lower-cased name.
 pub fn pc(name: &str, race: Race, class: Class, level: u32) -> Combatant {
     Combatant::character(name, race, class, level, Controller::Player(name.to_lowercase()))
+}
+
+/// The built-in content with `toml` as a server's homebrew file over it; a refused file panics
+/// with its every problem.
+pub fn homebrew(toml: &str) -> Content {
+    Content::with_homebrew(&[ContentFile {
+        path: "homebrew.toml",
+        text: toml,
+    }])
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// What a homebrew file that must be refused is refused with.
+pub fn homebrew_refused(toml: &str) -> ContentError {
+    match Content::with_homebrew(&[ContentFile {
+        path: "homebrew.toml",
+        text: toml,
+    }]) {
+        Ok(_) => panic!("the file should be refused"),
+        Err(e) => e,
+    }
 }
 
 /// A monster played by the game (its behaviour profile chooses at once).

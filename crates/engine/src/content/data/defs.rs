@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use crate::content::spells::CastingTime;
-use crate::content::{Abilities, Ability, Behaviour, DamageType, Skill};
+use crate::content::{Abilities, Ability, Behaviour, Condition, ConditionSet, DamageSet, DamageType, Skill};
 use crate::dice::DiceExpr;
 
 /// Highest character level; per-level tables hold one row per level 1..=`LEVELS`.
@@ -132,6 +132,10 @@ pub struct StatusDef {
     pub duration: u32,
     /// Never expires.
     pub permanent: bool,
+    /// The condition it stands for (`"paralyzed"`), if any: a creature immune to it is never
+    /// given the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
 }
 
 /// A status a hit inflicts, and the saving throw (ability, DC) that negates it.
@@ -430,6 +434,67 @@ impl LevelsDef {
     }
 }
 
+/// One more part of a hit's damage, of a type of its own ("plus 1d6 fire").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamagePartDef {
+    pub damage: DiceExpr,
+    pub damage_type: DamageType,
+}
+
+/// The most extra damage parts one attack may have.
+pub const MAX_EXTRA_PARTS: usize = 2;
+
+/// A stat block's defences (SRD 5.1 "Damage Resistance and Vulnerability", a stat block's
+/// condition immunities), applied by `crate::defences` in every ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Defences {
+    #[serde(default, skip_serializing_if = "DamageSet::is_empty")]
+    pub resistances: DamageSet,
+    #[serde(default, skip_serializing_if = "DamageSet::is_empty")]
+    pub immunities: DamageSet,
+    #[serde(default, skip_serializing_if = "DamageSet::is_empty")]
+    pub vulnerabilities: DamageSet,
+    #[serde(default, skip_serializing_if = "ConditionSet::is_empty")]
+    pub condition_immunities: ConditionSet,
+}
+
+impl Defences {
+    pub fn is_empty(&self) -> bool {
+        *self == Defences::default()
+    }
+}
+
+/// Speeds besides walking, in feet (0: the creature has none), and hovering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Speeds {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fly: i32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub swim: i32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub climb: i32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub burrow: i32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hover: bool,
+}
+
+impl Speeds {
+    pub fn is_empty(&self) -> bool {
+        *self == Speeds::default()
+    }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
 /// A natural attack of a stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackDef {
@@ -441,15 +506,81 @@ pub struct AttackDef {
     pub ranged: bool,
     /// What a hit inflicts.
     pub on_hit: Option<AfflictionDef>,
+    /// Damage of other types a hit also deals (at most [`MAX_EXTRA_PARTS`]).
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub extra: Box<[DamagePartDef]>,
 }
 
-/// A breath weapon: DEX save for half, recharges on a 5–6.
+/// A breath weapon: a DEX save for half against `save_dc`, recharging when a d6 at the start of
+/// the breather's turn rolls `recharge` or more.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BreathDef {
     pub name: Box<str>,
     pub damage: DiceExpr,
     pub damage_type: DamageType,
     pub save_dc: i32,
+    /// Whom it reaches (`crate::casting::caught`). A stat block stored without one breathed
+    /// on every enemy within Near, and still does.
+    #[serde(default = "Area::burst", skip_serializing_if = "Area::is_burst")]
+    pub area: Area,
+    /// The area's size in feet: a cone's length, a line's length (0 for a burst).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub size: i32,
+    /// The lowest d6 that recharges it (5: "Recharge 5–6").
+    #[serde(default = "five", skip_serializing_if = "is_five")]
+    pub recharge: u8,
+}
+
+fn five() -> u8 {
+    5
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_five(n: &u8) -> bool {
+    *n == 5
+}
+
+/// The shape of an area effect; whom it catches in the band model is `crate::casting::caught`
+/// (docs/content.md "Areas").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Area {
+    /// From the creature's mouth: one creature per 10 ft of its length (rounded up).
+    Cone,
+    /// A narrow line: one creature per 30 ft of its length (rounded up).
+    Line,
+    /// All around it: every enemy within Near.
+    Burst,
+}
+
+impl Area {
+    /// How many creatures an area of this shape and `size` feet catches (the Dungeon Master's
+    /// Guide's "Targets in Areas of Effect"), at least one; `None`: every one in reach.
+    pub fn catches(self, size: i32) -> Option<usize> {
+        let per = match self {
+            Area::Cone => 10,
+            Area::Line => 30,
+            Area::Burst => return None,
+        };
+        Some(((size.max(1) + per - 1) / per).max(1) as usize)
+    }
+
+    /// The size a content file means when it names none: a 15-ft cone, a 30-ft line.
+    pub fn default_size(self) -> i32 {
+        match self {
+            Area::Cone => 15,
+            Area::Line => 30,
+            Area::Burst => 0,
+        }
+    }
+
+    pub fn burst() -> Self {
+        Area::Burst
+    }
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+    pub fn is_burst(&self) -> bool {
+        *self == Area::Burst
+    }
 }
 
 /// A monster's stat block, abilities and behaviour profile.
@@ -468,6 +599,10 @@ pub struct MonsterDef {
     pub attacks: Box<[AttackDef]>,
     /// Attacks per Attack action.
     pub multiattack: u32,
+    /// The multiattack's mix, swing by swing, as indices into `attacks` ("two claws and a
+    /// bite"); empty: the first attack that suits the band, then the last.
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub pattern: Box<[u8]>,
     pub behaviour: Behaviour,
     /// Blur: its movement never provokes opportunity attacks.
     pub blur: bool,
@@ -477,6 +612,16 @@ pub struct MonsterDef {
     pub hides: bool,
     /// Parry reaction: reduce a melee hit by 1d8 + DEX.
     pub parry: bool,
+    /// Pack Tactics: advantage on an attack roll while an ally of it stands in melee with the
+    /// target.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pack_tactics: bool,
+    /// Magic Resistance: advantage on saving throws against spells.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub magic_resistance: bool,
+    /// Legendary Resistance: this many failed saving throws a fight it turns into successes.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub legendary_resistance: u8,
     pub breath: Option<BreathDef>,
     pub spells: Box<[SpellDef]>,
     /// Spell slots by level (index 0 = 1st).
@@ -487,6 +632,23 @@ pub struct MonsterDef {
     pub stealth: i32,
     /// Statuses it has from the start of a fight.
     pub statuses: Box<[StatusDef]>,
+    /// Resistances, immunities, vulnerabilities and condition immunities.
+    #[serde(default, skip_serializing_if = "Defences::is_empty")]
+    pub defences: Defences,
+    /// Saving throws it is proficient in, with their whole bonus (the stat block's "Dex +5");
+    /// the others are the ability modifier.
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub saves: Box<[(Ability, i32)]>,
+    /// Flying, swimming, climbing and burrowing speeds.
+    #[serde(default, skip_serializing_if = "Speeds::is_empty")]
+    pub speeds: Speeds,
+}
+
+impl MonsterDef {
+    /// Its saving throw bonus for `ability`, when the stat block names one.
+    pub fn save(&self, ability: Ability) -> Option<i32> {
+        self.saves.iter().find(|(a, _)| *a == ability).map(|(_, bonus)| *bonus)
+    }
 }
 
 /// An expedition zone.

@@ -15,6 +15,7 @@ fn on_natural_hit(monster: Monster, attack: usize) -> Option<statuses::Afflictio
             kind: StatusKind::Stun,
             duration: 1,
             permanent: false,
+            condition: Some(crate::content::Condition::Paralyzed),
         },
         save: Some((crate::content::Ability::Con, 10)),
     })
@@ -27,6 +28,7 @@ fn innate(monster: Monster) -> Vec<StatusEffect> {
             kind: StatusKind::Hot { amount: 10 },
             duration: 0,
             permanent: true,
+            condition: None,
         }]
     } else {
         Vec::new()
@@ -169,6 +171,7 @@ fn status_def(s: &StatusEffect) -> StatusDef {
         },
         duration: s.duration,
         permanent: s.permanent,
+        condition: s.condition,
     }
 }
 
@@ -184,6 +187,7 @@ fn every_status_matches_its_table() {
             },
             duration: 2,
             permanent: false,
+            condition: None,
         },
         on_natural_hit(Monster::Ghoul, 0).unwrap().status,
         innate(Monster::Troll).remove(0),
@@ -273,6 +277,7 @@ fn attack_def(m: Monster, i: usize) -> AttackDef {
         damage_type: a.damage_type,
         ranged: a.ranged,
         on_hit: on_natural_hit(m, i).as_ref().map(affliction_def),
+        extra: Box::default(),
     }
 }
 
@@ -298,15 +303,22 @@ fn every_monster_matches_its_stat_block() {
             proficiency: s.proficiency,
             attacks: (0..s.attacks.len()).map(|i| attack_def(m, i)).collect(),
             multiattack: s.multiattack,
+            pattern: Box::default(),
             behaviour: s.behaviour,
             blur: s.blur,
             hides: s.hides,
             parry: s.parry,
+            pack_tactics: false,
+            magic_resistance: false,
+            legendary_resistance: 0,
             breath: s.breath.map(|b| BreathDef {
                 name: b.name.into(),
                 damage: b.damage,
                 damage_type: b.damage_type,
                 save_dc: b.save_dc,
+                area: Area::Cone,
+                size: if b.damage.count > 10 { 30 } else { 15 },
+                recharge: 5,
             }),
             spells: s
                 .spells
@@ -318,6 +330,9 @@ fn every_monster_matches_its_stat_block() {
             perception: s.perception,
             stealth: s.stealth,
             statuses: innate(m).iter().map(status_def).collect(),
+            defences: Defences::default(),
+            saves: Box::default(),
+            speeds: Speeds::default(),
         };
         assert_eq!(**def, expected);
         for alias in &def.aliases {

@@ -14,13 +14,14 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defs::{
-    AfflictionDef, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, Feature, FeatureGrant, HiddenDef,
-    HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LevelsDef, MonsterDef, RaceDef, RaceTrait, ShieldDef, SpellDef,
-    SpellEffectDef, SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
+    AfflictionDef, Area, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef, Defences,
+    Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LevelsDef, MAX_EXTRA_PARTS,
+    MonsterDef, RaceDef, RaceTrait, ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef,
+    WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::spells::CastingTime;
-use crate::content::{Abilities, Ability, Behaviour, DamageType, Skill, normalize};
+use crate::content::{Abilities, Ability, Behaviour, Condition, ConditionSet, DamageSet, DamageType, Skill, normalize};
 use crate::dice::DiceExpr;
 
 type S<T> = Spanned<T>;
@@ -253,6 +254,7 @@ struct RawStatus {
     turns: Option<S<i64>>,
     #[serde(default)]
     permanent: bool,
+    condition: Option<S<String>>,
 }
 
 #[derive(Deserialize)]
@@ -266,6 +268,27 @@ struct RawAttack {
     #[serde(default)]
     ranged: bool,
     on_hit: Option<S<RawAffliction>>,
+    #[serde(default)]
+    extra: Vec<S<RawDamagePart>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDamagePart {
+    damage: S<String>,
+    #[serde(rename = "type")]
+    damage_type: S<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawSpeeds {
+    fly: Option<S<i64>>,
+    swim: Option<S<i64>>,
+    climb: Option<S<i64>>,
+    burrow: Option<S<i64>>,
+    #[serde(default)]
+    hover: bool,
 }
 
 #[derive(Deserialize)]
@@ -276,6 +299,9 @@ struct RawBreath {
     #[serde(rename = "type")]
     damage_type: S<String>,
     dc: S<i64>,
+    area: Option<S<String>>,
+    size: Option<S<i64>>,
+    recharge: Option<S<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -306,6 +332,18 @@ struct RawMonster {
     stealth: Option<S<i64>>,
     #[serde(default)]
     statuses: Vec<S<String>>,
+    #[serde(default)]
+    resistances: Vec<S<String>>,
+    #[serde(default)]
+    immunities: Vec<S<String>>,
+    #[serde(default)]
+    vulnerabilities: Vec<S<String>>,
+    #[serde(default)]
+    condition_immunities: Vec<S<String>>,
+    saves: Option<S<RawAbilities>>,
+    speeds: Option<S<RawSpeeds>>,
+    legendary_resistance: Option<S<i64>>,
+    pattern: Option<S<Vec<S<String>>>>,
 }
 
 #[derive(Deserialize)]
@@ -348,18 +386,27 @@ const HIDDEN_KINDS: [(&str, HiddenTag); 3] = [
 // ---------------------------------------------------------------------------------------------
 // The closed vocabularies a file may use.
 
-const DAMAGE_TYPES: [(&str, DamageType); 10] = [
-    ("slashing", DamageType::Slashing),
-    ("piercing", DamageType::Piercing),
-    ("bludgeoning", DamageType::Bludgeoning),
-    ("fire", DamageType::Fire),
-    ("force", DamageType::Force),
-    ("radiant", DamageType::Radiant),
-    ("necrotic", DamageType::Necrotic),
-    ("poison", DamageType::Poison),
-    ("cold", DamageType::Cold),
-    ("lightning", DamageType::Lightning),
-];
+const DAMAGE_TYPES: [(&str, DamageType); 13] = {
+    let mut out = [("", DamageType::Slashing); 13];
+    let mut i = 0;
+    while i < 13 {
+        out[i] = (DamageType::ALL[i].name(), DamageType::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+const CONDITIONS: [(&str, Condition); 15] = {
+    let mut out = [("", Condition::Blinded); 15];
+    let mut i = 0;
+    while i < 15 {
+        out[i] = (Condition::ALL[i].name(), Condition::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+const AREAS: [(&str, Area); 3] = [("cone", Area::Cone), ("line", Area::Line), ("burst", Area::Burst)];
 
 const ABILITIES: [(&str, Ability); 6] = [
     ("STR", Ability::Str),
@@ -477,12 +524,16 @@ enum MonsterTrait {
     Blur,
     Parry,
     Hide,
+    PackTactics,
+    MagicResistance,
 }
 
-const MONSTER_TRAITS: [(&str, MonsterTrait); 3] = [
+const MONSTER_TRAITS: [(&str, MonsterTrait); 5] = [
     ("Blur", MonsterTrait::Blur),
     ("Parry", MonsterTrait::Parry),
     ("Hide", MonsterTrait::Hide),
+    ("Pack Tactics", MonsterTrait::PackTactics),
+    ("Magic Resistance", MonsterTrait::MagicResistance),
 ];
 
 fn race_traits() -> Vec<(&'static str, RaceTrait)> {
@@ -1529,12 +1580,17 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
             return None;
         }
     };
+    let condition = match &s.condition {
+        Some(c) => Some(cx.choice(c, "condition", &CONDITIONS)?),
+        None => None,
+    };
     fits.then_some(())?;
     Some(StatusDef {
         name: name?,
         kind,
         duration,
         permanent: s.permanent,
+        condition,
     })
 }
 
@@ -2095,7 +2151,8 @@ fn monster(
     let abilities = cx.abilities(&m.abilities, 1..=30, None);
     let speed = cx.opt_int(m.speed.as_ref(), "speed", 0..=200, 30);
     let proficiency = cx.opt_int(m.proficiency.as_ref(), "proficiency", 0..=10, 2);
-    let multiattack = cx.opt_int(m.multiattack.as_ref(), "multiattack", 1..=10, 1);
+    let pattern_len = m.pattern.as_ref().map_or(1, |p| p.get_ref().len() as i64);
+    let multiattack = cx.opt_int(m.multiattack.as_ref(), "multiattack", 1..=10, pattern_len);
     let behaviour = match &m.behaviour {
         Some(b) => cx.choice(b, "behaviour", &BEHAVIOURS),
         None => Some(Behaviour::Aggressive),
@@ -2123,15 +2180,19 @@ fn monster(
             Some(h) => affliction(cx, h, statuses, &user).map(Some),
             None => Some(None),
         };
-        match (aname, to_hit, damage, damage_type, on_hit) {
-            (Some(aname), Some(to_hit), Some(damage), Some(damage_type), Some(on_hit)) => attacks.push(AttackDef {
-                name: aname.into(),
-                to_hit: to_hit as i32,
-                damage,
-                damage_type,
-                ranged: a.ranged,
-                on_hit,
-            }),
+        let extra = damage_parts(cx, &a.extra);
+        match (aname, to_hit, damage, damage_type, on_hit, extra) {
+            (Some(aname), Some(to_hit), Some(damage), Some(damage_type), Some(on_hit), Some(extra)) => {
+                attacks.push(AttackDef {
+                    name: aname.into(),
+                    to_hit: to_hit as i32,
+                    damage,
+                    damage_type,
+                    ranged: a.ranged,
+                    on_hit,
+                    extra,
+                });
+            }
             _ => ok = false,
         }
     }
@@ -2139,14 +2200,23 @@ fn monster(
     let mut blur = false;
     let mut parry = false;
     let mut hides = false;
+    let mut pack_tactics = false;
+    let mut magic_resistance = false;
     for t in &m.traits {
         match cx.choice(t, "monster trait", &MONSTER_TRAITS) {
             Some(MonsterTrait::Blur) => blur = true,
             Some(MonsterTrait::Parry) => parry = true,
             Some(MonsterTrait::Hide) => hides = true,
+            Some(MonsterTrait::PackTactics) => pack_tactics = true,
+            Some(MonsterTrait::MagicResistance) => magic_resistance = true,
             None => ok = false,
         }
     }
+    let pattern = match &m.pattern {
+        Some(p) => multiattack_pattern(cx, p, &attacks, multiattack),
+        None => Some(Box::default()),
+    };
+    let legendary_resistance = cx.opt_int(m.legendary_resistance.as_ref(), "legendary_resistance", 0..=10, 0);
     let breath = match &m.breath {
         Some(b) => {
             let b = b.get_ref();
@@ -2154,13 +2224,34 @@ fn monster(
             let damage = cx.dice(&b.damage, "breath damage");
             let damage_type = cx.choice(&b.damage_type, "damage type", &DAMAGE_TYPES);
             let dc = cx.int(&b.dc, "breath dc", 1..=40);
-            match (bname, damage, damage_type, dc) {
-                (Some(name), Some(damage), Some(damage_type), Some(dc)) => Some(BreathDef {
-                    name,
-                    damage,
-                    damage_type,
-                    save_dc: dc as i32,
-                }),
+            let area = match &b.area {
+                Some(a) => cx.choice(a, "breath area", &AREAS),
+                None => Some(Area::Cone),
+            };
+            let recharge = cx.opt_int(b.recharge.as_ref(), "breath recharge", 2..=6, 5);
+            let size = match (area, &b.size) {
+                (Some(Area::Burst), Some(s)) => {
+                    cx.err(
+                        &s.span(),
+                        "a `burst` breath catches everyone within Near: it takes no `size`",
+                    );
+                    None
+                }
+                (Some(a), size) => cx.opt_int(size.as_ref(), "breath size (ft)", 5..=500, i64::from(a.default_size())),
+                (None, _) => None,
+            };
+            match (bname, damage, damage_type, dc, area, size, recharge) {
+                (Some(name), Some(damage), Some(damage_type), Some(dc), Some(area), Some(size), Some(recharge)) => {
+                    Some(BreathDef {
+                        name,
+                        damage,
+                        damage_type,
+                        save_dc: dc as i32,
+                        area,
+                        size: size as i32,
+                        recharge: recharge as u8,
+                    })
+                }
                 _ => {
                     ok = false;
                     None
@@ -2202,6 +2293,15 @@ fn monster(
             None => ok = false,
         }
     }
+    let defences = defences(cx, m);
+    let saves = match &m.saves {
+        Some(raw) => save_bonuses(cx, raw),
+        None => Some(Box::default()),
+    };
+    let speeds = match &m.speeds {
+        Some(raw) => speeds(cx, raw.get_ref()),
+        None => Some(Speeds::default()),
+    };
     let mut aliases = Vec::new();
     for a in &m.aliases {
         aliases.push(cx.name(a, "monster alias")?);
@@ -2221,10 +2321,14 @@ fn monster(
         proficiency: proficiency? as i32,
         attacks: attacks.into(),
         multiattack: multiattack? as u32,
+        pattern: pattern?,
         behaviour: behaviour?,
         blur,
         hides,
         parry,
+        pack_tactics,
+        magic_resistance,
+        legendary_resistance: legendary_resistance? as u8,
         breath,
         spells: known.into(),
         spell_slots: spell_slots?,
@@ -2232,6 +2336,184 @@ fn monster(
         perception: perception? as i32,
         stealth: stealth? as i32,
         statuses: innate.into(),
+        defences: defences?,
+        saves: saves?,
+        speeds: speeds?,
+    })
+}
+
+/// A multiattack's mix (`pattern = ["Claws", "Claws", "Bite"]`): 1–10 names of the monster's own
+/// attacks, as many as its `multiattack` (which it sets when left out).
+fn multiattack_pattern(
+    cx: &mut Ctx,
+    raw: &S<Vec<S<String>>>,
+    attacks: &[AttackDef],
+    multiattack: Option<i64>,
+) -> Option<Box<[u8]>> {
+    let names = raw.get_ref();
+    if names.is_empty() || names.len() > 10 {
+        cx.err(
+            &raw.span(),
+            format!("a multiattack pattern names {} attacks: allowed 1–10", names.len()),
+        );
+        return None;
+    }
+    if let Some(n) = multiattack
+        && n != names.len() as i64
+    {
+        cx.err(
+            &raw.span(),
+            format!(
+                "the multiattack pattern names {} attacks but `multiattack` is {n}: make them agree (or leave `multiattack` out)",
+                names.len()
+            ),
+        );
+        return None;
+    }
+    let mut out = Vec::with_capacity(names.len());
+    let mut ok = true;
+    for name in names {
+        match attacks
+            .iter()
+            .position(|a| normalize(&a.name) == normalize(name.get_ref()))
+        {
+            Some(i) => out.push(i as u8),
+            None => {
+                let known: Vec<String> = attacks.iter().map(|a| format!("`{}`", a.name)).collect();
+                cx.err(
+                    &name.span(),
+                    format!(
+                        "the multiattack pattern names `{}`, not one of the monster's attacks: {}",
+                        name.get_ref(),
+                        known.join(", ")
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then(|| out.into())
+}
+
+/// An attack's extra damage parts: at most [`MAX_EXTRA_PARTS`], each a dice expression and a type.
+fn damage_parts(cx: &mut Ctx, raw: &[S<RawDamagePart>]) -> Option<Box<[DamagePartDef]>> {
+    if let Some(too_many) = raw.get(MAX_EXTRA_PARTS) {
+        cx.err(
+            &too_many.span(),
+            format!(
+                "an attack has {} extra damage parts: allowed 0–{MAX_EXTRA_PARTS}",
+                raw.len()
+            ),
+        );
+        return None;
+    }
+    let mut parts = Vec::with_capacity(raw.len());
+    let mut ok = true;
+    for part in raw {
+        let p = part.get_ref();
+        let damage = cx.dice(&p.damage, "extra damage");
+        let damage_type = cx.choice(&p.damage_type, "damage type", &DAMAGE_TYPES);
+        match (damage, damage_type) {
+            (Some(damage), Some(damage_type)) => parts.push(DamagePartDef { damage, damage_type }),
+            _ => ok = false,
+        }
+    }
+    ok.then(|| parts.into())
+}
+
+/// A list of damage types as a stat block writes them: a type (`"fire"`), a type only against
+/// non-magical weapons (`"nonmagical slashing"`), or `"nonmagical physical"` for all three
+/// physical types.
+fn damage_set(cx: &mut Ctx, raw: &[S<String>], what: &str) -> Option<DamageSet> {
+    let mut set = DamageSet::EMPTY;
+    let mut ok = true;
+    for entry in raw {
+        let text = entry.get_ref().trim().to_ascii_lowercase();
+        let (mundane, rest) = match text.strip_prefix("nonmagical") {
+            Some(rest) => (true, rest.trim()),
+            None => (false, text.as_str()),
+        };
+        if mundane && rest == "physical" {
+            for t in [DamageType::Bludgeoning, DamageType::Piercing, DamageType::Slashing] {
+                set.insert(t, true);
+            }
+            continue;
+        }
+        match DAMAGE_TYPES.iter().find(|(n, _)| *n == rest) {
+            Some((_, t)) => set.insert(*t, mundane),
+            None => {
+                cx.err(
+                    &entry.span(),
+                    format!(
+                        "unknown {what} `{}`: allowed are {}, each optionally as `nonmagical <type>`, or `nonmagical physical`",
+                        entry.get_ref(),
+                        list(&DAMAGE_TYPES)
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(set)
+}
+
+/// A stat block's resistances, immunities, vulnerabilities and condition immunities.
+fn defences(cx: &mut Ctx, m: &RawMonster) -> Option<Defences> {
+    let resistances = damage_set(cx, &m.resistances, "resistance");
+    let immunities = damage_set(cx, &m.immunities, "immunity");
+    let vulnerabilities = damage_set(cx, &m.vulnerabilities, "vulnerability");
+    let mut condition_immunities = ConditionSet::EMPTY;
+    let mut ok = true;
+    for c in &m.condition_immunities {
+        match cx.choice(c, "condition", &CONDITIONS) {
+            Some(c) => condition_immunities.insert(c),
+            None => ok = false,
+        }
+    }
+    Some(Defences {
+        resistances: resistances?,
+        immunities: immunities?,
+        vulnerabilities: vulnerabilities?,
+        condition_immunities: ok.then_some(condition_immunities)?,
+    })
+}
+
+/// Saving throw bonuses by ability (`saves = { dex = 5, wis = 3 }`), each −5–30.
+fn save_bonuses(cx: &mut Ctx, raw: &S<RawAbilities>) -> Option<Box<[(Ability, i32)]>> {
+    let r = raw.get_ref();
+    let fields = [
+        (Ability::Str, "str", &r.str),
+        (Ability::Dex, "dex", &r.dex),
+        (Ability::Con, "con", &r.con),
+        (Ability::Int, "int", &r.int),
+        (Ability::Wis, "wis", &r.wis),
+        (Ability::Cha, "cha", &r.cha),
+    ];
+    let mut saves = Vec::new();
+    let mut ok = true;
+    for (ability, name, value) in fields {
+        if let Some(v) = value {
+            match cx.int(v, &format!("{name} saving throw bonus"), -5..=30) {
+                Some(bonus) => saves.push((ability, bonus as i32)),
+                None => ok = false,
+            }
+        }
+    }
+    ok.then(|| saves.into())
+}
+
+/// Speeds besides walking (`speeds = { fly = 60, hover = true }`), each 0–200 ft.
+fn speeds(cx: &mut Ctx, raw: &RawSpeeds) -> Option<Speeds> {
+    let fly = cx.opt_int(raw.fly.as_ref(), "fly speed", 0..=200, 0);
+    let swim = cx.opt_int(raw.swim.as_ref(), "swim speed", 0..=200, 0);
+    let climb = cx.opt_int(raw.climb.as_ref(), "climb speed", 0..=200, 0);
+    let burrow = cx.opt_int(raw.burrow.as_ref(), "burrow speed", 0..=200, 0);
+    Some(Speeds {
+        fly: fly? as i32,
+        swim: swim? as i32,
+        climb: climb? as i32,
+        burrow: burrow? as i32,
+        hover: raw.hover,
     })
 }
 

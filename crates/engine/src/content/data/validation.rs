@@ -123,7 +123,7 @@ fn an_unknown_damage_type_lists_the_types() {
     assert_eq!(
         p,
         "homebrew.toml:9: unknown damage type `sonic`: allowed are `slashing`, `piercing`, `bludgeoning`, \
-         `fire`, `force`, `radiant`, `necrotic`, `poison`, `cold`, `lightning`"
+         `fire`, `force`, `radiant`, `necrotic`, `poison`, `cold`, `lightning`, `acid`, `psychic`, `thunder`"
     );
 }
 
@@ -142,7 +142,8 @@ fn an_unknown_trait_or_feature_lists_the_allowed() {
     let p = one(&monster("traits = [\"Regenerate\"]\n"));
     assert_eq!(
         p,
-        "homebrew.toml:9: unknown monster trait `Regenerate`: allowed are `Blur`, `Parry`, `Hide`"
+        "homebrew.toml:9: unknown monster trait `Regenerate`: allowed are `Blur`, `Parry`, `Hide`, `Pack Tactics`, \
+         `Magic Resistance`"
     );
     let p = one("[[race]]\nname = \"Gnome\"\nspeed = 25\ntraits = [\"Tinker\"]\n");
     assert_eq!(

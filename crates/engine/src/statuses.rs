@@ -1,0 +1,139 @@
+//! Status effects (seed 003 §1.C "Status Effect Tick"), in every ruleset: a hit's status takes
+//! hold after its damage unless the target saves (`afflict`); at the start of its owner's turn —
+//! each timing model's own turn: a GogoBee or TDGS turn, a charge-race turn, a tick-timeline
+//! cycle — every status applies (damage or healing over time), loses a turn and expires at 0
+//! unless permanent, and a stun takes the turn away. A monster's innate statuses (a Troll's
+//! Regeneration) take hold at its first turn's start. A status the target already has is not
+//! stacked: its duration becomes the longer of the two. A creature immune to the condition a
+//! status stands for (`condition = "paralyzed"` on the status) is never given it.
+
+use crate::combatant::CombatantId;
+use crate::content::statuses::{Affliction, StatusEffect, StatusKind};
+use crate::event::Event;
+use crate::resolve::{Ctx, PendingDamage};
+
+/// A status takes hold of `target`: after a failed save, if the hit calls for one. The dead and
+/// the downed are left alone.
+pub fn afflict(ctx: &mut Ctx, source: CombatantId, target: CombatantId, affliction: Affliction) {
+    if !ctx.combat.get(target).is_standing() {
+        return;
+    }
+    if let Some((ability, dc)) = affliction.save
+        && crate::attack::saving_throw(ctx, target, ability, dc)
+    {
+        return;
+    }
+    take_hold(ctx, target, affliction.status, Some(source));
+}
+
+/// Puts `status` on `id` (or refreshes it) and reports it; a creature immune to the condition it
+/// stands for shrugs it off.
+fn take_hold(ctx: &mut Ctx, id: CombatantId, status: StatusEffect, by: Option<CombatantId>) {
+    if let Some(condition) = status.condition
+        && crate::defences::shrugs_off(ctx, id, condition)
+    {
+        return;
+    }
+    let statuses = &mut ctx.combat.get_mut(id).statuses;
+    let (turns, permanent) = (status.duration, status.permanent);
+    match statuses.iter_mut().find(|s| s.name == status.name) {
+        Some(held) => {
+            held.duration = held.duration.max(status.duration);
+            held.permanent |= status.permanent;
+        }
+        None => statuses.push(status.clone()),
+    }
+    ctx.emit(Event::StatusApplied {
+        id,
+        status: status.name,
+        by,
+        turns,
+        permanent,
+    });
+}
+
+/// A monster's innate statuses take hold if it lacks them.
+pub fn innate(ctx: &mut Ctx, id: CombatantId) {
+    let c = ctx.combat.get(id);
+    let Some(monster) = c.stat_block() else {
+        return;
+    };
+    if c.is_dead() || monster.statuses.is_empty() {
+        return;
+    }
+    let innate: Vec<StatusEffect> = monster.statuses.iter().map(StatusEffect::from).collect();
+    for status in innate {
+        if !ctx.combat.get(id).statuses.iter().any(|s| s.name == status.name) {
+            take_hold(ctx, id, status, None);
+        }
+    }
+}
+
+/// The start of `id`'s turn, in whichever model: innate statuses take hold, then every status
+/// ticks. True when the turn is lost: the fight ended, or a stun holds a standing creature
+/// (reported as `Stunned`; the model ends the turn its own way).
+pub fn at_turn_start(ctx: &mut Ctx, id: CombatantId) -> bool {
+    innate(ctx, id);
+    if ctx.combat.get(id).statuses.is_empty() {
+        return false;
+    }
+    let stunned = tick(ctx, id);
+    if ctx.combat.outcome.is_some() {
+        return true;
+    }
+    if stunned && ctx.combat.get(id).is_standing() {
+        ctx.emit(Event::Stunned { id });
+        return true;
+    }
+    false
+}
+
+/// The upkeep step (seed 003 §1.C): each effect applies, loses a turn and expires at 0 unless
+/// permanent. Returns whether a stun was active (a stun of N turns takes N turns away: it counts
+/// for the upkeep in which it expires).
+fn tick(ctx: &mut Ctx, id: CombatantId) -> bool {
+    let statuses = std::mem::take(&mut ctx.combat.get_mut(id).statuses);
+    let mut kept = Vec::new();
+    let mut stunned = false;
+    for mut status in statuses {
+        let amount = match status.kind {
+            StatusKind::Dot { amount, damage_type } => {
+                crate::attack::land(ctx, PendingDamage::single(None, id, amount, damage_type));
+                -amount
+            }
+            StatusKind::Hot { amount } => {
+                // Healing stops at full HP: what it mends is what is reported.
+                let c = ctx.combat.get(id);
+                let healed = amount.min((c.max_hp - c.hp).max(0)).max(0);
+                if healed > 0 {
+                    crate::attack::heal(ctx, id, id, healed);
+                }
+                healed
+            }
+            StatusKind::Stun => {
+                stunned = true;
+                0
+            }
+        };
+        if !status.permanent {
+            status.duration = status.duration.saturating_sub(1);
+        }
+        ctx.emit(Event::StatusTicked {
+            id,
+            status: status.name.clone(),
+            amount,
+            remaining: status.duration,
+            permanent: status.permanent,
+        });
+        if status.permanent || status.duration > 0 {
+            kept.push(status);
+        } else {
+            ctx.emit(Event::StatusExpired {
+                id,
+                status: status.name,
+            });
+        }
+    }
+    ctx.combat.get_mut(id).statuses = kept;
+    stunned
+}
