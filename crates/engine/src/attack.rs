@@ -133,17 +133,20 @@ pub fn attack_mode(combat: &Combat, attacker: &Combatant, target: &Combatant, ra
                 && a.is_standing()
                 && combat.band(a.id, target.id) == Band::Melee
         });
+    let (held_advantage, held_disadvantage) = crate::conditions::attack_sources(attacker, target);
     let advantage = ac.helped
         || ac.hidden.is_some()
         || (tc.prone && melee_range && !ranged)
         || target.is_downed()
         || tc.restrained
-        || pack;
+        || pack
+        || held_advantage;
     let disadvantage = (tc.dodging && ac.hidden.is_none())
         || ac.prone
         || ac.poisoned
         || ac.restrained
-        || (ranged && (tc.prone || combat.is_engaged(attacker.id)));
+        || (ranged && (tc.prone || combat.is_engaged(attacker.id)))
+        || held_disadvantage;
     RollMode::from_sources(advantage, disadvantage)
 }
 
@@ -216,8 +219,13 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     let armor_class = target.armor_class();
     let d20 = ctx.dice.d20(mode);
     let total = d20.natural as i32 + p.to_hit;
-    let critical = d20.natural == 20;
-    let hit = critical || (d20.natural != 1 && total >= armor_class);
+    let hit = d20.natural == 20 || (d20.natural != 1 && total >= armor_class);
+    // A melee hit on the paralyzed or unconscious from within reach is a critical (conditions).
+    let critical = d20.natural == 20
+        || (hit
+            && !is_ranged
+            && crate::conditions::melee_hits_crit(target)
+            && c.band(s.attacker, s.target) == Band::Melee);
     crate::timing::model(ctx.combat.ruleset).swung(ctx.combat, s.attacker, s.target, hit);
     ctx.emit(Event::AttackRolled {
         attacker: s.attacker,

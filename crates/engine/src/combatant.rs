@@ -614,7 +614,7 @@ impl Combatant {
     /// Speed after the modifiers of §3.2 (difficult terrain is applied to movement cost, not here).
     pub fn speed(&self) -> i32 {
         let c = &self.conditions;
-        if c.restrained || c.grappled_by.is_some() {
+        if c.restrained || c.grappled_by.is_some() || crate::conditions::holds_still(self) {
             return 0;
         }
         let mut speed = self.base_speed();

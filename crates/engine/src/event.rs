@@ -219,6 +219,13 @@ pub enum Event {
         defence: Defence,
         amount: i32,
     },
+    /// A helpless creature (stunned, paralyzed, petrified, unconscious) failed a STR or DEX save
+    /// without rolling.
+    SaveFailedHelpless {
+        id: CombatantId,
+        ability: Ability,
+        dc: i32,
+    },
     /// Legendary Resistance turned `id`'s failed saving throw into a success; `left` uses remain.
     LegendaryResistance {
         id: CombatantId,

@@ -15,6 +15,7 @@ pub mod casting;
 pub mod combat;
 pub mod combatant;
 pub mod command;
+pub mod conditions;
 pub mod content;
 pub mod death_saves;
 pub mod defences;

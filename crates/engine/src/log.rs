@@ -184,6 +184,12 @@ pub fn line(c: &Combat, event: &Event) -> String {
             };
             format!("{} {what}", n(*target))
         }
+        Event::SaveFailedHelpless { id, ability, dc } => {
+            format!(
+                "{} fails the {ability:?} save against DC {dc} outright: helpless",
+                n(*id)
+            )
+        }
         Event::LegendaryResistance { id, left } => {
             format!(
                 "{} chooses to succeed instead (Legendary Resistance, {left} left)",

@@ -114,6 +114,10 @@ fn tick(ctx: &mut Ctx, id: CombatantId) -> bool {
                 stunned = true;
                 0
             }
+            StatusKind::Condition => {
+                stunned |= status.condition.is_some_and(crate::conditions::incapacitates);
+                0
+            }
         };
         if !status.permanent {
             status.duration = status.duration.saturating_sub(1);

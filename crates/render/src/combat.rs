@@ -414,6 +414,14 @@ impl Renderer {
                     ],
                 )
             }
+            Event::SaveFailedHelpless { id, ability, dc } => one(
+                Key::SaveFailedHelpless,
+                &[
+                    ("name", &n(*id)),
+                    ("ability", &format!("{ability:?}").to_uppercase()),
+                    ("dc", &dc.to_string()),
+                ],
+            ),
             Event::LegendaryResistance { id, left } => one(
                 Key::LegendaryResistance,
                 &[("name", &n(*id)), ("left", &left.to_string())],

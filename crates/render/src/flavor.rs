@@ -184,6 +184,8 @@ keys! {
         DefendedResistance => ["name", "amount", "damage_type"],
         DefendedImmunity => ["name", "amount", "damage_type"],
         DefendedVulnerability => ["name", "amount", "damage_type"],
+        /// A helpless creature fails a STR or DEX save outright.
+        SaveFailedHelpless => ["name", "ability", "dc"],
         /// Legendary Resistance turns a failed save into a success.
         LegendaryResistance => ["name", "left"],
         /// A condition that does not take hold: the creature is immune to it.

@@ -20,6 +20,8 @@ pub enum StatusKind {
     Hot { amount: i32 },
     /// The turn ends as soon as it starts.
     Stun,
+    /// Holds its `condition` while it lasts (`crate::conditions`).
+    Condition,
 }
 
 /// A status effect on a unit (seed 003 §1.C).
@@ -44,6 +46,7 @@ impl From<&StatusDef> for StatusEffect {
                 StatusKindDef::Dot { amount, damage_type } => StatusKind::Dot { amount, damage_type },
                 StatusKindDef::Hot { amount } => StatusKind::Hot { amount },
                 StatusKindDef::Stun => StatusKind::Stun,
+                StatusKindDef::Condition => StatusKind::Condition,
             },
             duration: def.duration,
             permanent: def.permanent,

@@ -121,6 +121,8 @@ pub enum StatusKindDef {
     Hot { amount: i32 },
     /// The turn ends as soon as it starts.
     Stun,
+    /// Nothing at the upkeep: the status holds its `condition` (`crate::conditions`) while it lasts.
+    Condition,
 }
 
 /// A status effect (seed 003 §1.C).

@@ -168,6 +168,7 @@ fn status_def(s: &StatusEffect) -> StatusDef {
             StatusKind::Dot { amount, damage_type } => StatusKindDef::Dot { amount, damage_type },
             StatusKind::Hot { amount } => StatusKindDef::Hot { amount },
             StatusKind::Stun => StatusKindDef::Stun,
+            StatusKind::Condition => StatusKindDef::Condition,
         },
         duration: s.duration,
         permanent: s.permanent,

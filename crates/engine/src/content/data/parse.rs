@@ -496,12 +496,14 @@ enum StatusKind {
     Damage,
     Heal,
     Stun,
+    Condition,
 }
 
-const STATUS_KINDS: [(&str, StatusKind); 3] = [
+const STATUS_KINDS: [(&str, StatusKind); 4] = [
     ("damage", StatusKind::Damage),
     ("heal", StatusKind::Heal),
     ("stun", StatusKind::Stun),
+    ("condition", StatusKind::Condition),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1538,6 +1540,7 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
         StatusKind::Damage => ("kind `damage`", &["amount", "type"]),
         StatusKind::Heal => ("kind `heal`", &["amount"]),
         StatusKind::Stun => ("kind `stun`", &[]),
+        StatusKind::Condition => ("kind `condition`", &[]),
     };
     let fits = cx.not_taken(kind_name, &fields, takes);
     let amount = |cx: &mut Ctx| match &s.amount {
@@ -1567,6 +1570,7 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
         }
         StatusKind::Heal => StatusKindDef::Hot { amount: amount(cx)? },
         StatusKind::Stun => StatusKindDef::Stun,
+        StatusKind::Condition => StatusKindDef::Condition,
     };
     let duration = match (&s.turns, s.permanent) {
         (Some(t), false) => cx.int(t, "status turns", 1..=100)? as u32,
@@ -1582,6 +1586,16 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
     };
     let condition = match &s.condition {
         Some(c) => Some(cx.choice(c, "condition", &CONDITIONS)?),
+        None if kind == StatusKindDef::Condition => {
+            cx.err(
+                &s.kind.span(),
+                format!(
+                    "status kind `condition` needs `condition`: one of {}",
+                    list(&CONDITIONS)
+                ),
+            );
+            return None;
+        }
         None => None,
     };
     fits.then_some(())?;
