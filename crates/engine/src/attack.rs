@@ -445,6 +445,25 @@ pub fn land_exact(ctx: &mut Ctx, p: PendingDamage) {
     land_amount(ctx, p);
 }
 
+/// Undead Fortitude (a stat block's trait): damage that would drop the creature to 0 HP leaves it
+/// at 1 on a CON save against 5 + the damage — never against radiant damage or a critical hit.
+fn undead_fortitude(ctx: &mut Ctx, p: &PendingDamage, amount: i32) -> bool {
+    let t = ctx.combat.get(p.target);
+    let would_fall = amount > 0 && t.hp > 0 && t.hp <= amount;
+    if !would_fall || !t.stat_block().is_some_and(|m| m.undead_fortitude) || p.critical {
+        return false;
+    }
+    let radiant = p.damage_type == DamageType::Radiant || p.extra.iter().any(|x| x.damage_type == DamageType::Radiant);
+    if radiant {
+        return false;
+    }
+    let held = crate::saves::roll(ctx, p.target, Ability::Con, 5 + amount, false);
+    if held {
+        ctx.emit(Event::UndeadFortitude { id: p.target });
+    }
+    held
+}
+
 fn land_amount(ctx: &mut Ctx, p: PendingDamage) {
     let amount = p.amount.max(0);
     let downed = ctx.combat.get(p.target).is_downed();
@@ -465,8 +484,13 @@ fn land_amount(ctx: &mut Ctx, p: PendingDamage) {
         return;
     }
     let now = ctx.now;
+    let fortitude = undead_fortitude(ctx, &p, amount);
     let c = ctx.combat.get_mut(p.target);
-    c.hp = c.hp.saturating_sub(amount).max(0);
+    c.hp = if fortitude {
+        1
+    } else {
+        c.hp.saturating_sub(amount).max(0)
+    };
     let hp = c.hp;
     ctx.emit(Event::DamageDealt {
         source: p.source,

@@ -219,6 +219,10 @@ pub enum Event {
         defence: Defence,
         amount: i32,
     },
+    /// Undead Fortitude held: the damage left `id` at 1 HP instead of 0.
+    UndeadFortitude {
+        id: CombatantId,
+    },
     /// A helpless creature (stunned, paralyzed, petrified, unconscious) failed a STR or DEX save
     /// without rolling.
     SaveFailedHelpless {

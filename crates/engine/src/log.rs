@@ -184,6 +184,7 @@ pub fn line(c: &Combat, event: &Event) -> String {
             };
             format!("{} {what}", n(*target))
         }
+        Event::UndeadFortitude { id } => format!("{} refuses to fall (Undead Fortitude)", n(*id)),
         Event::SaveFailedHelpless { id, ability, dc } => {
             format!(
                 "{} fails the {ability:?} save against DC {dc} outright: helpless",

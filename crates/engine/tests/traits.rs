@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Fight, advantage, pc};
+use common::{Fight, advantage, any, pc};
 use engine::content::data::MonsterDef;
 use engine::content::{Class, Item, Race, Spell};
 use engine::{Combatant, CombatantId, Command, Controller, Event};
@@ -200,4 +200,74 @@ fn a_pattern_must_name_the_monsters_own_attacks_as_many_as_its_multiattack() {
         wrong_count.contains("the multiattack pattern names 3 attacks but `multiattack` is 2"),
         "{wrong_count}"
     );
+}
+
+/// Aria (a level-5 fighter) in melee with a shambler with Undead Fortitude at 5 HP, at her turn.
+fn aria_and_shambler() -> (Fight, CombatantId, CombatantId) {
+    let shambler = monster(r#"traits = ["Undead Fortitude"]"#);
+    let mut f = Fight::new(vec![
+        pc("Aria", Race::Human, Class::Fighter, 5),
+        gm(&shambler, "Shambler"),
+    ]);
+    let (aria, target) = (f.id("Aria"), f.id("Shambler"));
+    (f.get_mut(target).hp, f.get_mut(target).max_hp) = (5, 5);
+    f.melee(aria, target);
+    f.turn_of(aria);
+    (f, aria, target)
+}
+
+fn con_save(events: &[Event]) -> Option<(i32, bool)> {
+    events.iter().find_map(|e| match e {
+        Event::SavingThrow {
+            ability: engine::content::Ability::Con,
+            dc,
+            success,
+            ..
+        } => Some((*dc, *success)),
+        _ => None,
+    })
+}
+
+#[test]
+fn undead_fortitude_keeps_it_at_1_hp_on_a_con_save_against_5_plus_the_damage() {
+    let (mut f, aria, target) = aria_and_shambler();
+    let events = f.act_with(aria, Command::Attack { target: Some(target) }, |e, _| {
+        any(e, |e| matches!(e, Event::UndeadFortitude { .. }))
+    });
+    let dealt = common::damage_to(&events, target)[0];
+    assert!(dealt >= 5, "the blow would have dropped it");
+    assert_eq!(con_save(&events), Some((5 + dealt, true)));
+    assert!(
+        f.get(target).hp >= 1 || f.get(target).is_dead(),
+        "a second swing may still finish it"
+    );
+
+    // A failed save: it falls.
+    let (mut f, aria, target) = aria_and_shambler();
+    f.act_with(aria, Command::Attack { target: Some(target) }, |e, c| {
+        con_save(e).is_some_and(|(_, success)| !success) && c.get(target).is_dead()
+    });
+}
+
+#[test]
+fn undead_fortitude_never_holds_against_a_critical_hit_or_radiant_damage() {
+    let (mut f, aria, target) = aria_and_shambler();
+    let events = f.act_with(aria, Command::Attack { target: Some(target) }, |e, _| {
+        common::rolls(e).first().is_some_and(|r| r.critical)
+    });
+    // The critical drops it outright: no CON save, no Fortitude.
+    assert!(con_save(&events).is_none());
+    assert!(!any(&events, |e| matches!(e, Event::UndeadFortitude { .. })));
+    assert!(f.get(target).is_dead());
+
+    let shambler = monster(r#"traits = ["Undead Fortitude"]"#);
+    let mut f = Fight::new(vec![
+        pc("Cleo", Race::Human, Class::Cleric, 5),
+        gm(&shambler, "Shambler"),
+    ]);
+    let (cleo, target) = (f.id("Cleo"), f.id("Shambler"));
+    (f.get_mut(target).hp, f.get_mut(target).max_hp) = (1, 1);
+    f.turn_of(cleo);
+    let events = f.act_with(cleo, flame(target), |_, c| c.get(target).is_dead());
+    assert!(con_save(&events).is_none(), "radiant: no CON save");
 }

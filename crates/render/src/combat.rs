@@ -414,6 +414,7 @@ impl Renderer {
                     ],
                 )
             }
+            Event::UndeadFortitude { id } => one(Key::UndeadFortitude, &[("name", &n(*id))]),
             Event::SaveFailedHelpless { id, ability, dc } => one(
                 Key::SaveFailedHelpless,
                 &[

@@ -184,6 +184,8 @@ keys! {
         DefendedResistance => ["name", "amount", "damage_type"],
         DefendedImmunity => ["name", "amount", "damage_type"],
         DefendedVulnerability => ["name", "amount", "damage_type"],
+        /// Undead Fortitude: the creature stays up at 1 HP.
+        UndeadFortitude => ["name"],
         /// A helpless creature fails a STR or DEX save outright.
         SaveFailedHelpless => ["name", "ability", "dc"],
         /// Legendary Resistance turns a failed save into a success.

@@ -621,6 +621,10 @@ pub struct MonsterDef {
     /// Magic Resistance: advantage on saving throws against spells.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub magic_resistance: bool,
+    /// Undead Fortitude: damage that would drop it to 0 HP leaves it at 1 on a CON save against
+    /// 5 + the damage, unless the damage is radiant or from a critical hit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undead_fortitude: bool,
     /// Legendary Resistance: this many failed saving throws a fight it turns into successes.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub legendary_resistance: u8,

@@ -311,6 +311,7 @@ fn every_monster_matches_its_stat_block() {
             parry: s.parry,
             pack_tactics: false,
             magic_resistance: false,
+            undead_fortitude: false,
             legendary_resistance: 0,
             breath: s.breath.map(|b| BreathDef {
                 name: b.name.into(),

@@ -528,14 +528,16 @@ enum MonsterTrait {
     Hide,
     PackTactics,
     MagicResistance,
+    UndeadFortitude,
 }
 
-const MONSTER_TRAITS: [(&str, MonsterTrait); 5] = [
+const MONSTER_TRAITS: [(&str, MonsterTrait); 6] = [
     ("Blur", MonsterTrait::Blur),
     ("Parry", MonsterTrait::Parry),
     ("Hide", MonsterTrait::Hide),
     ("Pack Tactics", MonsterTrait::PackTactics),
     ("Magic Resistance", MonsterTrait::MagicResistance),
+    ("Undead Fortitude", MonsterTrait::UndeadFortitude),
 ];
 
 fn race_traits() -> Vec<(&'static str, RaceTrait)> {
@@ -2216,6 +2218,7 @@ fn monster(
     let mut hides = false;
     let mut pack_tactics = false;
     let mut magic_resistance = false;
+    let mut undead_fortitude = false;
     for t in &m.traits {
         match cx.choice(t, "monster trait", &MONSTER_TRAITS) {
             Some(MonsterTrait::Blur) => blur = true,
@@ -2223,6 +2226,7 @@ fn monster(
             Some(MonsterTrait::Hide) => hides = true,
             Some(MonsterTrait::PackTactics) => pack_tactics = true,
             Some(MonsterTrait::MagicResistance) => magic_resistance = true,
+            Some(MonsterTrait::UndeadFortitude) => undead_fortitude = true,
             None => ok = false,
         }
     }
@@ -2342,6 +2346,7 @@ fn monster(
         parry,
         pack_tactics,
         magic_resistance,
+        undead_fortitude,
         legendary_resistance: legendary_resistance? as u8,
         breath,
         spells: known.into(),

@@ -143,7 +143,7 @@ fn an_unknown_trait_or_feature_lists_the_allowed() {
     assert_eq!(
         p,
         "homebrew.toml:9: unknown monster trait `Regenerate`: allowed are `Blur`, `Parry`, `Hide`, `Pack Tactics`, \
-         `Magic Resistance`"
+         `Magic Resistance`, `Undead Fortitude`"
     );
     let p = one("[[race]]\nname = \"Gnome\"\nspeed = 25\ntraits = [\"Tinker\"]\n");
     assert_eq!(
