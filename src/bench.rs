@@ -454,7 +454,7 @@ fn baselines(runtime: &tokio::runtime::Runtime, args: &BenchArgs, url: &str, bac
     }
     if backend == "sqlite" {
         // SQLite's baseline twice: with the service's page size (the bench's own files have it),
-        // and with SQLite's default, which the service used before session 12.
+        // and with SQLite's default, which the service used before its 1 KiB pages.
         let path = std::env::temp_dir().join(format!("gogobee-baseline-{}.db", std::process::id()));
         for page_size in [service::SQLITE_PAGE_SIZE, SQLITE_DEFAULT_PAGE_SIZE] {
             let shape = format!(

@@ -56,7 +56,7 @@ pub fn remove_sqlite_files(path: &std::path::Path) {
 /// a few B-trees, and a WAL commit writes each page it touched whole: with 4 KiB pages a
 /// command wrote ≈ 16 KB for its ≈ 0.5 KB of rows, with 1 KiB pages ≈ 5 KB, and it commits
 /// faster (less to copy and checksum). A file made with another page size keeps it (in WAL
-/// mode SQLite changes it only by `VACUUM` out of WAL). See BENCHMARKS.md, session 12.
+/// mode SQLite changes it only by `VACUUM` out of WAL). See BENCHMARKS.md (page size).
 pub const SQLITE_PAGE_SIZE: u32 = 1024;
 
 /// WAL pages after which a SQLite commit checkpoints by itself (SQLite's default is 1,000).

@@ -20,7 +20,7 @@
 //!   guard: the window's reactor passes, or the idle player's turn ends, or — fired early —
 //!   nothing happens; then it is armed again, unclaimed. A worker that dies holding a claim
 //!   leaves it to be taken again once the lease has run out.
-//! - A reaction timeout row of a window opened before session 13 passes its window the same
+//! - A reaction timeout row of a window opened before the fight's one timer (`m20261210_000013`) passes its window the same
 //!   way, or finds it closed and goes.
 
 use std::collections::HashMap;

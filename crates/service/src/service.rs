@@ -57,7 +57,7 @@ pub struct CombatUpdate {
     /// [`Service::react`] refuses a button whose window has closed.
     pub window_token: Option<i64>,
     /// When the open reaction window opened: it passes the campaign's reaction timeout later
-    /// (`None` for a window opened before session 13, timed by a row of its own).
+    /// (`None` for a window opened before the fight's one timer (`m20261210_000013`), timed by a row of its own).
     pub window_since: Option<DateTimeUtc>,
     /// When the wait on the player the fight waits for began: their turn ends the campaign's
     /// turn timeout later, if it is on.

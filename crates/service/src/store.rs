@@ -50,20 +50,20 @@ const MAX_ATTEMPTS: usize = 4;
 /// timeout and the turn timer, one row a fight.
 pub const COMBAT_TIMER: &str = "combat_timer";
 
-/// The `timers.kind` of a reaction window's timeout in fights stored before session 13, a row a
+/// The `timers.kind` of a reaction window's timeout in fights stored before the fight's one timer (`m20261210_000013`), a row a
 /// window, its id the window's token.
 pub const REACTION_TIMEOUT: &str = "reaction_timeout";
 
-/// The `timers.kind` of a turn timer in fights stored before session 13, a row a wait: fired
+/// The `timers.kind` of a turn timer in fights stored before the fight's one timer (`m20261210_000013`), a row a wait: fired
 /// as [`COMBAT_TIMER`], whose role it held.
 pub const TURN_TIMEOUT: &str = "turn_timeout";
 
 /// A fight's state is written whole (its snapshot) every this many commands, and when it ends;
 /// the commands between are only logged. Loading a fight re-applies at most this many minus one
-/// (a few microseconds each). 64 since session 15 (32 from session 11, 16 before): a snapshot,
+/// (a few microseconds each). 64 (32 and 16 in earlier builds): a snapshot,
 /// with the combat row and the denormalised rows it brings, was ≈ 0.4 of a command's ≈ 4 pages
 /// over 16 commands; over 32 it was still ≈ 200 bytes of WAL a command (4.08 KB a command
-/// with one fight, 3.88 KB every 64: BENCHMARKS.md session 15).
+/// with one fight, 3.88 KB every 64: BENCHMARKS.md).
 pub const SNAPSHOT_EVERY: i64 = 64;
 
 /// What a snapshot (`combat_snapshots.state`, `combat_starts.state`) holds. The timers' ids in
@@ -78,7 +78,7 @@ pub(crate) struct StoredState {
     #[serde(default)]
     pub turn_timer: Option<i64>,
     /// When the wait on a player began ([`Live::wait_since`]); absent from snapshots written
-    /// before session 13, as is `window_since`.
+    /// before the fight's one timer (`m20261210_000013`), as is `window_since`.
     #[serde(default)]
     pub wait_since: Option<DateTimeUtc>,
     /// When the open reaction window opened ([`Live::window_since`]).
@@ -113,9 +113,9 @@ pub(crate) struct Live {
     pub combat: Arc<Combat>,
     pub dice: Dice,
     /// The open reaction window's token, on its buttons: an id of `timers`' sequence that no
-    /// row has (in fights stored before session 13, the id of the window's own timeout row).
+    /// row has (in fights stored before the fight's one timer (`m20261210_000013`), the id of the window's own timeout row).
     pub window_token: Option<i64>,
-    /// When the open reaction window opened (`None`: no window, or one opened before session 13,
+    /// When the open reaction window opened (`None`: no window, or one opened before the fight's one timer (`m20261210_000013`),
     /// which has a timeout row of its own).
     pub window_since: Option<DateTimeUtc>,
     /// The fight's timer ([`COMBAT_TIMER`]): one row from the fight's first window or wait on
@@ -128,7 +128,7 @@ pub(crate) struct Live {
     /// nothing happens but its arming again (see [`crate::cmd::turn_timer`]).
     pub fight_timer: Option<i64>,
     /// When the wait on the player the fight waits for began (`None`: it waits on no one, or
-    /// the wait began before session 13, when a turn timer was due at the wait's end).
+    /// the wait began before the fight's one timer (`m20261210_000013`), when a turn timer was due at the wait's end).
     pub wait_since: Option<DateTimeUtc>,
     /// The character behind each combatant, by combatant index (`None` for monsters).
     pub characters: Vec<Option<i64>>,
@@ -1102,7 +1102,7 @@ impl TimerChange {
 /// The timers a command changes (see [`Live::fight_timer`]). A window that opens gets a token,
 /// and the fight's timer is set at its first window or wait on a player and retired when it
 /// ends; in between, a command only notes when a window opened and a wait began. (A window opened
-/// before session 13 has a timeout row of its own, its token: once the window closes, the row
+/// before the fight's one timer (`m20261210_000013`) has a timeout row of its own, its token: once the window closes, the row
 /// fires moot and goes.)
 fn timer_change(before: &Before, after: &mut Live, now: DateTimeUtc) -> TimerChange {
     let mut retired = Vec::new();

@@ -869,7 +869,7 @@ async fn a_window_opened_after_the_fight_timer_was_armed_has_its_full_timeout(db
     Ok(())
 }
 
-/// A fight stored before session 13 — its open window timed by a row of its own, whose id is the
+/// A fight stored before the fight's one timer (`m20261210_000013`) — its open window timed by a row of its own, whose id is the
 /// window's token, and no fight timer — loads in a fresh process, takes its buttons, times the
 /// window out at its row's time, and goes on with one timer for the fight.
 async fn a_fight_stored_with_a_timer_row_a_window_loads_times_out_and_goes_on(db: Db) -> Result<(), ServiceError> {

@@ -138,7 +138,7 @@ async fn a_command_first_makes_the_timer_stale(db: Db) -> Result<(), ServiceErro
     assert!(fire_at(&svc, &[300]).await?.is_empty());
     let status = svc.combat_status(camp, CHANNEL).await?;
     assert_eq!(status.version, acted.version);
-    // A turn timer left over from an older version (say, by a crash before session 13) is not
+    // A turn timer left over from an older version (say, by a crash before the fight's one timer (`m20261210_000013`)) is not
     // the fight's: it is deleted and the combat is unchanged.
     let stale = timer::ActiveModel {
         kind: Set(TURN_TIMEOUT.to_owned()),

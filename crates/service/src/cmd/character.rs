@@ -167,7 +167,7 @@ fn max_hp(race: Race, class: Class, level: u32) -> i32 {
 /// Planned from the campaign's active fights (the partial index `ux_combats_active_channel`, one
 /// a channel) and each one's few members by its key, never from the character's own rows, which
 /// name every fight it was ever in (≈ 140 µs for a character of 400 fights, against ≈ 3 µs,
-/// SQLite, session 15): the member's `character_id` is compared as `character_id + 0`, which
+/// SQLite): the member's `character_id` is compared as `character_id + 0`, which
 /// keeps SQLite off `ix_combatants_character`, and the fight's `version` is selected, which no
 /// index of every fight of the campaign covers. A unit test reads SQLite's plan.
 pub(crate) fn fighting_in(row: &character::Model) -> sea_orm::Select<combat::Entity> {

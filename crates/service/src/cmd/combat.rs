@@ -849,7 +849,7 @@ impl Service {
     }
 
     /// Passes the reaction window a due timeout row belongs to (a window opened before
-    /// session 13; later ones are timed by their fight's timer, [`crate::store::Live::fight_timer`]). A window already answered,
+    /// the fight's one timer (`m20261210_000013`); later ones are timed by their fight's timer, [`crate::store::Live::fight_timer`]). A window already answered,
     /// or a fight already over, makes the timer moot: it is deleted and nothing happens.
     pub(crate) async fn pass_timed_out(
         &self,

@@ -110,7 +110,7 @@ pub struct TurnTimedOut {
 
 impl Service {
     /// Fires a fight's timer ([`crate::store::Live::fight_timer`]; or a turn timer of a wait that began
-    /// before session 13, which is the fight's timer now).
+    /// before the fight's one timer (`m20261210_000013`), which is the fight's timer now).
     ///
     /// When the open reaction window's time is up, the reactor passes. When the wait it bounds
     /// has run out — the fight still waits on a player `turn_timeout_secs` after that wait
