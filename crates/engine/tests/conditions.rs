@@ -7,7 +7,7 @@ mod common;
 use common::{Fight, advantage, any, disadvantage, pc, puppet};
 use engine::content::statuses::{StatusEffect, StatusKind};
 use engine::content::{Ability, Class, Condition, Monster, Race, Spell};
-use engine::{Actor, Combat, Combatant, CombatantId, Command, Controller, Dice, Event, Ruleset, Terrain, apply};
+use engine::{Combat, Combatant, CombatantId, Command, Event, Ruleset};
 
 fn held(condition: Condition, turns: u32) -> StatusEffect {
     StatusEffect {
@@ -154,19 +154,7 @@ abilities = {{ str = 12, dex = 10, con = 12, int = 3, wis = 10, cha = 3 }}
 attacks = [{{ name = "Gaze", to_hit = 30, damage = "1", type = "psychic", on_hit = {{ status = "Dread" }} }}]
 "#
     ));
-    let fighter = Combatant::character(
-        "Aria",
-        Race::Human,
-        Class::Fighter,
-        10,
-        Controller::Ai(engine::content::Behaviour::Aggressive),
-    );
-    let foe = Combatant::of_monster("Lurker", std::sync::Arc::clone(c.monsters.get("Lurker").unwrap()));
-    let mut combat = Combat::new(vec![fighter, foe], Terrain::default()).with_ruleset(ruleset);
-    let aria = combat.combatants[0].id;
-    let mut dice = Dice::seeded(seed);
-    let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, common::now()).unwrap();
-    (combat, events, aria)
+    common::fighter_against(std::sync::Arc::clone(c.monsters.get("Lurker").unwrap()), ruleset, seed)
 }
 
 #[test]

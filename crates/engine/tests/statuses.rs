@@ -39,19 +39,7 @@ attacks = [{{ name = "Bite", to_hit = 30, damage = "1", type = "piercing", on_hi
 
 /// A level-10 fighter (the AI's) against the lurker under `ruleset`, played out.
 fn fight(ruleset: Ruleset, status: &str, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
-    let fighter = Combatant::character(
-        "Aria",
-        Race::Human,
-        Class::Fighter,
-        10,
-        Controller::Ai(engine::content::Behaviour::Aggressive),
-    );
-    let foe = Combatant::of_monster("Lurker", lurker(status));
-    let mut combat = Combat::new(vec![fighter, foe], Terrain::default()).with_ruleset(ruleset);
-    let aria = combat.combatants[0].id;
-    let mut dice = Dice::seeded(seed);
-    let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, common::now()).unwrap();
-    (combat, events, aria)
+    common::fighter_against(lurker(status), ruleset, seed)
 }
 
 #[test]

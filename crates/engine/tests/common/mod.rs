@@ -47,6 +47,28 @@ pub fn homebrew_refused(toml: &str) -> ContentError {
     }
 }
 
+/// A level-10 fighter, the AI's, against `foe` (also the AI's) under `ruleset`, played out by
+/// `Begin`: the fight, its events and her id.
+pub fn fighter_against(
+    foe: std::sync::Arc<engine::content::data::MonsterDef>,
+    ruleset: engine::Ruleset,
+    seed: u64,
+) -> (Combat, Vec<Event>, CombatantId) {
+    let fighter = Combatant::character(
+        "Aria",
+        Race::Human,
+        Class::Fighter,
+        10,
+        Controller::Ai(engine::content::Behaviour::Aggressive),
+    );
+    let foe = Combatant::of_monster("Lurker", foe);
+    let mut combat = Combat::new(vec![fighter, foe], engine::Terrain::default()).with_ruleset(ruleset);
+    let aria = combat.combatants[0].id;
+    let mut dice = Dice::seeded(seed);
+    let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now()).expect("the fight begins");
+    (combat, events, aria)
+}
+
 /// A monster played by the game (its behaviour profile chooses at once).
 pub fn monster(name: &str, kind: Monster) -> Combatant {
     Combatant::monster(name, kind)
