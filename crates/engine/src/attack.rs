@@ -296,12 +296,21 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
 
 /// The status a strike's hit inflicts (`crate::statuses`).
 fn on_hit(attacker: &Combatant, strike: Strike) -> Option<Affliction> {
-    let def = match strike {
-        Strike::Spell(spell) => attacker.spell(spell)?.on_hit.as_ref(),
-        Strike::Natural(i) => attacker.stat_block()?.attacks.get(i)?.on_hit.as_ref(),
+    match strike {
+        Strike::Spell(spell) => attacker
+            .spell(spell)?
+            .on_hit
+            .as_ref()
+            .map(|a| Affliction::from(a).by_spell()),
+        Strike::Natural(i) => attacker
+            .stat_block()?
+            .attacks
+            .get(i)?
+            .on_hit
+            .as_ref()
+            .map(Affliction::from),
         Strike::MainHand | Strike::OffHand | Strike::Unarmed => None,
-    };
-    def.map(Affliction::from)
+    }
 }
 
 /// Rolls a natural attack's parts of other types ("plus 1d6 fire"); a critical doubles their dice.
@@ -426,6 +435,7 @@ pub fn land(ctx: &mut Ctx, p: PendingDamage) {
     let mut landed = Vec::new();
     for (i, part) in p.parts().enumerate() {
         let left = crate::defences::take(ctx, p.target, part, p.mundane);
+        crate::regeneration::wounded(ctx.combat, p.target, part.damage_type, left);
         amount += left;
         if i > 0 {
             landed.push(DamagePart { amount: left, ..part });

@@ -145,6 +145,12 @@ pub struct Pools {
     /// Legendary Resistance uses left this fight.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub legendary_resistance: u8,
+    /// Legendary action points left until its next turn (`crate::legendary`).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub legendary_actions: u8,
+    /// Damage that stops its Regeneration landed since its last turn (`crate::regeneration`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub regeneration_stopped: bool,
 }
 
 /// A combatant's sheet, open for changes ([`Combatant::sheet_mut`]): when dropped, the
@@ -254,6 +260,8 @@ impl Combatant {
                 racial_misty_step: sheet.has_trait(RaceTrait::MistyStep),
                 breath_ready: false,
                 legendary_resistance: 0,
+                legendary_actions: 0,
+                regeneration_stopped: false,
             },
             items,
             pack_lb: 10,
@@ -273,6 +281,7 @@ impl Combatant {
             spell_slots: def.spell_slots,
             breath_ready: def.breath.is_some(),
             legendary_resistance: def.legendary_resistance,
+            legendary_actions: def.legendary.as_ref().map_or(0, |l| l.actions),
             ..Pools::default()
         };
         let (abilities, behaviour) = (def.abilities, def.behaviour);

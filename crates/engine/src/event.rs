@@ -22,6 +22,8 @@ pub enum AttackKind {
     Opportunity,
     Readied,
     Spell,
+    /// A legendary action's attack, outside the attacker's turn.
+    Legendary,
 }
 
 /// How a fight ended.
@@ -233,6 +235,16 @@ pub enum Event {
     /// Legendary Resistance turned `id`'s failed saving throw into a success; `left` uses remain.
     LegendaryResistance {
         id: CombatantId,
+        left: u8,
+    },
+    /// `id`'s Regeneration does not work this turn: damage that stops it landed since its last.
+    RegenerationStopped {
+        id: CombatantId,
+    },
+    /// `id` takes a legendary action (`crate::legendary`); `left` points remain until its turn.
+    LegendaryAction {
+        id: CombatantId,
+        action: String,
         left: u8,
     },
     /// A condition did not take hold: the creature is immune to it.

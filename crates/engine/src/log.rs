@@ -197,6 +197,10 @@ pub fn line(c: &Combat, event: &Event) -> String {
                 n(*id)
             )
         }
+        Event::RegenerationStopped { id } => format!("{}'s wounds do not close (Regeneration stopped)", n(*id)),
+        Event::LegendaryAction { id, action, left } => {
+            format!("{} takes a legendary action: {action} ({left} left)", n(*id))
+        }
         Event::ConditionImmune { id, condition } => {
             format!("{} is immune to being {}", n(*id), condition.name())
         }

@@ -8,7 +8,7 @@
 //! status stands for (`condition = "paralyzed"` on the status) is never given it.
 
 use crate::combatant::CombatantId;
-use crate::content::statuses::{Affliction, StatusEffect, StatusKind};
+use crate::content::statuses::{Affliction, EndsOnSave, StatusEffect, StatusKind};
 use crate::event::Event;
 use crate::resolve::{Ctx, PendingDamage};
 
@@ -88,6 +88,28 @@ pub fn at_turn_start(ctx: &mut Ctx, id: CombatantId) -> bool {
     false
 }
 
+/// The end of `id`'s turn, in whichever model (a turn-based model's turn, a timeline cycle of its
+/// own): each status that ends on a save is saved against, and ends on a success. A creature at
+/// 0 HP makes no such save.
+pub fn at_turn_end(ctx: &mut Ctx, id: CombatantId) {
+    let saves: Vec<(String, EndsOnSave)> = ctx
+        .combat
+        .get(id)
+        .statuses
+        .iter()
+        .filter_map(|s| Some((s.name.clone(), s.ends_on_save?)))
+        .collect();
+    for (status, save) in saves {
+        if !ctx.combat.get(id).is_standing() {
+            return;
+        }
+        if crate::saves::roll(ctx, id, save.ability, save.dc, save.spell) {
+            ctx.combat.get_mut(id).statuses.retain(|s| s.name != status);
+            ctx.emit(Event::StatusExpired { id, status });
+        }
+    }
+}
+
 /// The upkeep step (seed 003 §1.C): each effect applies, loses a turn and expires at 0 unless
 /// permanent. Returns whether a stun was active (a stun of N turns takes N turns away: it counts
 /// for the upkeep in which it expires).
@@ -95,10 +117,17 @@ fn tick(ctx: &mut Ctx, id: CombatantId) -> bool {
     let statuses = std::mem::take(&mut ctx.combat.get_mut(id).statuses);
     let mut kept = Vec::new();
     let mut stunned = false;
-    for mut status in statuses {
+    let mut statuses = statuses.into_iter();
+    while let Some(mut status) = statuses.next() {
         let amount = match status.kind {
             StatusKind::Dot { amount, damage_type } => {
                 crate::attack::land(ctx, PendingDamage::single(None, id, amount, damage_type));
+                if ctx.combat.outcome.is_some() {
+                    // The damage ended the fight: nothing follows `CombatEnded`.
+                    kept.push(status);
+                    kept.extend(statuses);
+                    break;
+                }
                 -amount
             }
             StatusKind::Hot { amount } => {

@@ -21,7 +21,7 @@ pub fn can_begin(ctx: &Ctx) -> Result<(), RuleViolation> {
 }
 
 /// The part of a turn's start every model shares, before `TurnStarted`: the per-turn slots and
-/// turn-long conditions reset, an unfired readied action lapses. Returns the feet of movement.
+/// turn-long conditions reset, legendary actions are regained, an unfired readied action lapses. Returns the feet of movement.
 pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
     let movement = ctx.combat.get(id).speed();
     {
@@ -32,6 +32,7 @@ pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
         c.conditions.sneak_attack_used = false;
         c.conditions.attacked_this_turn = false;
     }
+    crate::legendary::regain(ctx.combat, id);
     if let Some(readied) = ctx.combat.get_mut(id).readied.take()
         && !readied.fired
     {
@@ -42,6 +43,14 @@ pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
     }
     ctx.combat.refresh_readied_hint();
     movement
+}
+
+/// The start of `id`'s turn, in whichever model (a timeline cycle of its own included), right
+/// after `TurnStarted`: Regeneration, then statuses (`crate::statuses::at_turn_start`). True
+/// when the turn is lost.
+pub fn at_start(ctx: &mut Ctx, id: CombatantId) -> bool {
+    crate::regeneration::at_turn_start(ctx, id);
+    crate::statuses::at_turn_start(ctx, id)
 }
 
 /// The part of a turn's start every model shares, after `TurnStarted`: a breath weapon may
@@ -71,12 +80,14 @@ pub fn upkeep(ctx: &mut Ctx, id: CombatantId) {
     }
 }
 
-/// The part of a turn's end every model shares: turn-long effects end, `TurnEnded`, and the
+/// The part of a turn's end every model shares: statuses that end on a save are saved against,
+/// turn-long effects end, `TurnEnded`, and the
 /// outcome is checked. False when it was not `id`'s turn or the fight is over.
 pub fn close_turn(ctx: &mut Ctx, id: CombatantId) -> bool {
     if ctx.combat.current() != Some(id) {
         return false;
     }
+    crate::statuses::at_turn_end(ctx, id);
     {
         let c = ctx.combat.get_mut(id);
         c.conditions.disengaged = false;

@@ -16,6 +16,7 @@ fn held(condition: Condition, turns: u32) -> StatusEffect {
         duration: turns,
         permanent: false,
         condition: Some(condition),
+        ends_on_save: None,
     }
 }
 

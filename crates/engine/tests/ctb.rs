@@ -309,6 +309,7 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
             duration: 2,
             permanent: false,
             condition: None,
+            ends_on_save: None,
         },
         StatusEffect {
             name: "Regeneration".into(),
@@ -316,6 +317,7 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
             duration: 1,
             permanent: true,
             condition: None,
+            ends_on_save: None,
         },
     ];
     f.get_mut(aria).ctb.charge = 100;
@@ -368,6 +370,7 @@ fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
         duration: 1,
         permanent: false,
         condition: None,
+        ends_on_save: None,
     }];
     f.get_mut(goblin).ctb.charge = 50;
     let events = f.direct(Command::Begin);

@@ -15,8 +15,15 @@ use engine::{Actor, Combat, Combatant, CombatantId, Command, Controller, Dice, E
 
 /// A lurker that never misses (but on a 1) and whose bite inflicts `status`, with no save.
 fn lurker(status: &str) -> Arc<MonsterDef> {
+    lurker_with(status, "")
+}
+
+/// [`lurker`], with more statuses defined (`more`, TOML).
+fn lurker_with(status: &str, more: &str) -> Arc<MonsterDef> {
     let c = content(&format!(
         r#"
+{more}
+
 [[status]]
 name = "Bog Rot"
 kind = "damage"
@@ -196,4 +203,158 @@ fn a_fight_stored_with_statuses_on_the_charge_race_sheet_reads_them_back_on_the_
     let read: Combat = serde_json::from_value(stored).unwrap();
     assert_eq!(read.get(aria).statuses, vec![engine::content::statuses::burning()]);
     assert!(read.get(aria).ctb.statuses.is_empty());
+}
+
+/// A paralysis of ten turns that ends on a CON save of `dc` at the end of its owner's turn.
+fn held(dc: i32) -> Arc<MonsterDef> {
+    lurker_with(
+        "Held",
+        &format!(
+            r#"
+[[status]]
+name = "Held"
+kind = "condition"
+condition = "paralyzed"
+turns = 10
+save_ends = {{ save = "con", dc = {dc} }}
+"#
+        ),
+    )
+}
+
+/// Aria's saving throws against `dc` and the status's expiry, in order, from `from` on.
+fn saves_and_expiry(events: &[Event], aria: CombatantId, from: usize) -> Vec<String> {
+    events[from..]
+        .iter()
+        .filter_map(|e| match e {
+            Event::SavingThrow { id, dc, success, .. } if *id == aria => Some(format!("save {dc} {success}")),
+            Event::StatusExpired { id, status } if *id == aria && status == "Held" => Some("expired".into()),
+            Event::StatusApplied { id, status, .. } if *id == aria && status == "Held" => Some("applied".into()),
+            Event::TurnEnded { id } if *id == aria => Some("turn ended".into()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_save_ends_status_ends_when_its_save_succeeds_at_the_end_of_the_owners_turn_in_every_ruleset() {
+    for ruleset in Ruleset::ALL {
+        let (_, events, aria) = common::fighter_against(held(1), ruleset, 3);
+        let applied = events
+            .iter()
+            .position(|e| matches!(e, Event::StatusApplied { id, status, .. } if *id == aria && status == "Held"))
+            .unwrap_or_else(|| panic!("{}: Held never took hold", ruleset.name()));
+        let seen = saves_and_expiry(&events, aria, applied + 1);
+        // DC 1: her first end-of-turn save succeeds and the paralysis ends there, nine of its
+        // ten turns unspent.
+        let save = seen.iter().position(|s| s == "save 1 true");
+        let expired = seen.iter().position(|s| s == "expired");
+        assert!(
+            save.is_some() && expired == save.map(|i| i + 1),
+            "{}: {seen:?}",
+            ruleset.name()
+        );
+        let ticks_before_expiry = events[applied..]
+            .iter()
+            .take_while(|e| !matches!(e, Event::StatusExpired { id, .. } if *id == aria))
+            .filter(|e| matches!(e, Event::StatusTicked { id, status, .. } if *id == aria && status == "Held"))
+            .count();
+        // Turn-based: it ticks once, at her next turn's start. On the timeline, the cycle she is
+        // in when it takes hold is her turn: it may end there, before any tick.
+        let allowed = if ruleset == Ruleset::Ticks { 0..=1 } else { 1..=1 };
+        assert!(
+            allowed.contains(&ticks_before_expiry),
+            "{}: it ends at the end of her first turn ({ticks_before_expiry} ticks)",
+            ruleset.name()
+        );
+    }
+}
+
+#[test]
+fn a_save_ends_status_holds_while_the_save_fails_and_is_saved_against_at_each_turns_end_in_every_ruleset() {
+    for ruleset in Ruleset::ALL {
+        let (_, events, aria) = common::fighter_against(held(40), ruleset, 3);
+        let applied = events
+            .iter()
+            .position(|e| matches!(e, Event::StatusApplied { id, status, .. } if *id == aria && status == "Held"))
+            .unwrap_or_else(|| panic!("{}: Held never took hold", ruleset.name()));
+        let seen = saves_and_expiry(&events, aria, applied + 1);
+        let failed = seen.iter().filter(|s| *s == "save 40 false").count();
+        assert!(failed >= 2, "{}: {seen:?}", ruleset.name());
+        assert!(
+            !seen.contains(&"save 40 true".to_owned()),
+            "{}: {seen:?}",
+            ruleset.name()
+        );
+        if ruleset != Ruleset::Ticks {
+            // Turn-based: one save at each of her turns' ends while it holds, just before it ends.
+            for (i, s) in seen.iter().enumerate() {
+                if s == "save 40 false" {
+                    assert_eq!(
+                        seen.get(i + 1).map(String::as_str),
+                        Some("turn ended"),
+                        "{}: {seen:?}",
+                        ruleset.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_status_that_ends_on_the_inflicting_save_repeats_that_save_and_needs_one() {
+    let c = content(
+        r#"
+[[status]]
+name = "Frozen Stiff"
+kind = "condition"
+condition = "paralyzed"
+turns = 10
+save_ends = true
+
+[[monster]]
+name = "Rime Ghoul"
+tier = 1
+xp = 10
+hp = "5d8"
+ac = 12
+abilities = { str = 12, dex = 14, con = 10, int = 6, wis = 10, cha = 6 }
+attacks = [{ name = "Claws", to_hit = 4, damage = "2d4+2", type = "slashing", on_hit = { status = "Frozen Stiff", save = "con", dc = 11 } }]
+"#,
+    );
+    let claws = &c.monsters.get("Rime Ghoul").unwrap().attacks[0];
+    let affliction = engine::content::statuses::Affliction::from(claws.on_hit.as_ref().unwrap());
+    let ends = affliction.status.ends_on_save.expect("it ends on a save");
+    assert_eq!((ends.ability, ends.dc), (engine::content::Ability::Con, 11));
+
+    let refused = common::homebrew_refused(
+        r#"
+[[status]]
+name = "Frozen Stiff"
+kind = "condition"
+condition = "paralyzed"
+turns = 10
+save_ends = true
+
+[[status]]
+name = "Forever Stiff"
+kind = "condition"
+condition = "paralyzed"
+permanent = true
+save_ends = { save = "con", dc = 12 }
+
+[[monster]]
+name = "Rime Ghoul"
+tier = 1
+xp = 10
+hp = "5d8"
+ac = 12
+abilities = { str = 12, dex = 14, con = 10, int = 6, wis = 10, cha = 6 }
+attacks = [{ name = "Claws", to_hit = 4, damage = "2d4+2", type = "slashing", on_hit = { status = "Frozen Stiff" } }]
+"#,
+    )
+    .to_string();
+    assert!(refused.contains("this on_hit needs `save` and `dc`"), "{refused}");
+    assert!(refused.contains("a permanent status cannot end on a save"), "{refused}");
 }

@@ -427,6 +427,11 @@ impl Renderer {
                 Key::LegendaryResistance,
                 &[("name", &n(*id)), ("left", &left.to_string())],
             ),
+            Event::RegenerationStopped { id } => one(Key::RegenerationStopped, &[("name", &n(*id))]),
+            Event::LegendaryAction { id, action, left } => one(
+                Key::LegendaryAction,
+                &[("name", &n(*id)), ("action", action), ("left", &left.to_string())],
+            ),
             Event::ConditionImmune { id, condition } => one(
                 Key::ConditionImmune,
                 &[("name", &n(*id)), ("condition", condition.name())],

@@ -190,6 +190,10 @@ keys! {
         SaveFailedHelpless => ["name", "ability", "dc"],
         /// Legendary Resistance turns a failed save into a success.
         LegendaryResistance => ["name", "left"],
+        /// Regeneration stopped this turn (fire or acid, most often).
+        RegenerationStopped => ["name"],
+        /// A legendary action at the end of another creature's turn.
+        LegendaryAction => ["name", "action", "left"],
         /// A condition that does not take hold: the creature is immune to it.
         ConditionImmune => ["name", "condition"],
         /// Public line while a player's reaction window is open.

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{AfflictionDef, StatusDef, StatusKindDef};
+use super::data::{AfflictionDef, SaveEnds, StatusDef, StatusKindDef};
 use super::{Ability, Condition, DamageType};
 
 /// What a status effect does at its owner's upkeep.
@@ -36,6 +36,19 @@ pub struct StatusEffect {
     /// The condition it stands for, if any: a creature immune to that condition is never given it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// The saving throw that ends it at the end of one of its owner's turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_on_save: Option<EndsOnSave>,
+}
+
+/// A saving throw that ends a status: ability, DC, and whether it resists a spell (Magic
+/// Resistance gives advantage on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndsOnSave {
+    pub ability: Ability,
+    pub dc: i32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spell: bool,
 }
 
 impl From<&StatusDef> for StatusEffect {
@@ -51,6 +64,14 @@ impl From<&StatusDef> for StatusEffect {
             duration: def.duration,
             permanent: def.permanent,
             condition: def.condition,
+            ends_on_save: match def.save_ends {
+                Some(SaveEnds::Own(ability, dc)) => Some(EndsOnSave {
+                    ability,
+                    dc,
+                    spell: false,
+                }),
+                Some(SaveEnds::Inflicting) | None => None,
+            },
         }
     }
 }
@@ -60,13 +81,39 @@ impl From<&StatusDef> for StatusEffect {
 pub struct Affliction {
     pub status: StatusEffect,
     pub save: Option<(Ability, i32)>,
+    /// A spell inflicts it (Magic Resistance gives advantage on its saves).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spell: bool,
+}
+
+impl Affliction {
+    /// The same affliction, inflicted by a spell.
+    #[must_use]
+    pub fn by_spell(mut self) -> Self {
+        self.spell = true;
+        if let Some(save) = &mut self.status.ends_on_save {
+            save.spell = true;
+        }
+        self
+    }
 }
 
 impl From<&AfflictionDef> for Affliction {
     fn from(def: &AfflictionDef) -> Self {
+        let mut status = StatusEffect::from(&def.status);
+        if def.status.save_ends == Some(SaveEnds::Inflicting)
+            && let Some((ability, dc)) = def.save
+        {
+            status.ends_on_save = Some(EndsOnSave {
+                ability,
+                dc,
+                spell: false,
+            });
+        }
         Affliction {
-            status: StatusEffect::from(&def.status),
+            status,
             save: def.save,
+            spell: false,
         }
     }
 }

@@ -230,7 +230,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     }
     sheet.cooldowns.retain(|_, turns| *turns > 0);
     ctx.emit(Event::ActionPointsRefreshed { id, ap });
-    if crate::statuses::at_turn_start(ctx, id) {
+    if crate::turn::at_start(ctx, id) {
         if ctx.combat.outcome.is_none() {
             ctx.push_front(vec![Step::EndTurn(id)]);
         }

@@ -60,7 +60,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
     let movement = crate::turn::refresh_for_turn(ctx, id);
     ctx.emit(Event::TurnStarted { id, round, movement });
-    if crate::statuses::at_turn_start(ctx, id) {
+    if crate::turn::at_start(ctx, id) {
         if ctx.combat.outcome.is_none() {
             ctx.push_front(vec![Step::EndTurn(id)]);
         }

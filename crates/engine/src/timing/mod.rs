@@ -163,9 +163,15 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     model(ctx.combat.ruleset).start_turn(ctx, id);
 }
 
-/// A turn ends under the fight's model.
+/// A turn ends under the fight's model; then other creatures may take legendary actions
+/// (`crate::legendary`), before whatever the model queued next.
 pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
+    let from = ctx.events.len();
     model(ctx.combat.ruleset).end_turn(ctx, id);
+    let ended = ctx.events[from..].contains(&crate::event::Event::TurnEnded { id });
+    if ended {
+        crate::legendary::after_turn(ctx, id);
+    }
 }
 
 /// Runs `perform` inside the fight's model's budget (see [`TimingModel::within_budget`]).

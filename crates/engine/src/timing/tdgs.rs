@@ -581,7 +581,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     sheet.stepped = false;
     sheet.extra_moves = 0;
     ctx.emit(Event::TurnStarted { id, round, movement });
-    if crate::statuses::at_turn_start(ctx, id) {
+    if crate::turn::at_start(ctx, id) {
         if ctx.combat.outcome.is_none() {
             ctx.push_front(vec![Step::EndTurn(id)]);
         }

@@ -270,7 +270,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
     }
     // A new cycle is this model's turn for status effects: they tick, and a stun spends the
     // cycle (as long as an Attack's) doing nothing.
-    let lost = crate::statuses::at_turn_start(ctx, id);
+    let lost = crate::turn::at_start(ctx, id);
     if ctx.combat.outcome.is_some() {
         return false;
     }
@@ -419,6 +419,13 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
                 sheet.recovered_at = Some(tick);
             }
             sheet.current = sheet.paused.pop();
+            // A cycle of its own is this model's turn: it ends here (a reaction's is not).
+            if !matches!(ended.activity, Activity::Reaction { .. } | Activity::Downed) {
+                crate::statuses::at_turn_end(ctx, id);
+                if ended.activity != Activity::Wait {
+                    crate::legendary::after_turn(ctx, id);
+                }
+            }
         }
     }
 }

@@ -138,6 +138,19 @@ pub struct StatusDef {
     /// given the status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// It ends early when its owner succeeds on a saving throw at the end of one of its turns
+    /// (`crate::statuses::at_turn_end`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save_ends: Option<SaveEnds>,
+}
+
+/// The saving throw that ends a status at the end of its owner's turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SaveEnds {
+    /// The save that inflicted it, repeated (the stat block's "repeat the saving throw").
+    Inflicting,
+    /// A save of its own: ability and DC.
+    Own(Ability, i32),
 }
 
 /// A status a hit inflicts, and the saving throw (ability, DC) that negates it.
@@ -513,6 +526,35 @@ pub struct AttackDef {
     pub extra: Box<[DamagePartDef]>,
 }
 
+/// A stat block's Regeneration ("regains 10 hit points at the start of its turn; if it takes
+/// acid or fire damage, this trait doesn't function at the start of its next turn").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegenerationDef {
+    pub hp: i32,
+    /// Damage types that stop it for a turn.
+    #[serde(default, skip_serializing_if = "DamageSet::is_empty")]
+    pub stopped_by: DamageSet,
+}
+
+/// A legendary creature's legendary actions (SRD 5.1 "Legendary Creatures"): `actions` points,
+/// regained at the start of each of its turns, spent on one option at the end of another
+/// creature's turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegendaryDef {
+    /// Points a round (the stat block's "can take 3 legendary actions").
+    pub actions: u8,
+    pub options: Box<[LegendaryOptionDef]>,
+}
+
+/// One legendary action: an attack of the stat block, for `cost` points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegendaryOptionDef {
+    pub name: Box<str>,
+    pub cost: u8,
+    /// The attack it makes, by index into the stat block's `attacks`.
+    pub attack: u8,
+}
+
 /// A breath weapon: a DEX save for half against `save_dc`, recharging when a d6 at the start of
 /// the breather's turn rolls `recharge` or more.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -628,6 +670,13 @@ pub struct MonsterDef {
     /// Legendary Resistance: this many failed saving throws a fight it turns into successes.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub legendary_resistance: u8,
+    /// Legendary actions: points a round and what they buy (`crate::legendary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legendary: Option<LegendaryDef>,
+    /// Regeneration: hit points regained at the start of each of its turns, unless damage of a
+    /// type that stops it landed since its last turn (`crate::regeneration`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regeneration: Option<RegenerationDef>,
     pub breath: Option<BreathDef>,
     pub spells: Box<[SpellDef]>,
     /// Spell slots by level (index 0 = 1st).

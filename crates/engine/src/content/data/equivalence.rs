@@ -16,8 +16,10 @@ fn on_natural_hit(monster: Monster, attack: usize) -> Option<statuses::Afflictio
             duration: 1,
             permanent: false,
             condition: Some(crate::content::Condition::Paralyzed),
+            ends_on_save: None,
         },
         save: Some((crate::content::Ability::Con, 10)),
+        spell: false,
     })
 }
 
@@ -29,6 +31,7 @@ fn innate(monster: Monster) -> Vec<StatusEffect> {
             duration: 0,
             permanent: true,
             condition: None,
+            ends_on_save: None,
         }]
     } else {
         Vec::new()
@@ -173,6 +176,7 @@ fn status_def(s: &StatusEffect) -> StatusDef {
         duration: s.duration,
         permanent: s.permanent,
         condition: s.condition,
+        save_ends: None,
     }
 }
 
@@ -189,6 +193,7 @@ fn every_status_matches_its_table() {
             duration: 2,
             permanent: false,
             condition: None,
+            ends_on_save: None,
         },
         on_natural_hit(Monster::Ghoul, 0).unwrap().status,
         innate(Monster::Troll).remove(0),
@@ -313,6 +318,8 @@ fn every_monster_matches_its_stat_block() {
             magic_resistance: false,
             undead_fortitude: false,
             legendary_resistance: 0,
+            legendary: None,
+            regeneration: None,
             breath: s.breath.map(|b| BreathDef {
                 name: b.name.into(),
                 damage: b.damage,

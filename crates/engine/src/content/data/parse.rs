@@ -15,9 +15,9 @@ use toml::Spanned;
 
 use super::defs::{
     AfflictionDef, Area, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef, Defences,
-    Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LevelsDef, MAX_EXTRA_PARTS,
-    MonsterDef, RaceDef, RaceTrait, ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef,
-    WeaponDef, ZoneDef,
+    Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LegendaryDef,
+    LegendaryOptionDef, LevelsDef, MAX_EXTRA_PARTS, MonsterDef, RaceDef, RaceTrait, RegenerationDef, SaveEnds,
+    ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::spells::CastingTime;
@@ -255,6 +255,15 @@ struct RawStatus {
     #[serde(default)]
     permanent: bool,
     condition: Option<S<String>>,
+    save_ends: Option<S<RawSaveEnds>>,
+}
+
+/// `save_ends = true` (the inflicting save, repeated) or `save_ends = { save = "wis", dc = 13 }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawSaveEnds {
+    Inflicting(bool),
+    Own { save: String, dc: i64 },
 }
 
 #[derive(Deserialize)]
@@ -343,7 +352,32 @@ struct RawMonster {
     saves: Option<S<RawAbilities>>,
     speeds: Option<S<RawSpeeds>>,
     legendary_resistance: Option<S<i64>>,
+    legendary: Option<S<RawLegendary>>,
+    regeneration: Option<S<RawRegeneration>>,
     pattern: Option<S<Vec<S<String>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRegeneration {
+    hp: S<i64>,
+    #[serde(default)]
+    stopped_by: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLegendary {
+    actions: S<i64>,
+    options: S<Vec<S<RawLegendaryOption>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLegendaryOption {
+    name: S<String>,
+    attack: S<String>,
+    cost: Option<S<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -1600,6 +1634,30 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
         }
         None => None,
     };
+    let save_ends = match &s.save_ends {
+        None => None,
+        Some(raw) => match raw.get_ref() {
+            RawSaveEnds::Inflicting(false) => None,
+            RawSaveEnds::Inflicting(true) => Some(SaveEnds::Inflicting),
+            RawSaveEnds::Own { save, dc } => {
+                let ability = cx.choice(&Spanned::new(raw.span(), save.clone()), "saving throw", &ABILITIES);
+                if !(1..=40).contains(dc) {
+                    cx.err(&raw.span(), format!("save_ends dc {dc} is out of range: allowed 1–40"));
+                }
+                Some(SaveEnds::Own(
+                    ability?,
+                    i32::try_from(*dc).ok().filter(|dc| (1..=40).contains(dc))?,
+                ))
+            }
+        },
+    };
+    if save_ends.is_some() && s.permanent {
+        cx.err(
+            &s.name.span(),
+            "a permanent status cannot end on a save: give `turns` (its longest duration) instead",
+        );
+        return None;
+    }
     fits.then_some(())?;
     Some(StatusDef {
         name: name?,
@@ -1607,6 +1665,7 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
         duration,
         permanent: s.permanent,
         condition,
+        save_ends,
     })
 }
 
@@ -1625,7 +1684,18 @@ fn affliction(cx: &mut Ctx, raw: &S<RawAffliction>, statuses: &Kind<StatusDef>, 
             return None;
         }
     };
-    Some(AfflictionDef { status: status?, save })
+    let status = status?;
+    if status.save_ends == Some(SaveEnds::Inflicting) && save.is_none() {
+        cx.err(
+            &raw.span(),
+            format!(
+                "status `{}` ends on a repeat of the save that inflicted it (`save_ends = true`): this on_hit needs `save` and `dc`",
+                status.name
+            ),
+        );
+        return None;
+    }
+    Some(AfflictionDef { status, save })
 }
 
 fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<SpellDef> {
@@ -2235,6 +2305,25 @@ fn monster(
         None => Some(Box::default()),
     };
     let legendary_resistance = cx.opt_int(m.legendary_resistance.as_ref(), "legendary_resistance", 0..=10, 0);
+    let regeneration = match &m.regeneration {
+        Some(r) => {
+            let r = r.get_ref();
+            let hp = cx.int(&r.hp, "regeneration hp", 1..=100);
+            let stopped_by = damage_set(cx, &r.stopped_by, "damage type that stops regeneration");
+            match (hp, stopped_by) {
+                (Some(hp), Some(stopped_by)) => Some(Some(RegenerationDef {
+                    hp: hp as i32,
+                    stopped_by,
+                })),
+                _ => None,
+            }
+        }
+        None => Some(None),
+    };
+    let legendary = match &m.legendary {
+        Some(l) => legendary_actions(cx, l, &attacks).map(Some),
+        None => Some(None),
+    };
     let breath = match &m.breath {
         Some(b) => {
             let b = b.get_ref();
@@ -2348,6 +2437,8 @@ fn monster(
         magic_resistance,
         undead_fortitude,
         legendary_resistance: legendary_resistance? as u8,
+        legendary: legendary?,
+        regeneration: regeneration?,
         breath,
         spells: known.into(),
         spell_slots: spell_slots?,
@@ -2363,6 +2454,55 @@ fn monster(
 
 /// A multiattack's mix (`pattern = ["Claws", "Claws", "Bite"]`): 1–10 names of the monster's own
 /// attacks, as many as its `multiattack` (which it sets when left out).
+/// `legendary = { actions = 3, options = [{ name = "Tail Attack", attack = "Tail" }, …] }`: each
+/// option names one of the monster's attacks and costs 1–`actions` points (1 unless given).
+fn legendary_actions(cx: &mut Ctx, raw: &S<RawLegendary>, attacks: &[AttackDef]) -> Option<LegendaryDef> {
+    let l = raw.get_ref();
+    let actions = cx.int(&l.actions, "legendary actions", 1..=5);
+    let options = l.options.get_ref();
+    if options.is_empty() || options.len() > 6 {
+        cx.err(
+            &l.options.span(),
+            format!("legendary options: {} given, allowed 1–6", options.len()),
+        );
+        return None;
+    }
+    let mut out = Vec::with_capacity(options.len());
+    let mut ok = true;
+    for option in options {
+        let o = option.get_ref();
+        let name = cx.name(&o.name, "legendary action");
+        let cost = cx.opt_int(o.cost.as_ref(), "legendary action cost", 1..=actions.unwrap_or(5), 1);
+        let attack = attacks
+            .iter()
+            .position(|a| normalize(&a.name) == normalize(o.attack.get_ref()));
+        if attack.is_none() {
+            let known: Vec<String> = attacks.iter().map(|a| format!("`{}`", a.name)).collect();
+            cx.err(
+                &o.attack.span(),
+                format!(
+                    "legendary action `{}` names the attack `{}`, not one of the monster's attacks: {}",
+                    o.name.get_ref(),
+                    o.attack.get_ref(),
+                    known.join(", ")
+                ),
+            );
+        }
+        match (name, cost, attack) {
+            (Some(name), Some(cost), Some(attack)) => out.push(LegendaryOptionDef {
+                name,
+                cost: cost as u8,
+                attack: attack as u8,
+            }),
+            _ => ok = false,
+        }
+    }
+    (ok && actions.is_some()).then(|| LegendaryDef {
+        actions: actions.unwrap_or(1) as u8,
+        options: out.into(),
+    })
+}
+
 fn multiattack_pattern(
     cx: &mut Ctx,
     raw: &S<Vec<S<String>>>,
