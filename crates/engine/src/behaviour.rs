@@ -14,8 +14,8 @@ use crate::reactions::{ReactionKind, ReactionTrigger};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Choice {
     Do(Command),
-    /// Use its breath weapon.
-    Breath,
+    /// Use its area ability of this index (`crate::abilities`).
+    Ability(usize),
 }
 
 /// Picks the enemy to go after: standing and visible ones; Brutes finish off the downed when
@@ -143,12 +143,8 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
         return end;
     };
     if crate::timing::has_slot(c, id, crate::action_economy::Resource::Action) {
-        let breath_in_range = c
-            .bands_of(id)
-            .iter()
-            .any(|(o, band)| *band != Band::Far && c.get(*o).is_standing());
-        if me.pools.breath_ready && breath_in_range {
-            return Choice::Breath;
+        if let Some(i) = crate::abilities::choice(c, me) {
+            return Choice::Ability(i);
         }
         let caster = profile == Behaviour::Caster || me.character_def().is_some_and(|ch| ch.casting_ability.is_some());
         if caster && let Some(cast) = spell_choice(c, me, target) {

@@ -1,6 +1,7 @@
 //! Cast Spell (seed 000 §2.1): slots or class resources, casting time deciding which resource of
 //! the action economy it spends; every cast can be answered by Counterspell (§2.3) and readied
-//! actions (§5) before its effect resolves. Breath weapons resolve the same way.
+//! actions (§5) before its effect resolves. Whom an area catches (`caught`) serves area abilities
+//! too (`crate::abilities`).
 
 use crate::action_economy::Resource;
 use crate::combat::Combat;
@@ -408,26 +409,6 @@ pub fn save_for_damage(
     steps
 }
 
-/// A breath weapon is used: the action is spent, readied "uses breath weapon" triggers fire
-/// before the breath lands.
-pub fn start_breath(ctx: &mut Ctx, id: CombatantId) -> Vec<Step> {
-    crate::timing::spend_slot(ctx.combat, id, Resource::Action);
-    let c = ctx.combat.get_mut(id);
-    c.pools.breath_ready = false;
-    let name = c
-        .stat_block()
-        .and_then(|m| m.breath.as_ref())
-        .map_or("Breath Weapon".to_owned(), |b| b.name.to_string());
-    ctx.emit(Event::AbilityUsed { id, ability: name });
-    let mut steps = ctx.readied_offers(&Observed::UsesAbility {
-        user: id,
-        ability: "breath weapon".into(),
-    });
-    steps.push(Step::Breath { monster: id });
-    steps.push(Step::Think(id));
-    steps
-}
-
 /// Whom an area effect of `area` and `size` feet from `source` catches (docs/content.md
 /// "Areas"): only enemies, only within Near, and no more than the area holds (`Area::catches`:
 /// a 15-ft cone two, a 30-ft cone three, a 60-ft line two). Positions among allies are not
@@ -474,46 +455,4 @@ pub fn caught(combat: &Combat, source: CombatantId, area: Area, size: i32) -> Ve
     let mut caught: Vec<CombatantId> = order.into_iter().take(room).map(|(o, _)| o).collect();
     caught.sort_unstable();
     caught
-}
-
-/// At the start of its turn (every model's upkeep), a spent breath weapon recharges when a d6
-/// rolls its `recharge` or more.
-pub fn recharge_breath(ctx: &mut Ctx, id: CombatantId) {
-    let c = ctx.combat.get(id);
-    let Some(recharge) = c.stat_block().and_then(|m| m.breath.as_ref()).map(|b| b.recharge) else {
-        return;
-    };
-    if c.pools.breath_ready {
-        return;
-    }
-    let roll = ctx.dice.die(6);
-    if roll >= u32::from(recharge) {
-        ctx.combat.get_mut(id).pools.breath_ready = true;
-        ctx.emit(Event::BreathRecharged { id, roll });
-    }
-}
-
-/// The breath lands on whom its area catches (`caught`): a DEX save for half.
-pub fn breath(ctx: &mut Ctx, monster: CombatantId) {
-    let m = ctx.combat.get(monster);
-    let Some(b) = m.stat_block().and_then(|k| k.breath.clone()) else {
-        return;
-    };
-    if !m.is_standing() {
-        return;
-    }
-    let targets = caught(ctx.combat, monster, b.area, b.size);
-    let rolled = b.damage.roll(ctx.dice, false);
-    let steps = save_for_damage(
-        ctx,
-        Some(monster),
-        &targets,
-        Ability::Dex,
-        b.save_dc,
-        rolled,
-        b.damage_type,
-        true,
-        false,
-    );
-    ctx.push_front(steps);
 }

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::action_economy::TurnResources;
 use crate::combat::Ruleset;
 use crate::content::data::{
-    ArmorDef, ClassDef, ClassLevel, Defences, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceDef, RaceTrait,
-    SpellDef, WeaponDef,
+    ArmorDef, ClassDef, ClassLevel, Defences, Feature, ItemDef, ItemEffectDef, MAX_ABILITIES, MonsterDef, RaceDef,
+    RaceTrait, SpellDef, WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
@@ -120,6 +120,15 @@ fn is_zero_u8(n: &u8) -> bool {
     *n == 0
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn no_uses(uses: &[u8; MAX_ABILITIES]) -> bool {
+    uses.iter().all(|&n| n == 0)
+}
+
+fn charged() -> bool {
+    true
+}
+
 /// Closing in over several turns (§3.3): the feet spent toward melee with `target`, from the
 /// band `from`; void once the band changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,7 +139,7 @@ pub struct Approach {
 }
 
 /// Per-combat pools of class and racial resources.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pools {
     /// Spell slots left by level (index 0 = 1st).
     pub spell_slots: [u8; 9],
@@ -140,8 +149,13 @@ pub struct Pools {
     /// Racial once-per-combat uses not yet spent.
     pub racial_rage: bool,
     pub racial_misty_step: bool,
-    /// A breath weapon is charged.
-    pub breath_ready: bool,
+    /// Uses spent of each area ability (`crate::abilities`): a recharging one is ready at 0.
+    #[serde(default, skip_serializing_if = "no_uses")]
+    pub ability_uses: [u8; MAX_ABILITIES],
+    /// A fight stored before area abilities said whether the breath weapon was charged: read
+    /// back into `ability_uses` (`Combatant::adopt_stored`), never written.
+    #[serde(default = "charged", rename = "breath_ready", skip_serializing)]
+    pub stored_breath_ready: bool,
     /// Legendary Resistance uses left this fight.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub legendary_resistance: u8,
@@ -151,6 +165,24 @@ pub struct Pools {
     /// Damage that stops its Regeneration landed since its last turn (`crate::regeneration`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub regeneration_stopped: bool,
+}
+
+impl Default for Pools {
+    fn default() -> Self {
+        Pools {
+            spell_slots: [0; 9],
+            second_wind: 0,
+            rage: 0,
+            divine_favor: 0,
+            racial_rage: false,
+            racial_misty_step: false,
+            ability_uses: [0; MAX_ABILITIES],
+            stored_breath_ready: true,
+            legendary_resistance: 0,
+            legendary_actions: 0,
+            regeneration_stopped: false,
+        }
+    }
 }
 
 /// A combatant's sheet, open for changes ([`Combatant::sheet_mut`]): when dropped, the
@@ -258,7 +290,8 @@ impl Combatant {
                 divine_favor: row.divine_favor,
                 racial_rage: sheet.has_trait(RaceTrait::Rage),
                 racial_misty_step: sheet.has_trait(RaceTrait::MistyStep),
-                breath_ready: false,
+                ability_uses: [0; MAX_ABILITIES],
+                stored_breath_ready: true,
                 legendary_resistance: 0,
                 legendary_actions: 0,
                 regeneration_stopped: false,
@@ -279,7 +312,6 @@ impl Combatant {
         let hp = def.hit_points.average().max(1);
         let pools = Pools {
             spell_slots: def.spell_slots,
-            breath_ready: def.breath.is_some(),
             legendary_resistance: def.legendary_resistance,
             legendary_actions: def.legendary.as_ref().map_or(0, |l| l.actions),
             ..Pools::default()
@@ -345,11 +377,20 @@ impl Combatant {
     /// which does not keep it.
     /// A fight stored when status effects were the charge race's alone kept them on its sheet:
     /// read back, they move to the combatant, where every ruleset reads them.
-    pub(crate) fn adopt_stored_statuses(&mut self) {
+    /// A fight stored before area abilities kept whether the breath weapon was charged: read
+    /// back, a spent one counts as a use of the first area ability.
+    pub(crate) fn adopt_stored(&mut self) {
         if !self.ctb.statuses.is_empty() {
             let mut stored = std::mem::take(&mut self.ctb.statuses);
             stored.append(&mut self.statuses);
             self.statuses = stored;
+        }
+        if !std::mem::replace(&mut self.pools.stored_breath_ready, true)
+            && self
+                .stat_block()
+                .is_some_and(|m| m.each_area_ability().next().is_some())
+        {
+            self.pools.ability_uses[0] = 1;
         }
     }
 

@@ -322,9 +322,12 @@ pub enum Event {
         id: CombatantId,
         ability: String,
     },
+    /// A recharging area ability is ready again (`ability`: its name, unless a breath weapon).
     BreathRecharged {
         id: CombatantId,
         roll: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ability: Option<String>,
     },
     Contest {
         id: CombatantId,

@@ -6,11 +6,14 @@
 //! cycle of the creature's own, not a reaction's nor a wait).
 //!
 //! An option is one attack of the stat block, made at once with no action spent (a Swing of
-//! kind `Legendary`); the AI takes the dearest option it can pay for whose attack reaches a
-//! standing enemy, against the weakest such enemy.
+//! kind `Legendary`), or one of its area abilities (`crate::abilities`: a dragon's Wing Attack),
+//! used at once if it is ready (a use spent when it has uses or a recharge). The AI takes the
+//! dearest option it can pay for that would do something: an attack reaching a standing enemy
+//! (against the weakest such enemy), an ability ready and worth using.
 
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId, Controller};
+use crate::content::data::LegendaryEffect;
 use crate::event::{AttackKind, Event};
 use crate::multiattack;
 use crate::resolve::{Ctx, Step, Strike, Swing};
@@ -53,15 +56,25 @@ pub fn after_turn(ctx: &mut Ctx, ended: CombatantId) {
             action: chosen.name.to_string(),
             left,
         });
-        steps.push(Step::Swing(Swing {
-            attacker: id,
-            target,
-            strike: Strike::Natural(usize::from(chosen.attack)),
-            kind: AttackKind::Legendary,
-            swing: 1,
-            of: 1,
-            declared: false,
-        }));
+        match (chosen.effect, target) {
+            (LegendaryEffect::Attack(attack), Some(target)) => steps.push(Step::Swing(Swing {
+                attacker: id,
+                target,
+                strike: Strike::Natural(usize::from(attack)),
+                kind: AttackKind::Legendary,
+                swing: 1,
+                of: 1,
+                declared: false,
+            })),
+            (LegendaryEffect::Ability(i), _) => {
+                crate::abilities::spend(ctx.combat, id, usize::from(i));
+                steps.push(Step::Ability {
+                    monster: id,
+                    ability: i,
+                });
+            }
+            (LegendaryEffect::Attack(_), None) => {}
+        }
     }
     ctx.push_front(steps);
 }
@@ -76,26 +89,37 @@ fn able(c: &Combatant) -> bool {
         })
 }
 
-/// The option `me` takes and its target: the dearest it can pay for whose attack reaches a
-/// standing, visible enemy (the first listed among equals), against the weakest such enemy.
-fn choose(combat: &Combat, me: &Combatant) -> Option<(usize, CombatantId)> {
+/// The option `me` takes, and an attack's target: the dearest it can pay for that would do
+/// something (the first listed among equals) — an attack reaching a standing, visible enemy,
+/// against the weakest such enemy; an area ability ready and worth using.
+fn choose(combat: &Combat, me: &Combatant) -> Option<(usize, Option<CombatantId>)> {
     let legendary = me.stat_block()?.legendary.as_ref()?;
     let points = me.pools.legendary_actions;
-    let mut best: Option<(u8, usize, CombatantId)> = None;
+    let mut best: Option<(u8, usize, Option<CombatantId>)> = None;
     for (i, option) in legendary.options.iter().enumerate() {
         if option.cost > points || best.is_some_and(|(cost, ..)| cost >= option.cost) {
             continue;
         }
-        let strike = Strike::Natural(usize::from(option.attack));
-        let target = combat
-            .combatants
-            .iter()
-            .filter(|o| o.side != me.side && o.is_standing() && o.conditions.hidden.is_none())
-            .filter(|o| multiattack::reaches(combat, me, o.id, strike))
-            .min_by_key(|o| (o.hp, o.id))
-            .map(|o| o.id);
-        if let Some(target) = target {
-            best = Some((option.cost, i, target));
+        match option.effect {
+            LegendaryEffect::Attack(attack) => {
+                let strike = Strike::Natural(usize::from(attack));
+                let target = combat
+                    .combatants
+                    .iter()
+                    .filter(|o| o.side != me.side && o.is_standing() && o.conditions.hidden.is_none())
+                    .filter(|o| multiattack::reaches(combat, me, o.id, strike))
+                    .min_by_key(|o| (o.hp, o.id))
+                    .map(|o| o.id);
+                if target.is_some() {
+                    best = Some((option.cost, i, target));
+                }
+            }
+            LegendaryEffect::Ability(a) => {
+                let a = usize::from(a);
+                if crate::abilities::ready(me, a) && crate::abilities::worth(combat, me.id, a) {
+                    best = Some((option.cost, i, None));
+                }
+            }
         }
     }
     best.map(|(_, i, target)| (i, target))

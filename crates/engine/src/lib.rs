@@ -5,6 +5,7 @@
 //! leaves the combat untouched on error. Dice are a seeded [`Dice`] stream and time is passed in:
 //! the same seed and the same commands give a byte-identical event log.
 
+pub mod abilities;
 pub mod action_economy;
 pub mod actions;
 pub mod attack;

@@ -287,7 +287,10 @@ pub fn line(c: &Combat, event: &Event) -> String {
             )
         }
         Event::AbilityUsed { id, ability } => format!("{} uses {ability}", n(*id)),
-        Event::BreathRecharged { id, roll } => format!("{}'s breath recharges (d6 {roll})", n(*id)),
+        Event::BreathRecharged { id, roll, ability } => match ability {
+            Some(ability) => format!("{}'s {ability} recharges (d6 {roll})", n(*id)),
+            None => format!("{}'s breath recharges (d6 {roll})", n(*id)),
+        },
         Event::Contest {
             id,
             target,

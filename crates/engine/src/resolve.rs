@@ -133,9 +133,13 @@ pub enum Step {
         spell: Spell,
         countered: bool,
     },
-    /// A breath weapon's effect, after readied reactions to it.
-    Breath {
+    /// An area ability's effect (`crate::abilities`), after readied reactions to it.
+    #[serde(alias = "Breath")]
+    Ability {
         monster: CombatantId,
+        /// Its index among the monster's area abilities (a stored breath weapon's: 0).
+        #[serde(default)]
+        ability: u8,
     },
     /// A hit's status effect takes hold of the target (after its damage), unless it saves.
     Afflict {
@@ -423,7 +427,7 @@ pub(crate) fn run(ctx: &mut Ctx) {
             } => {
                 reactions::resolve_counterspell(ctx, reactor, caster, spell, countered);
             }
-            Step::Breath { monster } => casting::breath(ctx, monster),
+            Step::Ability { monster, ability } => crate::abilities::resolve(ctx, monster, usize::from(ability)),
             Step::Afflict {
                 source,
                 target,
@@ -443,7 +447,7 @@ fn think(ctx: &mut Ctx, id: CombatantId) {
     }
     let command = behaviour::decide(ctx.combat, id);
     let steps = match command {
-        behaviour::Choice::Breath => casting::start_breath(ctx, id),
+        behaviour::Choice::Ability(i) => crate::abilities::start(ctx, id, i),
         behaviour::Choice::Do(command) if command != Command::EndTurn => match perform(ctx, id, &command) {
             Ok(mut steps) => {
                 steps.push(Step::Think(id));

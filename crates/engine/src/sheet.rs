@@ -314,7 +314,7 @@ pub mod roster {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Combatant>, D::Error> {
         let mut list = d.deserialize_any(RosterVisitor)?;
         for c in &mut list {
-            c.adopt_stored_statuses();
+            c.adopt_stored();
             c.recount_repertoire();
         }
         Ok(list)
@@ -425,7 +425,7 @@ pub mod legacy {
     /// worked out from its sheet.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<Combatant>, D::Error> {
         let mut c = Stored::deserialize(d)?.into_combatant();
-        c.adopt_stored_statuses();
+        c.adopt_stored();
         c.recount_repertoire();
         Ok(Box::new(c))
     }

@@ -53,10 +53,10 @@ pub fn at_start(ctx: &mut Ctx, id: CombatantId) -> bool {
     crate::statuses::at_turn_start(ctx, id)
 }
 
-/// The part of a turn's start every model shares, after `TurnStarted`: a breath weapon may
+/// The part of a turn's start every model shares, after `TurnStarted`: area abilities may
 /// recharge, the downed roll their death save or wake (§7.1), and the AI starts thinking.
 pub fn upkeep(ctx: &mut Ctx, id: CombatantId) {
-    crate::casting::recharge_breath(ctx, id);
+    crate::abilities::recharge(ctx, id);
     let c = ctx.combat.get(id);
     if c.death.dying() {
         crate::death_saves::roll(ctx, id);

@@ -8,7 +8,8 @@ mod common;
 use std::sync::Arc;
 
 use common::{now, pc};
-use engine::casting::{caught, recharge_breath};
+use engine::abilities;
+use engine::casting::caught;
 use engine::content::data::{Area, MonsterDef};
 use engine::content::{Class, Monster, Race};
 use engine::resolve::Ctx;
@@ -110,7 +111,7 @@ fn the_breath_itself_lands_on_the_cone_alone() {
         now: now(),
         events: Vec::new(),
     };
-    engine::casting::breath(&mut ctx, drake);
+    engine::abilities::resolve(&mut ctx, drake, 0);
     let saved: Vec<CombatantId> = ctx
         .events
         .iter()
@@ -136,15 +137,15 @@ fn recharge_rate(recharge: u32, n: u32) -> f64 {
     let mut dice = Dice::seeded(11);
     let mut recharged = 0;
     for _ in 0..n {
-        combat.get_mut(drake).pools.breath_ready = false;
+        combat.get_mut(drake).pools.ability_uses[0] = 1;
         let mut ctx = Ctx {
             combat: &mut combat,
             dice: &mut dice,
             now: now(),
             events: Vec::new(),
         };
-        recharge_breath(&mut ctx, drake);
-        if ctx.combat.get(drake).pools.breath_ready {
+        abilities::recharge(&mut ctx, drake);
+        if ctx.combat.get(drake).pools.ability_uses[0] == 0 {
             assert!(matches!(ctx.events[..], [Event::BreathRecharged { roll, .. }] if roll >= recharge));
             recharged += 1;
         }

@@ -437,7 +437,8 @@ fn the_srd_example_file_loads_with_every_stat_block_field_and_plays_in_every_rul
     let wyrmling = def(&c, "Blue Dragon Wyrmling");
     assert_eq!(wyrmling.save(Ability::Con), Some(4));
     assert_eq!((wyrmling.speeds.fly, wyrmling.speeds.burrow), (60, 15));
-    let breath = wyrmling.breath.as_ref().unwrap();
+    let breath = wyrmling.ability(0).unwrap();
+    assert!(breath.breath);
     assert_eq!(
         (breath.area, breath.size, breath.recharge),
         (engine::content::data::Area::Line, 30, 5)

@@ -168,7 +168,7 @@ fn a_legendary_action_must_name_one_of_the_monsters_attacks_and_cost_what_it_has
     )
     .to_string();
     assert!(
-        refused.contains("names the attack `Wing`, not one of the monster's attacks: `Claw`, `Tail`"),
+        refused.contains("names the attack `Wing`, not one of the monster's: `Claw`, `Tail`"),
         "{refused}"
     );
     assert!(

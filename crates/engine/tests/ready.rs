@@ -241,7 +241,7 @@ fn readied_dodge_fires_when_the_dragon_uses_breath_weapon_before_the_breath_land
     let (bo, dragon) = (f.id("Bo"), f.id("Dragon"));
     f.set_band(bo, dragon, Band::Near);
     f.start_with_order(vec![bo, dragon]);
-    assert!(f.get(dragon).pools.breath_ready);
+    assert!(engine::abilities::ready(f.get(dragon), 0));
     ready(&mut f, bo, "dodge when the dragon uses breath weapon");
     let events = f.act(bo, Command::EndTurn);
     assert!(any(

@@ -558,7 +558,12 @@ impl Renderer {
                 Key::AbilityUsed,
                 &[("name", &n(*id)), ("ability", &escape_markdown(ability))],
             ),
-            Event::BreathRecharged { id, .. } => one(Key::BreathRecharged, &[("name", &n(*id))]),
+            Event::BreathRecharged { id, ability: None, .. } => one(Key::BreathRecharged, &[("name", &n(*id))]),
+            Event::BreathRecharged {
+                id,
+                ability: Some(ability),
+                ..
+            } => one(Key::AbilityRecharged, &[("name", &n(*id)), ("ability", ability)]),
             Event::Contest {
                 id,
                 target,

@@ -231,6 +231,8 @@ keys! {
         SaveFailure => ["name", "ability"],
         AbilityUsed => ["name", "ability"],
         BreathRecharged => ["name"],
+        /// An area ability other than a breath weapon is ready again.
+        AbilityRecharged => ["name", "ability"],
         Healed => ["name", "target", "amount", "hp"],
         HealedSelf => ["name", "amount", "hp"],
         ItemUsed => ["name", "item", "target"],

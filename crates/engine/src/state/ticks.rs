@@ -41,8 +41,10 @@ pub enum Activity {
     Command(Command),
     /// Nothing chosen (the AI had nothing to do; a player ended their "turn"): one tick idle.
     Wait,
-    /// A monster's breath weapon.
+    /// A monster's breath weapon, as a fight stored before area abilities named it: its first.
     Breath,
+    /// A monster's area ability (`crate::abilities`): its index and name.
+    Ability { index: u8, name: String },
     /// A downed character's death save (or recovery).
     Downed,
     /// A stun (`crate::statuses`) took the cycle: an Attack's whole cycle spent doing nothing.

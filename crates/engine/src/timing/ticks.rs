@@ -59,6 +59,7 @@ impl Activity {
             Activity::Command(command) => super::ctb::describe(command),
             Activity::Wait => "Wait".into(),
             Activity::Breath => "Breath Weapon".into(),
+            Activity::Ability { name, .. } => name.clone(),
             Activity::Downed => "Death Save".into(),
             Activity::Stunned => "Stunned".into(),
             Activity::Reaction { kind, .. } => kind.label().into(),
@@ -89,7 +90,7 @@ pub fn base_cycle(activity: &Activity, spells: &[SpellDef]) -> (u32, u32, u32, I
             _ => (1, 1, 1, Pause),
         },
         Activity::Wait => (0, 0, 1, Pause),
-        Activity::Breath => (2, 1, 4, Cancel),
+        Activity::Breath | Activity::Ability { .. } => (2, 1, 4, Cancel),
         Activity::Downed => (0, 1, 5, Pause),
         Activity::Stunned => (3, 1, 3, Pause),
         Activity::Reaction { kind, .. } => {
@@ -287,9 +288,17 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
         ctx.emit(Event::AwaitingCommand { id, tick });
         return false;
     }
-    crate::casting::recharge_breath(ctx, id);
+    crate::abilities::recharge(ctx, id);
     let activity = match behaviour::decide(ctx.combat, id) {
-        behaviour::Choice::Breath => Activity::Breath,
+        behaviour::Choice::Ability(i) => Activity::Ability {
+            index: u8::try_from(i).unwrap_or(0),
+            name: ctx
+                .combat
+                .get(id)
+                .stat_block()
+                .and_then(|m| m.ability(i))
+                .map_or_else(|| "Special Ability".to_owned(), |a| a.name.to_string()),
+        },
         behaviour::Choice::Do(Command::EndTurn) => Activity::Wait,
         behaviour::Choice::Do(command) => {
             if dry_run(ctx, id, &command) {
@@ -459,8 +468,12 @@ fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
                 }),
             }
         }
-        Activity::Breath => {
-            let steps = crate::casting::start_breath(ctx, id);
+        Activity::Breath | Activity::Ability { .. } => {
+            let i = match activity {
+                Activity::Ability { index, .. } => usize::from(*index),
+                _ => 0,
+            };
+            let steps = crate::abilities::start(ctx, id, i);
             ctx.push_front(steps);
         }
         Activity::Downed => downed(ctx, id),

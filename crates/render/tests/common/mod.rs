@@ -88,7 +88,7 @@ pub fn drive(combat: &mut Combat, seed: u64, max_steps: usize, r: &Renderer) -> 
         actor = Actor::Combatant(id);
         command = match behaviour::decide(combat, id) {
             Choice::Do(c) => c,
-            Choice::Breath => Command::EndTurn,
+            Choice::Ability(_) => Command::EndTurn,
         };
     }
     steps

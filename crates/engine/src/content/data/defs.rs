@@ -546,23 +546,47 @@ pub struct LegendaryDef {
     pub options: Box<[LegendaryOptionDef]>,
 }
 
-/// One legendary action: an attack of the stat block, for `cost` points.
+/// One legendary action, for `cost` points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LegendaryOptionDef {
     pub name: Box<str>,
     pub cost: u8,
-    /// The attack it makes, by index into the stat block's `attacks`.
-    pub attack: u8,
+    pub effect: LegendaryEffect,
 }
 
-/// A breath weapon: a DEX save for half against `save_dc`, recharging when a d6 at the start of
-/// the breather's turn rolls `recharge` or more.
+/// What a legendary action does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LegendaryEffect {
+    /// One attack, by index into the stat block's `attacks`.
+    Attack(u8),
+    /// One of its area abilities (a dragon's Wing Attack), by index into
+    /// [`MonsterDef::each_area_ability`].
+    Ability(u8),
+}
+
+/// The most area abilities a stat block has (its breath weapon among them).
+pub const MAX_ABILITIES: usize = 4;
+
+/// An area ability of a stat block (`crate::abilities`): a breath weapon, Frightful Presence, a
+/// gaze — the creatures its area catches make a saving throw; a failure takes its damage and
+/// its status, a success half the damage (or none) and no status. It may recharge on a d6 at
+/// the start of its owner's turn, or have uses a fight, or neither (at will).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BreathDef {
+pub struct AbilityDef {
     pub name: Box<str>,
-    pub damage: DiceExpr,
-    pub damage_type: DamageType,
+    /// Damage on a failed save (`None`: a status only).
+    pub damage: Option<DiceExpr>,
+    pub damage_type: Option<DamageType>,
     pub save_dc: i32,
+    /// The saving throw's ability.
+    #[serde(default = "dex", skip_serializing_if = "is_dex")]
+    pub save: Ability,
+    /// A success takes half the damage (else none).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub half: bool,
+    /// The status a failed save gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusDef>,
     /// Whom it reaches (`crate::casting::caught`). A stat block stored without one breathed
     /// on every enemy within Near, and still does.
     #[serde(default = "Area::burst", skip_serializing_if = "Area::is_burst")]
@@ -570,9 +594,40 @@ pub struct BreathDef {
     /// The area's size in feet: a cone's length, a line's length (0 for a burst).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub size: i32,
-    /// The lowest d6 that recharges it (5: "Recharge 5–6").
+    /// The lowest d6 that recharges it ("Recharge 5–6": 5); 0: it does not recharge.
     #[serde(default = "five", skip_serializing_if = "is_five")]
     pub recharge: u8,
+    /// Uses a fight (0: as often as it is ready).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub uses: u8,
+    /// Used as part of the Attack action (Frightful Presence before a multiattack): it spends
+    /// no action of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub with_attack: bool,
+    /// Only a legendary action uses it (a dragon's Wing Attack): never its turn's action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legendary_only: bool,
+    /// A breath weapon: what a readied "uses breath weapon" waits for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub breath: bool,
+}
+
+fn dex() -> Ability {
+    Ability::Dex
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_dex(a: &Ability) -> bool {
+    *a == Ability::Dex
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 fn five() -> u8 {
@@ -677,7 +732,13 @@ pub struct MonsterDef {
     /// type that stops it landed since its last turn (`crate::regeneration`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regeneration: Option<RegenerationDef>,
-    pub breath: Option<BreathDef>,
+    /// A breath weapon, as fights stored before area abilities kept it (read back as the first
+    /// of [`MonsterDef::each_area_ability`]); content puts every area ability in `area_abilities`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breath: Option<AbilityDef>,
+    /// Its area abilities (`crate::abilities`), at most [`MAX_ABILITIES`].
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub area_abilities: Box<[AbilityDef]>,
     pub spells: Box<[SpellDef]>,
     /// Spell slots by level (index 0 = 1st).
     pub spell_slots: [u8; 9],
@@ -700,6 +761,16 @@ pub struct MonsterDef {
 }
 
 impl MonsterDef {
+    /// Its area abilities, by index: a stored fight's `breath` first, then `area_abilities`.
+    pub fn each_area_ability(&self) -> impl Iterator<Item = &AbilityDef> {
+        self.breath.iter().chain(self.area_abilities.iter()).take(MAX_ABILITIES)
+    }
+
+    /// Its area ability `i`.
+    pub fn ability(&self, i: usize) -> Option<&AbilityDef> {
+        self.each_area_ability().nth(i)
+    }
+
     /// Its saving throw bonus for `ability`, when the stat block names one.
     pub fn save(&self, ability: Ability) -> Option<i32> {
         self.saves.iter().find(|(a, _)| *a == ability).map(|(_, bonus)| *bonus)

@@ -320,15 +320,27 @@ fn every_monster_matches_its_stat_block() {
             legendary_resistance: 0,
             legendary: None,
             regeneration: None,
-            breath: s.breath.map(|b| BreathDef {
-                name: b.name.into(),
-                damage: b.damage,
-                damage_type: b.damage_type,
-                save_dc: b.save_dc,
-                area: Area::Cone,
-                size: if b.damage.count > 10 { 30 } else { 15 },
-                recharge: 5,
-            }),
+            breath: None,
+            area_abilities: s
+                .breath
+                .map(|b| AbilityDef {
+                    name: b.name.into(),
+                    damage: Some(b.damage),
+                    damage_type: Some(b.damage_type),
+                    save_dc: b.save_dc,
+                    save: crate::content::Ability::Dex,
+                    half: true,
+                    status: None,
+                    area: Area::Cone,
+                    size: if b.damage.count > 10 { 30 } else { 15 },
+                    recharge: 5,
+                    uses: 0,
+                    with_attack: false,
+                    legendary_only: false,
+                    breath: true,
+                })
+                .into_iter()
+                .collect(),
             spells: s
                 .spells
                 .iter()

@@ -14,10 +14,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defs::{
-    AfflictionDef, Area, ArmorDef, AttackDef, BreathDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef, Defences,
+    AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef, Defences,
     Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LegendaryDef,
-    LegendaryOptionDef, LevelsDef, MAX_EXTRA_PARTS, MonsterDef, RaceDef, RaceTrait, RegenerationDef, SaveEnds,
-    ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
+    LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_EXTRA_PARTS, MonsterDef, RaceDef, RaceTrait,
+    RegenerationDef, SaveEnds, ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef,
+    WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::spells::CastingTime;
@@ -300,17 +301,27 @@ struct RawSpeeds {
     hover: bool,
 }
 
+/// A breath weapon (`breath`: a DEX save for half, recharging on 5–6 unless told) or any area
+/// ability (`area_abilities`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawBreath {
+struct RawAbility {
     name: S<String>,
-    damage: S<String>,
+    damage: Option<S<String>>,
     #[serde(rename = "type")]
-    damage_type: S<String>,
+    damage_type: Option<S<String>>,
     dc: S<i64>,
+    save: Option<S<String>>,
+    half: Option<S<bool>>,
+    status: Option<S<String>>,
     area: Option<S<String>>,
     size: Option<S<i64>>,
     recharge: Option<S<i64>>,
+    uses: Option<S<i64>>,
+    #[serde(default)]
+    with_attack: bool,
+    #[serde(default)]
+    legendary_only: bool,
 }
 
 #[derive(Deserialize)]
@@ -332,7 +343,9 @@ struct RawMonster {
     behaviour: Option<S<String>>,
     #[serde(default)]
     traits: Vec<S<String>>,
-    breath: Option<S<RawBreath>>,
+    breath: Option<S<RawAbility>>,
+    #[serde(default)]
+    area_abilities: Vec<S<RawAbility>>,
     #[serde(default)]
     spells: Vec<S<String>>,
     spell_slots: Option<S<Vec<S<i64>>>>,
@@ -376,7 +389,8 @@ struct RawLegendary {
 #[serde(deny_unknown_fields)]
 struct RawLegendaryOption {
     name: S<String>,
-    attack: S<String>,
+    attack: Option<S<String>>,
+    ability: Option<S<String>>,
     cost: Option<S<i64>>,
 }
 
@@ -2320,52 +2334,32 @@ fn monster(
         }
         None => Some(None),
     };
-    let legendary = match &m.legendary {
-        Some(l) => legendary_actions(cx, l, &attacks).map(Some),
-        None => Some(None),
-    };
-    let breath = match &m.breath {
-        Some(b) => {
-            let b = b.get_ref();
-            let bname = cx.name(&b.name, "breath weapon");
-            let damage = cx.dice(&b.damage, "breath damage");
-            let damage_type = cx.choice(&b.damage_type, "damage type", &DAMAGE_TYPES);
-            let dc = cx.int(&b.dc, "breath dc", 1..=40);
-            let area = match &b.area {
-                Some(a) => cx.choice(a, "breath area", &AREAS),
-                None => Some(Area::Cone),
-            };
-            let recharge = cx.opt_int(b.recharge.as_ref(), "breath recharge", 2..=6, 5);
-            let size = match (area, &b.size) {
-                (Some(Area::Burst), Some(s)) => {
-                    cx.err(
-                        &s.span(),
-                        "a `burst` breath catches everyone within Near: it takes no `size`",
-                    );
-                    None
-                }
-                (Some(a), size) => cx.opt_int(size.as_ref(), "breath size (ft)", 5..=500, i64::from(a.default_size())),
-                (None, _) => None,
-            };
-            match (bname, damage, damage_type, dc, area, size, recharge) {
-                (Some(name), Some(damage), Some(damage_type), Some(dc), Some(area), Some(size), Some(recharge)) => {
-                    Some(BreathDef {
-                        name,
-                        damage,
-                        damage_type,
-                        save_dc: dc as i32,
-                        area,
-                        size: size as i32,
-                        recharge: recharge as u8,
-                    })
-                }
-                _ => {
-                    ok = false;
-                    None
-                }
-            }
+    let mut area_abilities = Vec::new();
+    let raw_abilities = m
+        .breath
+        .iter()
+        .map(|b| (b, true))
+        .chain(m.area_abilities.iter().map(|a| (a, false)));
+    for (raw_ability, breath) in raw_abilities {
+        match area_ability(cx, raw_ability, breath, statuses) {
+            Some(a) => area_abilities.push(a),
+            None => ok = false,
         }
-        None => None,
+    }
+    if area_abilities.len() > MAX_ABILITIES {
+        let span = m.area_abilities.last().map_or(raw.span(), Spanned::span);
+        cx.err(
+            &span,
+            format!(
+                "{user} has {} area abilities (its breath among them): allowed at most {MAX_ABILITIES}",
+                area_abilities.len()
+            ),
+        );
+        ok = false;
+    }
+    let legendary = match &m.legendary {
+        Some(l) => legendary_actions(cx, l, &attacks, &area_abilities).map(Some),
+        None => Some(None),
     };
     let mut known = Vec::new();
     for s in &m.spells {
@@ -2439,7 +2433,8 @@ fn monster(
         legendary_resistance: legendary_resistance? as u8,
         legendary: legendary?,
         regeneration: regeneration?,
-        breath,
+        breath: None,
+        area_abilities: area_abilities.into(),
         spells: known.into(),
         spell_slots: spell_slots?,
         casting_mod: casting_mod? as i32,
@@ -2456,7 +2451,12 @@ fn monster(
 /// attacks, as many as its `multiattack` (which it sets when left out).
 /// `legendary = { actions = 3, options = [{ name = "Tail Attack", attack = "Tail" }, …] }`: each
 /// option names one of the monster's attacks and costs 1–`actions` points (1 unless given).
-fn legendary_actions(cx: &mut Ctx, raw: &S<RawLegendary>, attacks: &[AttackDef]) -> Option<LegendaryDef> {
+fn legendary_actions(
+    cx: &mut Ctx,
+    raw: &S<RawLegendary>,
+    attacks: &[AttackDef],
+    abilities: &[AbilityDef],
+) -> Option<LegendaryDef> {
     let l = raw.get_ref();
     let actions = cx.int(&l.actions, "legendary actions", 1..=5);
     let options = l.options.get_ref();
@@ -2473,26 +2473,27 @@ fn legendary_actions(cx: &mut Ctx, raw: &S<RawLegendary>, attacks: &[AttackDef])
         let o = option.get_ref();
         let name = cx.name(&o.name, "legendary action");
         let cost = cx.opt_int(o.cost.as_ref(), "legendary action cost", 1..=actions.unwrap_or(5), 1);
-        let attack = attacks
-            .iter()
-            .position(|a| normalize(&a.name) == normalize(o.attack.get_ref()));
-        if attack.is_none() {
-            let known: Vec<String> = attacks.iter().map(|a| format!("`{}`", a.name)).collect();
-            cx.err(
-                &o.attack.span(),
-                format!(
-                    "legendary action `{}` names the attack `{}`, not one of the monster's attacks: {}",
-                    o.name.get_ref(),
-                    o.attack.get_ref(),
-                    known.join(", ")
-                ),
-            );
-        }
-        match (name, cost, attack) {
-            (Some(name), Some(cost), Some(attack)) => out.push(LegendaryOptionDef {
+        let effect = match (&o.attack, &o.ability) {
+            (Some(attack), None) => named_in(cx, attack, attacks.iter().map(|a| &*a.name), "attack", o)
+                .map(|i| LegendaryEffect::Attack(i as u8)),
+            (None, Some(ability)) => named_in(cx, ability, abilities.iter().map(|a| &*a.name), "area ability", o)
+                .map(|i| LegendaryEffect::Ability(i as u8)),
+            _ => {
+                cx.err(
+                    &option.span(),
+                    format!(
+                        "legendary action `{}` needs one of `attack` (one of the monster's attacks) or `ability` (one of its area abilities)",
+                        o.name.get_ref()
+                    ),
+                );
+                None
+            }
+        };
+        match (name, cost, effect) {
+            (Some(name), Some(cost), Some(effect)) => out.push(LegendaryOptionDef {
                 name,
                 cost: cost as u8,
-                attack: attack as u8,
+                effect,
             }),
             _ => ok = false,
         }
@@ -2500,6 +2501,130 @@ fn legendary_actions(cx: &mut Ctx, raw: &S<RawLegendary>, attacks: &[AttackDef])
     (ok && actions.is_some()).then(|| LegendaryDef {
         actions: actions.unwrap_or(1) as u8,
         options: out.into(),
+    })
+}
+
+/// The index of `wanted` among the monster's `names` (its attacks or its area abilities).
+fn named_in<'a>(
+    cx: &mut Ctx,
+    wanted: &S<String>,
+    names: impl Iterator<Item = &'a str> + Clone,
+    what: &str,
+    option: &RawLegendaryOption,
+) -> Option<usize> {
+    if let Some(i) = names.clone().position(|n| normalize(n) == normalize(wanted.get_ref())) {
+        return Some(i);
+    }
+    let known: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+    let known = if known.is_empty() {
+        "none".to_owned()
+    } else {
+        known.join(", ")
+    };
+    cx.err(
+        &wanted.span(),
+        format!(
+            "legendary action `{}` names the {what} `{}`, not one of the monster's: {known}",
+            option.name.get_ref(),
+            wanted.get_ref(),
+        ),
+    );
+    None
+}
+
+/// One area ability (`breath`: a breath weapon, with its defaults).
+fn area_ability(cx: &mut Ctx, raw: &S<RawAbility>, breath: bool, statuses: &Kind<StatusDef>) -> Option<AbilityDef> {
+    let b = raw.get_ref();
+    let what = if breath { "breath weapon" } else { "area ability" };
+    let name = cx.name(&b.name, what);
+    let damage = b.damage.as_ref().map(|d| cx.dice(d, "ability damage"));
+    let damage_type = b
+        .damage_type
+        .as_ref()
+        .map(|t| cx.choice(t, "damage type", &DAMAGE_TYPES));
+    let dc = cx.int(&b.dc, "ability dc", 1..=40);
+    let save = match &b.save {
+        Some(s) => cx.choice(s, "saving throw", &ABILITIES),
+        None => Some(Ability::Dex),
+    };
+    let status = match &b.status {
+        Some(s) => statuses
+            .get(cx, s, &format!("{what} `{}`", b.name.get_ref()))
+            .cloned()
+            .map(Some),
+        None => Some(None),
+    };
+    let area = match &b.area {
+        Some(a) => cx.choice(a, "ability area", &AREAS),
+        None if breath => Some(Area::Cone),
+        None => Some(Area::Burst),
+    };
+    let recharge = match &b.recharge {
+        Some(r) => cx.int(r, "ability recharge", 2..=6),
+        None => Some(if breath && b.uses.is_none() { 5 } else { 0 }),
+    };
+    let uses = cx.opt_int(b.uses.as_ref(), "ability uses", 1..=10, 0);
+    let size = match (area, &b.size) {
+        (Some(Area::Burst), Some(s)) => {
+            cx.err(&s.span(), "a `burst` catches everyone within Near: it takes no `size`");
+            None
+        }
+        (Some(a), size) => cx.opt_int(size.as_ref(), "ability size (ft)", 5..=500, i64::from(a.default_size())),
+        (None, _) => None,
+    };
+    let mut ok = true;
+    match (&b.damage, &b.damage_type) {
+        (Some(_), None) | (None, Some(_)) => {
+            cx.err(
+                &raw.span(),
+                format!(
+                    "{what} `{}` needs both `damage` and `type`, or neither",
+                    b.name.get_ref()
+                ),
+            );
+            ok = false;
+        }
+        (None, None) if b.status.is_none() => {
+            cx.err(
+                &raw.span(),
+                format!(
+                    "{what} `{}` does nothing: give it `damage` and `type`, a `status`, or both",
+                    b.name.get_ref()
+                ),
+            );
+            ok = false;
+        }
+        _ => {}
+    }
+    if breath && b.damage.is_none() {
+        cx.err(&raw.span(), "a breath weapon needs `damage` and `type`");
+        ok = false;
+    }
+    if let (Some(r), Some(u)) = (&b.recharge, &b.uses) {
+        cx.err(
+            &(r.span().start.min(u.span().start)..u.span().end.max(r.span().end)),
+            "an ability either recharges or has uses a fight: give `recharge` or `uses`, not both",
+        );
+        ok = false;
+    }
+    let damage = damage.map_or(Some(None), |d| d.map(Some));
+    let damage_type = damage_type.map_or(Some(None), |t| t.map(Some));
+    ok.then_some(())?;
+    Some(AbilityDef {
+        name: name?,
+        damage: damage?,
+        damage_type: damage_type?,
+        save_dc: dc? as i32,
+        save: save?,
+        half: b.half.as_ref().is_none_or(|h| *h.get_ref()),
+        status: status?,
+        area: area?,
+        size: size? as i32,
+        recharge: recharge? as u8,
+        uses: uses? as u8,
+        with_attack: b.with_attack,
+        legendary_only: b.legendary_only,
+        breath,
     })
 }
 
