@@ -237,6 +237,12 @@ pub enum Event {
         id: CombatantId,
         left: u8,
     },
+    /// `target` starts its turn in `holder`'s aura (`crate::auras`); what it does follows.
+    Aura {
+        holder: CombatantId,
+        target: CombatantId,
+        aura: String,
+    },
     /// `id`'s Regeneration does not work this turn: damage that stops it landed since its last.
     RegenerationStopped {
         id: CombatantId,

@@ -9,6 +9,7 @@ pub mod abilities;
 pub mod action_economy;
 pub mod actions;
 pub mod attack;
+pub mod auras;
 pub mod balance;
 pub mod behaviour;
 pub mod bonus_actions;

@@ -46,11 +46,16 @@ pub fn refresh_for_turn(ctx: &mut Ctx, id: CombatantId) -> i32 {
 }
 
 /// The start of `id`'s turn, in whichever model (a timeline cycle of its own included), right
-/// after `TurnStarted`: Regeneration, then statuses (`crate::statuses::at_turn_start`). True
-/// when the turn is lost.
+/// after `TurnStarted`: Regeneration, statuses (`crate::statuses::at_turn_start`), then the
+/// auras of the enemies it stands in melee with (after the tick, so an aura's one-turn status
+/// lasts until its next turn's start). True when the turn is lost.
 pub fn at_start(ctx: &mut Ctx, id: CombatantId) -> bool {
     crate::regeneration::at_turn_start(ctx, id);
-    crate::statuses::at_turn_start(ctx, id)
+    let lost = crate::statuses::at_turn_start(ctx, id);
+    if ctx.combat.outcome.is_none() {
+        crate::auras::at_turn_start(ctx, id);
+    }
+    lost || ctx.combat.outcome.is_some()
 }
 
 /// The part of a turn's start every model shares, after `TurnStarted`: area abilities may

@@ -427,6 +427,10 @@ impl Renderer {
                 Key::LegendaryResistance,
                 &[("name", &n(*id)), ("left", &left.to_string())],
             ),
+            Event::Aura { holder, target, aura } => one(
+                Key::Aura,
+                &[("name", &n(*target)), ("holder", &n(*holder)), ("aura", aura)],
+            ),
             Event::RegenerationStopped { id } => one(Key::RegenerationStopped, &[("name", &n(*id))]),
             Event::LegendaryAction { id, action, left } => one(
                 Key::LegendaryAction,

@@ -190,6 +190,8 @@ keys! {
         SaveFailedHelpless => ["name", "ability", "dc"],
         /// Legendary Resistance turns a failed save into a success.
         LegendaryResistance => ["name", "left"],
+        /// A creature starts its turn in an enemy's aura.
+        Aura => ["name", "holder", "aura"],
         /// Regeneration stopped this turn (fire or acid, most often).
         RegenerationStopped => ["name"],
         /// A legendary action at the end of another creature's turn.

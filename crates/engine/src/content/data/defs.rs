@@ -526,6 +526,29 @@ pub struct AttackDef {
     pub extra: Box<[DamagePartDef]>,
 }
 
+/// The most auras a stat block has.
+pub const MAX_AURAS: usize = 2;
+
+/// An aura of a stat block (the Ghast's Stench, a fire elemental's heat): each enemy that starts
+/// its turn in melee with its standing holder suffers it — a saving throw if it has one, a
+/// failure (or no save) taking the damage and the status, a success half the damage (or none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuraDef {
+    pub name: Box<str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DiceExpr>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<DamageType>,
+    /// The saving throw (ability, DC) that resists it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<(Ability, i32)>,
+    /// A success takes half the damage (else none).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub half: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusDef>,
+}
+
 /// A stat block's Regeneration ("regains 10 hit points at the start of its turn; if it takes
 /// acid or fire damage, this trait doesn't function at the start of its next turn").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -728,6 +751,9 @@ pub struct MonsterDef {
     /// Legendary actions: points a round and what they buy (`crate::legendary`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legendary: Option<LegendaryDef>,
+    /// Auras: what an enemy starting its turn in melee with it suffers (`crate::auras`).
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub auras: Box<[AuraDef]>,
     /// Regeneration: hit points regained at the start of each of its turns, unless damage of a
     /// type that stops it landed since its last turn (`crate::regeneration`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -320,6 +320,7 @@ fn every_monster_matches_its_stat_block() {
             legendary_resistance: 0,
             legendary: None,
             regeneration: None,
+            auras: Box::default(),
             breath: None,
             area_abilities: s
                 .breath

@@ -14,11 +14,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defs::{
-    AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef, Defences,
-    Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LegendaryDef,
-    LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_EXTRA_PARTS, MonsterDef, RaceDef, RaceTrait,
-    RegenerationDef, SaveEnds, ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef,
-    WeaponDef, ZoneDef,
+    AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, AuraDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef,
+    Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LegendaryDef,
+    LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS, MonsterDef, RaceDef,
+    RaceTrait, RegenerationDef, SaveEnds, ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef,
+    StatusKindDef, WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::spells::CastingTime;
@@ -367,7 +367,23 @@ struct RawMonster {
     legendary_resistance: Option<S<i64>>,
     legendary: Option<S<RawLegendary>>,
     regeneration: Option<S<RawRegeneration>>,
+    #[serde(default)]
+    auras: Vec<S<RawAura>>,
     pattern: Option<S<Vec<S<String>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAura {
+    name: S<String>,
+    damage: Option<S<String>>,
+    #[serde(rename = "type")]
+    damage_type: Option<S<String>>,
+    save: Option<S<String>>,
+    dc: Option<S<i64>>,
+    #[serde(default)]
+    half: bool,
+    status: Option<S<String>>,
 }
 
 #[derive(Deserialize)]
@@ -2357,6 +2373,20 @@ fn monster(
         );
         ok = false;
     }
+    let mut auras = Vec::new();
+    for a in &m.auras {
+        match aura(cx, a, statuses) {
+            Some(a) => auras.push(a),
+            None => ok = false,
+        }
+    }
+    if auras.len() > MAX_AURAS {
+        cx.err(
+            &m.auras[MAX_AURAS].span(),
+            format!("{user} has {} auras: allowed at most {MAX_AURAS}", m.auras.len()),
+        );
+        ok = false;
+    }
     let legendary = match &m.legendary {
         Some(l) => legendary_actions(cx, l, &attacks, &area_abilities).map(Some),
         None => Some(None),
@@ -2433,6 +2463,7 @@ fn monster(
         legendary_resistance: legendary_resistance? as u8,
         legendary: legendary?,
         regeneration: regeneration?,
+        auras: auras.into(),
         breath: None,
         area_abilities: area_abilities.into(),
         spells: known.into(),
@@ -2530,6 +2561,72 @@ fn named_in<'a>(
         ),
     );
     None
+}
+
+/// One aura: `{ name, damage?, type?, save?, dc?, half?, status? }`, doing damage, a status or
+/// both; a save needs its DC.
+fn aura(cx: &mut Ctx, raw: &S<RawAura>, statuses: &Kind<StatusDef>) -> Option<AuraDef> {
+    let a = raw.get_ref();
+    let name = cx.name(&a.name, "aura");
+    let damage = a.damage.as_ref().map(|d| cx.dice(d, "aura damage"));
+    let damage_type = a
+        .damage_type
+        .as_ref()
+        .map(|t| cx.choice(t, "damage type", &DAMAGE_TYPES));
+    let save = match (&a.save, &a.dc) {
+        (None, None) => Some(None),
+        (Some(save), Some(dc)) => {
+            let ability = cx.choice(save, "saving throw", &ABILITIES);
+            let dc = cx.int(dc, "aura dc", 1..=40);
+            ability.zip(dc).map(|(ability, dc)| Some((ability, dc as i32)))
+        }
+        _ => {
+            cx.err(
+                &raw.span(),
+                format!("aura `{}` needs both `save` and `dc`, or neither", a.name.get_ref()),
+            );
+            None
+        }
+    };
+    let status = match &a.status {
+        Some(s) => statuses
+            .get(cx, s, &format!("aura `{}`", a.name.get_ref()))
+            .cloned()
+            .map(Some),
+        None => Some(None),
+    };
+    let mut ok = true;
+    match (&a.damage, &a.damage_type) {
+        (Some(_), None) | (None, Some(_)) => {
+            cx.err(
+                &raw.span(),
+                format!("aura `{}` needs both `damage` and `type`, or neither", a.name.get_ref()),
+            );
+            ok = false;
+        }
+        (None, None) if a.status.is_none() => {
+            cx.err(
+                &raw.span(),
+                format!(
+                    "aura `{}` does nothing: give it `damage` and `type`, a `status`, or both",
+                    a.name.get_ref()
+                ),
+            );
+            ok = false;
+        }
+        _ => {}
+    }
+    let damage = damage.map_or(Some(None), |d| d.map(Some));
+    let damage_type = damage_type.map_or(Some(None), |t| t.map(Some));
+    ok.then_some(())?;
+    Some(AuraDef {
+        name: name?,
+        damage: damage?,
+        damage_type: damage_type?,
+        save: save?,
+        half: a.half,
+        status: status?,
+    })
 }
 
 /// One area ability (`breath`: a breath weapon, with its defaults).
