@@ -384,9 +384,9 @@ impl App {
             },
             Suggest::Gear => {
                 use engine::content::{Armor, Weapon};
-                let mut gear = owned(&mut Weapon::ALL.iter().map(|w| w.name()));
+                let mut gear = owned(&mut Weapon::all().iter().map(|w| w.name()));
                 gear.extend(owned(
-                    &mut Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()),
+                    &mut Armor::all().iter().filter(|a| **a != Armor::NONE).map(|a| a.name()),
                 ));
                 gear.push("Shield".to_owned());
                 gear

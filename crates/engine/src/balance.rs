@@ -13,8 +13,8 @@ use std::sync::Arc;
 use chrono::DateTime;
 
 use crate::combat::MAX_ROUNDS;
+use crate::content::Behaviour;
 use crate::content::data::{Content, MonsterDef};
-use crate::content::monsters::Behaviour;
 use crate::content::{Class, Race};
 use crate::{Actor, Combat, Combatant, Command, Controller, Dice, Outcome, Ruleset, Side, Terrain, apply};
 
@@ -53,7 +53,7 @@ pub fn side(spec: &str, content: &Content, side: Side, tag: &str) -> Result<Vec<
             }
             let who = format!("{tag} {} {}", class.name(), members.len() + 1);
             members.push(
-                Combatant::character(&who, Race::Human, class, number, Controller::Ai(Behaviour::Aggressive))
+                Combatant::character(&who, Race::HUMAN, class, number, Controller::Ai(Behaviour::Aggressive))
                     .on_side(side),
             );
         } else if let Some(def) = content.monsters.get(name) {
@@ -64,7 +64,7 @@ pub fn side(spec: &str, content: &Content, side: Side, tag: &str) -> Result<Vec<
             }
             members.extend(group(def, number, side, tag));
         } else {
-            let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
+            let classes: Vec<&str> = Class::all().iter().map(|c| c.name()).collect();
             return Err(SpecError(format!(
                 "\"{name}\" is neither a class ({}) nor a monster of this content",
                 classes.join(", ")

@@ -6,8 +6,8 @@
 use crate::action_economy::Resource;
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId};
+use crate::content::CastingTime;
 use crate::content::data::{Area, SpellDef, SpellEffectDef as SpellEffect};
-use crate::content::spells::CastingTime;
 use crate::content::{Ability, Spell};
 use crate::event::{AttackKind, Event};
 use crate::movement::{self, Band, MoveIntent};

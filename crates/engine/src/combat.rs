@@ -456,9 +456,9 @@ mod tests {
     /// Two fighters against four goblins: goblin 1 in melee with Ana, goblin 2 with both, goblin 3
     /// dead in melee with Ana, goblin 4 far; and a stray second entry for Ana and goblin 4.
     fn skirmish() -> Combat {
-        let ana = Combatant::character("Ana", Race::Human, Class::Fighter, 1, Controller::Player("a".into()));
-        let bo = Combatant::character("Bo", Race::Human, Class::Fighter, 1, Controller::Player("b".into()));
-        let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        let ana = Combatant::character("Ana", Race::HUMAN, Class::FIGHTER, 1, Controller::Player("a".into()));
+        let bo = Combatant::character("Bo", Race::HUMAN, Class::FIGHTER, 1, Controller::Player("b".into()));
+        let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::GOBLIN));
         let mut c = Combat::new([ana, bo].into_iter().chain(goblins).collect(), Terrain::default());
         let (ana, bo) = (CombatantId(0), CombatantId(1));
         c.set_band(ana, CombatantId(2), Band::Melee);

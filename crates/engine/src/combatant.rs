@@ -426,7 +426,7 @@ impl Combatant {
 
     /// Wears an armor of any content, or none.
     pub fn wear(&mut self, armor: Option<Arc<ArmorDef>>) {
-        self.sheet_mut().armor = armor.unwrap_or_else(|| Arc::clone(Armor::None.def()));
+        self.sheet_mut().armor = armor.unwrap_or_else(|| Arc::clone(Armor::NONE.def()));
     }
 
     /// Carries the shield or not.
@@ -828,28 +828,28 @@ mod tests {
 
     #[test]
     fn heavy_armor_without_the_strength_requirement_costs_ten_feet() {
-        let mut mage = hero(Race::Human, Class::Mage);
-        mage.set_armor(Armor::Plate);
+        let mut mage = hero(Race::HUMAN, Class::MAGE);
+        mage.set_armor(Armor::PLATE);
         mage.abilities.str = 14;
         mage.pack_lb = 0;
-        mage.set_weapon(Weapon::Dagger);
+        mage.set_weapon(Weapon::DAGGER);
         assert_eq!(mage.encumbrance(), Encumbrance::Unencumbered);
         assert_eq!(mage.speed(), 20);
     }
 
     #[test]
     fn dwarves_are_not_slowed_by_heavy_armor() {
-        let mut dwarf = hero(Race::Dwarf, Class::Mage);
-        dwarf.set_armor(Armor::Plate);
+        let mut dwarf = hero(Race::DWARF, Class::MAGE);
+        dwarf.set_armor(Armor::PLATE);
         dwarf.abilities.str = 14;
-        dwarf.set_weapon(Weapon::Dagger);
+        dwarf.set_weapon(Weapon::DAGGER);
         dwarf.pack_lb = 0;
         assert_eq!(dwarf.speed(), 25);
     }
 
     #[test]
     fn encumbered_costs_ten_feet_and_heavily_encumbered_twenty() {
-        let mut rogue = hero(Race::Human, Class::Rogue);
+        let mut rogue = hero(Race::HUMAN, Class::ROGUE);
         let strength = rogue.abilities.str;
         rogue.pack_lb = strength * 5 + 1 - (rogue.carried_lb() - rogue.pack_lb);
         assert_eq!(rogue.encumbrance(), Encumbrance::Encumbered);
@@ -861,7 +861,7 @@ mod tests {
 
     #[test]
     fn haste_adds_thirty_feet_and_restrained_is_zero() {
-        let mut elf = hero(Race::Elf, Class::Rogue);
+        let mut elf = hero(Race::ELF, Class::ROGUE);
         elf.conditions.hasted = true;
         assert_eq!(elf.speed(), 65);
         elf.conditions.restrained = true;
@@ -870,14 +870,14 @@ mod tests {
 
     #[test]
     fn web_or_entangled_halves_speed() {
-        let mut human = hero(Race::Human, Class::Rogue);
+        let mut human = hero(Race::HUMAN, Class::ROGUE);
         human.conditions.entangled = 1;
         assert_eq!(human.speed(), 15);
     }
 
     #[test]
     fn fighter_kit_gives_chain_mail_and_shield_armor_class() {
-        let f = hero(Race::Human, Class::Fighter);
+        let f = hero(Race::HUMAN, Class::FIGHTER);
         assert_eq!(f.armor_class(), 18);
     }
 }

@@ -544,15 +544,15 @@ mod tests {
     use crate::content::{Class, Monster, Race};
 
     fn cast() -> Vec<Combatant> {
-        let mut aria = Combatant::character("Aria", Race::Elf, Class::Mage, 5, Controller::Player("a".into()));
+        let mut aria = Combatant::character("Aria", Race::ELF, Class::MAGE, 5, Controller::Player("a".into()));
         aria.id = CombatantId(0);
-        let mut bo = Combatant::character("Bo", Race::Human, Class::Fighter, 3, Controller::Player("b".into()));
+        let mut bo = Combatant::character("Bo", Race::HUMAN, Class::FIGHTER, 3, Controller::Player("b".into()));
         bo.id = CombatantId(1);
-        let mut g1 = Combatant::monster("Goblin 1", Monster::Goblin);
+        let mut g1 = Combatant::monster("Goblin 1", Monster::GOBLIN);
         g1.id = CombatantId(2);
-        let mut g2 = Combatant::monster("Goblin 2", Monster::Goblin);
+        let mut g2 = Combatant::monster("Goblin 2", Monster::GOBLIN);
         g2.id = CombatantId(3);
-        let mut dragon = Combatant::monster("Young Red Dragon", Monster::YoungRedDragon);
+        let mut dragon = Combatant::monster("Young Red Dragon", Monster::YOUNG_RED_DRAGON);
         dragon.id = CombatantId(4);
         vec![aria, bo, g1, g2, dragon]
     }
@@ -653,7 +653,7 @@ mod tests {
     #[test]
     fn the_dragon_names_a_wyrmling_the_gm_called_something_else() {
         let all = cast();
-        let mut ember = Combatant::monster("Ember", Monster::RedDragonWyrmling);
+        let mut ember = Combatant::monster("Ember", Monster::RED_DRAGON_WYRMLING);
         ember.id = CombatantId(5);
         let others: Vec<&Combatant> = all[1..].iter().chain([&ember]).collect();
         let (_, trigger, _) = parse("dodge when the dragon uses breath weapon", &all[0], &others).unwrap();

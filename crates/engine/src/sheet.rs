@@ -101,7 +101,7 @@ impl Sheet {
             kind: Kind::Character(CharacterDef::new(content, race, class, level)),
             weapon: Arc::new(kit.weapon.clone()),
             off_hand: kit.off_hand.clone().map(Arc::new),
-            unarmed: Arc::clone(Weapon::Unarmed.def()),
+            unarmed: Arc::clone(Weapon::UNARMED.def()),
             armor: Arc::new(kit.armor.clone()),
             shield: kit.shield.then_some(content.shield),
             items: Item::POTION_OF_HEALING.builtin().map(Arc::clone).into_iter().collect(),
@@ -117,10 +117,10 @@ impl Sheet {
     pub fn of_monster(def: Arc<MonsterDef>) -> Self {
         Self {
             kind: Kind::Monster(def),
-            weapon: Arc::clone(Weapon::Unarmed.def()),
+            weapon: Arc::clone(Weapon::UNARMED.def()),
             off_hand: None,
-            unarmed: Arc::clone(Weapon::Unarmed.def()),
-            armor: Arc::clone(Armor::None.def()),
+            unarmed: Arc::clone(Weapon::UNARMED.def()),
+            armor: Arc::clone(Armor::NONE.def()),
             shield: None,
             items: Box::new([]),
         }
@@ -268,7 +268,7 @@ pub mod slot {
     /// rebuilds it from the content names it was stored with.
     pub fn unset() -> Arc<Sheet> {
         thread_local! {
-            static UNSET: Arc<Sheet> = Arc::new(Sheet::monster(Monster::GiantRat));
+            static UNSET: Arc<Sheet> = Arc::new(Sheet::monster(Monster::GIANT_RAT));
         }
         UNSET.with(Arc::clone)
     }
@@ -441,11 +441,11 @@ mod tests {
 
     fn party_and_goblins() -> Combat {
         let mut fighters = vec![
-            Combatant::character("Aria", Race::Human, Class::Fighter, 3, Controller::Player("a".into())),
-            Combatant::character("Bo", Race::Human, Class::Fighter, 3, Controller::Player("b".into())),
+            Combatant::character("Aria", Race::HUMAN, Class::FIGHTER, 3, Controller::Player("a".into())),
+            Combatant::character("Bo", Race::HUMAN, Class::FIGHTER, 3, Controller::Player("b".into())),
         ];
-        fighters[1].set_weapon(Weapon::Greatsword);
-        let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        fighters[1].set_weapon(Weapon::GREATSWORD);
+        let goblins = (1..=4).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::GOBLIN));
         Combat::new(fighters.into_iter().chain(goblins).collect(), Terrain::default())
     }
 
@@ -528,12 +528,12 @@ mod tests {
         let g = &back.combatants[2];
         assert_eq!(g.armor_class(), 11, "the stored stat block, not today's (15)");
         assert_eq!(g.stat_block().unwrap().attacks[0].to_hit, 2);
-        assert_eq!(Monster::Goblin.def().armor_class, 15);
+        assert_eq!(Monster::GOBLIN.def().armor_class, 15);
     }
 
     #[test]
     fn a_joining_combatant_carries_its_sheet_inline() {
-        let c = Combatant::monster("Snagtooth", Monster::Goblin);
+        let c = Combatant::monster("Snagtooth", Monster::GOBLIN);
         let command = crate::Command::Join {
             combatant: Box::new(c.clone()),
         };

@@ -54,8 +54,8 @@ fn fight(ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
         .map(|name| {
             Combatant::character(
                 name,
-                Race::Human,
-                Class::Fighter,
+                Race::HUMAN,
+                Class::FIGHTER,
                 8,
                 Controller::Ai(Behaviour::Aggressive),
             )
@@ -239,8 +239,8 @@ fn an_area_ability_must_do_something_and_either_recharge_or_have_uses() {
 fn a_stored_fights_breath_weapon_is_read_back_as_the_first_area_ability_spent_or_not() {
     let mut combat = Combat::new(
         vec![
-            common::pc("Aria", Race::Human, Class::Fighter, 3),
-            Combatant::monster("Ember", engine::content::Monster::RedDragonWyrmling),
+            common::pc("Aria", Race::HUMAN, Class::FIGHTER, 3),
+            Combatant::monster("Ember", engine::content::Monster::RED_DRAGON_WYRMLING),
         ],
         Terrain::default(),
     );

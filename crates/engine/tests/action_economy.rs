@@ -12,8 +12,8 @@ use engine::{Actor, BonusAction, Command, CunningMove, Event, MoveIntent, RuleVi
 
 fn rogue_and_ogre() -> (Fight, engine::CombatantId, engine::CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 2),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 2),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, ogre) = (f.id("Vex"), f.id("Ogre"));
     f.start_with_order(vec![vex, ogre]);
@@ -23,9 +23,9 @@ fn rogue_and_ogre() -> (Fight, engine::CombatantId, engine::CombatantId) {
 #[test]
 fn begin_rolls_d20_plus_dex_initiative_and_starts_the_first_turn_with_fresh_resources() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let events = f.direct(Command::Begin);
     let order = events
@@ -62,11 +62,11 @@ fn begin_rolls_d20_plus_dex_initiative_and_starts_the_first_turn_with_fresh_reso
 
 #[test]
 fn a_fight_needs_both_sides_and_must_begin_before_anyone_acts() {
-    let mut f = Fight::new(vec![pc("Vex", Race::Human, Class::Rogue, 1)]);
+    let mut f = Fight::new(vec![pc("Vex", Race::HUMAN, Class::ROGUE, 1)]);
     assert_eq!(f.refused(Actor::Director, Command::Begin), RuleViolation::NeedBothSides);
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let vex = f.id("Vex");
     assert_eq!(f.refused_for(vex, Command::Dodge), RuleViolation::NotStarted);

@@ -38,13 +38,13 @@ breath = {{ name = "Fire Breath", damage = "4d6", type = "fire", dc = 13, area =
 fn field(shape: &str) -> (Combat, [CombatantId; 7]) {
     let mut combat = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 5),
-            pc("Bo", Race::Human, Class::Fighter, 5),
-            pc("Cy", Race::Human, Class::Fighter, 5),
-            pc("Dee", Race::Human, Class::Mage, 5),
-            pc("Eve", Race::Human, Class::Rogue, 5),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+            pc("Bo", Race::HUMAN, Class::FIGHTER, 5),
+            pc("Cy", Race::HUMAN, Class::FIGHTER, 5),
+            pc("Dee", Race::HUMAN, Class::MAGE, 5),
+            pc("Eve", Race::HUMAN, Class::ROGUE, 5),
             Combatant::of_monster("Drake", breather(shape, 5)),
-            Combatant::monster("Goblin", Monster::Goblin),
+            Combatant::monster("Goblin", Monster::GOBLIN),
         ],
         Terrain::default(),
     );
@@ -128,7 +128,7 @@ fn the_breath_itself_lands_on_the_cone_alone() {
 fn recharge_rate(recharge: u32, n: u32) -> f64 {
     let mut combat = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 5),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
             Combatant::of_monster("Drake", breather("cone", recharge)),
         ],
         Terrain::default(),

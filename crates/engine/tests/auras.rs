@@ -43,15 +43,15 @@ fn fight(ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
         .map(|name| {
             Combatant::character(
                 name,
-                Race::Human,
-                Class::Fighter,
+                Race::HUMAN,
+                Class::FIGHTER,
                 5,
                 Controller::Ai(Behaviour::Aggressive),
             )
         })
         .collect();
     all.push(Combatant::of_monster("Reeking Brute", brute()));
-    all.push(Combatant::monster("Goblin", engine::content::Monster::Goblin));
+    all.push(Combatant::monster("Goblin", engine::content::Monster::GOBLIN));
     let mut combat = Combat::new(all, Terrain::default()).with_ruleset(ruleset);
     let brute = combat.combatants[3].id;
     let mut dice = Dice::seeded(seed);

@@ -16,8 +16,8 @@ fn not_granted(why: &RuleViolation) -> bool {
 #[test]
 fn off_hand_attack_adds_no_ability_modifier_to_damage() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, ogre) = (f.id("Vex"), f.id("Ogre"));
     f.melee(vex, ogre);
@@ -41,8 +41,8 @@ fn off_hand_attack_adds_no_ability_modifier_to_damage() {
 #[test]
 fn off_hand_damage_is_exactly_the_die_rolled() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, ogre) = (f.id("Vex"), f.id("Ogre"));
     f.melee(vex, ogre);
@@ -59,14 +59,14 @@ fn off_hand_damage_is_exactly_the_die_rolled() {
 #[test]
 fn off_hand_attack_needs_a_light_weapon_in_the_off_hand() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, vex, ogre) = (f.id("Bo"), f.id("Vex"), f.id("Ogre"));
     f.melee(bo, ogre);
     f.melee(vex, ogre);
-    f.get_mut(vex).set_off_hand(Some(Weapon::Longsword));
+    f.get_mut(vex).set_off_hand(Some(Weapon::LONGSWORD));
     f.start_with_order(vec![bo, vex, ogre]);
     let why = f.refused_for(bo, Command::Bonus(BonusAction::OffHandAttack { target: Some(ogre) }));
     assert!(not_granted(&why), "{why:?}");
@@ -78,8 +78,8 @@ fn off_hand_attack_needs_a_light_weapon_in_the_off_hand() {
 #[test]
 fn second_wind_heals_1d10_plus_fighter_level() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 3),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 3),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let bo = f.id("Bo");
     f.turn_of(bo);
@@ -97,8 +97,8 @@ fn second_wind_heals_1d10_plus_fighter_level() {
 #[test]
 fn second_wind_at_full_hp_heals_the_hp_really_gained() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 3),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 3),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let bo = f.id("Bo");
     f.turn_of(bo);
@@ -108,8 +108,8 @@ fn second_wind_at_full_hp_heals_the_hp_really_gained() {
     assert_eq!(f.get(bo).hp, 28);
     // Two short: 2, not the roll.
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 3),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 3),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let bo = f.id("Bo");
     f.turn_of(bo);
@@ -126,9 +126,9 @@ fn second_wind_at_full_hp_heals_the_hp_really_gained() {
 #[test]
 fn second_wind_is_refused_for_other_classes_and_when_spent() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 5),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 5),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, bo) = (f.id("Vex"), f.id("Bo"));
     f.get_mut(bo).pools.second_wind = 0;
@@ -148,8 +148,8 @@ fn second_wind_is_refused_for_other_classes_and_when_spent() {
 #[test]
 fn cunning_action_dash_disengage_or_hide_as_a_bonus_action_from_rogue_level_two() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 2),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 2),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, ogre) = (f.id("Vex"), f.id("Ogre"));
     f.set_band(vex, ogre, Band::Far);
@@ -175,9 +175,9 @@ fn cunning_action_dash_disengage_or_hide_as_a_bonus_action_from_rogue_level_two(
 #[test]
 fn cunning_action_is_refused_below_rogue_level_two_and_for_other_classes() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        pc("Bo", Race::Human, Class::Fighter, 10),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 10),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, bo) = (f.id("Vex"), f.id("Bo"));
     f.start_with_order(vec![vex, bo, f.id("Ogre")]);
@@ -198,9 +198,9 @@ fn cunning_action_is_refused_below_rogue_level_two_and_for_other_classes() {
 #[test]
 fn healing_word_restores_1d4_plus_wis_modifier_as_a_bonus_action() {
     let mut f = Fight::new(vec![
-        pc("Mira", Race::Human, Class::Cleric, 1),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Mira", Race::HUMAN, Class::CLERIC, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (mira, bo) = (f.id("Mira"), f.id("Bo"));
     f.turn_of(mira);
@@ -217,8 +217,8 @@ fn healing_word_restores_1d4_plus_wis_modifier_as_a_bonus_action() {
 #[test]
 fn healing_word_is_refused_for_non_clerics() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 5),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 5),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let bo = f.id("Bo");
     f.turn_of(bo);
@@ -230,8 +230,8 @@ fn healing_word_is_refused_for_non_clerics() {
 #[test]
 fn hunters_mark_adds_1d6_to_the_rangers_weapon_hits_on_the_marked_target() {
     let mut f = Fight::new(vec![
-        pc("Rook", Race::Human, Class::Ranger, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Rook", Race::HUMAN, Class::RANGER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (rook, ogre) = (f.id("Rook"), f.id("Ogre"));
     f.turn_of(rook);
@@ -258,8 +258,8 @@ fn hunters_mark_adds_1d6_to_the_rangers_weapon_hits_on_the_marked_target() {
 #[test]
 fn hunters_mark_is_refused_for_non_rangers() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 5),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 5),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, ogre) = (f.id("Vex"), f.id("Ogre"));
     f.turn_of(vex);
@@ -272,8 +272,8 @@ fn hunters_mark_is_refused_for_non_rangers() {
 #[test]
 fn rage_adds_two_melee_damage_and_halves_physical_damage_taken() {
     let mut f = Fight::new(vec![
-        pc("Grom", Race::Orc, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Grom", Race::ORC, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (grom, ogre) = (f.id("Grom"), f.id("Ogre"));
     f.melee(grom, ogre);
@@ -309,9 +309,9 @@ fn rage_adds_two_melee_damage_and_halves_physical_damage_taken() {
 #[test]
 fn rage_is_refused_without_orc_heritage_or_the_berserker_class() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 20),
-        pc("Hild", Race::Human, Class::Berserker, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 20),
+        pc("Hild", Race::HUMAN, Class::BERSERKER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, hild) = (f.id("Bo"), f.id("Hild"));
     f.start_with_order(vec![bo, hild, f.id("Ogre")]);
@@ -325,8 +325,8 @@ fn rage_is_refused_without_orc_heritage_or_the_berserker_class() {
 #[test]
 fn tiefling_misty_step_teleports_as_a_bonus_action_once_per_fight() {
     let mut f = Fight::new(vec![
-        pc("Zara", Race::Tiefling, Class::Rogue, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Zara", Race::TIEFLING, Class::ROGUE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (zara, ogre) = (f.id("Zara"), f.id("Ogre"));
     f.turn_of(zara);
@@ -342,9 +342,9 @@ fn tiefling_misty_step_teleports_as_a_bonus_action_once_per_fight() {
 #[test]
 fn misty_step_is_refused_without_tiefling_heritage_or_the_spell_and_a_mage_casts_it_with_a_slot() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 5),
-        pc("Aria", Race::Human, Class::Mage, 3),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 5),
+        pc("Aria", Race::HUMAN, Class::MAGE, 3),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, aria, ogre) = (f.id("Bo"), f.id("Aria"), f.id("Ogre"));
     f.melee(aria, ogre);
@@ -370,8 +370,8 @@ fn misty_step_is_refused_without_tiefling_heritage_or_the_spell_and_a_mage_casts
 #[test]
 fn cunning_strike_is_refused_below_rogue_level_five() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 4),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 4),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let vex = f.id("Vex");
     f.turn_of(vex);
@@ -387,9 +387,9 @@ fn cunning_strike_is_refused_below_rogue_level_five() {
 #[test]
 fn cunning_strike_trip_trades_a_sneak_attack_die_for_a_dex_save_or_fall_prone() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 5),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 5),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, bo, ogre) = (f.id("Vex"), f.id("Bo"), f.id("Ogre"));
     f.melee(vex, ogre);
@@ -416,8 +416,8 @@ fn cunning_strike_trip_trades_a_sneak_attack_die_for_a_dex_save_or_fall_prone() 
 #[test]
 fn a_bonus_action_nothing_grants_is_refused_not_taken_speculatively() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::MAGE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.melee(aria, ogre);

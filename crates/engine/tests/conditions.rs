@@ -23,8 +23,8 @@ fn held(condition: Condition, turns: u32) -> StatusEffect {
 /// Aria (a level-5 fighter) in melee with a goblin the GM plays.
 fn aria_and_goblin() -> (Fight, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.melee(aria, goblin);
@@ -86,8 +86,8 @@ fn a_melee_hit_on_the_paralyzed_is_a_critical_hit() {
 #[test]
 fn the_helpless_fail_str_and_dex_saves_outright_and_the_restrained_roll_dex_at_disadvantage() {
     let mut f = Fight::new(vec![
-        pc("Cleo", Race::Human, Class::Cleric, 5),
-        puppet("Goblin", Monster::Goblin),
+        pc("Cleo", Race::HUMAN, Class::CLERIC, 5),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (cleo, goblin) = (f.id("Cleo"), f.id("Goblin"));
     (f.get_mut(goblin).hp, f.get_mut(goblin).max_hp) = (500, 500);
@@ -128,7 +128,7 @@ fn the_restrained_grappled_and_helpless_cannot_move() {
         Condition::Paralyzed,
         Condition::Petrified,
     ] {
-        let mut goblin = Combatant::monster("Goblin", Monster::Goblin);
+        let mut goblin = Combatant::monster("Goblin", Monster::GOBLIN);
         assert_eq!(goblin.speed(), 30);
         goblin.statuses = vec![held(condition, 1)];
         assert_eq!(goblin.speed(), 0, "{condition:?}");

@@ -39,12 +39,12 @@ fn ruleset_names_parse_and_round_trip() {
 
 #[test]
 fn speed_is_base_feet_over_three_and_ap_is_three_plus_a_fifth_of_speed() {
-    let human = pc("Aria", Race::Human, Class::Fighter, 1);
-    let elf = pc("Elowen", Race::Elf, Class::Rogue, 1);
-    let dwarf = pc("Durin", Race::Dwarf, Class::Cleric, 1);
-    let wolf = monster("Wolf", Monster::Wolf);
-    let zombie = monster("Zombie", Monster::Zombie);
-    let quickling = monster("Quickling", Monster::Quickling);
+    let human = pc("Aria", Race::HUMAN, Class::FIGHTER, 1);
+    let elf = pc("Elowen", Race::ELF, Class::ROGUE, 1);
+    let dwarf = pc("Durin", Race::DWARF, Class::CLERIC, 1);
+    let wolf = monster("Wolf", Monster::WOLF);
+    let zombie = monster("Zombie", Monster::ZOMBIE);
+    let quickling = monster("Quickling", Monster::QUICKLING);
     assert_eq!(
         [&human, &elf, &dwarf, &wolf, &zombie, &quickling].map(ctb::speed),
         [10, 11, 8, 13, 6, 40]
@@ -59,8 +59,8 @@ fn speed_is_base_feet_over_three_and_ap_is_three_plus_a_fifth_of_speed() {
 #[test]
 fn the_race_adds_speed_every_tick_until_someone_reaches_100_and_the_highest_charge_acts() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Wolf", Monster::Wolf),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Wolf", Monster::WOLF),
     ]);
     let events = f.direct(Command::Begin);
     // Wolf 13 per tick reaches 104 at tick 8; Aria has 80.
@@ -85,8 +85,8 @@ fn the_race_adds_speed_every_tick_until_someone_reaches_100_and_the_highest_char
 #[test]
 fn ending_a_turn_pays_100_and_keeps_the_excess() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).ctb.charge = 115;
@@ -118,10 +118,10 @@ fn ending_a_turn_pays_100_and_keeps_the_excess() {
 fn ties_go_to_the_higher_speed_then_dex_then_the_party_then_the_lower_id() {
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            pc("Elowen", Race::Elf, Class::Rogue, 1),
-            monster("Goblin", Monster::Goblin),
-            monster("Goblin 2", Monster::Goblin),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Elowen", Race::ELF, Class::ROGUE, 1),
+            monster("Goblin", Monster::GOBLIN),
+            monster("Goblin 2", Monster::GOBLIN),
         ],
         Terrain::default(),
     )
@@ -143,8 +143,8 @@ fn ties_go_to_the_higher_speed_then_dex_then_the_party_then_the_lower_id() {
 #[test]
 fn each_turn_grants_ap_that_do_not_roll_over() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
     f.direct(Command::Begin);
@@ -169,8 +169,8 @@ fn each_turn_grants_ap_that_do_not_roll_over() {
 #[test]
 fn actions_cost_ap_and_a_unit_with_the_ap_attacks_twice() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.melee(aria, ogre);
@@ -203,8 +203,8 @@ fn actions_cost_ap_and_a_unit_with_the_ap_attacks_twice() {
 #[test]
 fn a_move_costs_one_ap_besides_its_feet() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.get_mut(aria).ctb.charge = 100;
@@ -218,8 +218,8 @@ fn a_move_costs_one_ap_besides_its_feet() {
 fn the_cost_table_prices_spells_by_level() {
     use engine::content::Spell;
     let cast = |spell| Command::Cast { spell, target: None };
-    let mage = pc("Ione", Race::Elf, Class::Mage, 5);
-    let cleric = pc("Mira", Race::Human, Class::Cleric, 5);
+    let mage = pc("Ione", Race::ELF, Class::MAGE, 5);
+    let cleric = pc("Mira", Race::HUMAN, Class::CLERIC, 5);
     assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIRE_BOLT)), Some(2));
     assert_eq!(ctb::ap_cost(&mage, &cast(Spell::MAGIC_MISSILE)), Some(3));
     assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIREBALL)), Some(5));
@@ -242,8 +242,8 @@ fn the_cost_table_prices_spells_by_level() {
 #[test]
 fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next_turn() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 3),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 3),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).hp = 5;
@@ -273,9 +273,9 @@ fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next
 
     // Seed 003 §1.B: a skill used on turn 1 with a 1-turn cooldown is ready again on turn 2.
     let mut f = ctb_fight(vec![
-        pc("Cleo", Race::Human, Class::Cleric, 3),
-        pc("Aria", Race::Human, Class::Fighter, 3),
-        puppet("Goblin", Monster::Goblin),
+        pc("Cleo", Race::HUMAN, Class::CLERIC, 3),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 3),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (cleo, aria) = (f.id("Cleo"), f.id("Aria"));
     f.get_mut(cleo).ctb.charge = 100;
@@ -294,8 +294,8 @@ fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next
 #[test]
 fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     let hp = f.get(aria).hp;
@@ -359,8 +359,8 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
 #[test]
 fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).ctb.charge = 100;
@@ -390,8 +390,8 @@ fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
 #[test]
 fn a_refused_command_costs_nothing() {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
     f.direct(Command::Begin);
@@ -426,10 +426,10 @@ fn over_many_seeded_trials_a_unit_twice_as_fast_acts_twice_as_often() {
     let (mut fast_turns, mut slow_turns) = (0, 0);
     for seed in 0..200 {
         let mut dice = Dice::seeded(seed);
-        let mut fast = pc("Fast", Race::Human, Class::Fighter, 1);
+        let mut fast = pc("Fast", Race::HUMAN, Class::FIGHTER, 1);
         fast.conditions.hasted = true;
         fast.ctb.charge = dice.die(100) as i32 - 1;
-        let mut slow = pc("Slow", Race::Human, Class::Fighter, 1).on_side(engine::Side::Enemies);
+        let mut slow = pc("Slow", Race::HUMAN, Class::FIGHTER, 1).on_side(engine::Side::Enemies);
         slow.ctb.charge = dice.die(100) as i32 - 1;
         let combat = Combat::new(vec![fast, slow], Terrain::default()).with_ruleset(Ruleset::Ctb);
         let counts = count_turns(combat, &mut dice, 90);
@@ -445,7 +445,7 @@ fn over_many_seeded_trials_a_unit_twice_as_fast_acts_twice_as_often() {
 fn turns_follow_the_speed_ratio_the_rules_imply_for_any_speeds() {
     // The race alone (no fight): wolf (speed 13) against zombie (6) — 13 : 6 ≈ 2.17.
     let mut combat = Combat::new(
-        vec![monster("Wolf", Monster::Wolf), monster("Zombie", Monster::Zombie)],
+        vec![monster("Wolf", Monster::WOLF), monster("Zombie", Monster::ZOMBIE)],
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Ctb);
@@ -466,14 +466,14 @@ fn ai_fights_under_ctb_run_to_an_end_and_replay_identically() {
     for seed in 0..100 {
         let fighter = engine::Combatant::character(
             "Bo",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             5,
             Controller::Ai(Behaviour::Aggressive),
         );
-        let mage = engine::Combatant::character("Mo", Race::Elf, Class::Mage, 5, Controller::Ai(Behaviour::Caster));
-        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::Goblin));
-        let wolf = monster("Wolf", Monster::Wolf);
+        let mage = engine::Combatant::character("Mo", Race::ELF, Class::MAGE, 5, Controller::Ai(Behaviour::Caster));
+        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::GOBLIN));
+        let wolf = monster("Wolf", Monster::WOLF);
         let all: Vec<_> = [fighter, mage].into_iter().chain(goblins).chain([wolf]).collect();
         let run = || {
             let mut combat = Combat::new(all.clone(), Terrain::default()).with_ruleset(Ruleset::Ctb);
@@ -519,8 +519,8 @@ fn status_ticks(events: &[Event], who: CombatantId) -> Vec<(i32, u32)> {
 fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_it_expires() {
     // Seed 003 §1.C: a DoT applies at each upkeep, loses a turn of duration, expires at 0.
     let mut f = ctb_fight(vec![
-        pc("Mira", Race::Human, Class::Mage, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Mira", Race::HUMAN, Class::MAGE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (mira, ogre) = (f.id("Mira"), f.id("Ogre"));
     f.get_mut(mira).ctb.charge = 100;
@@ -567,8 +567,8 @@ fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_i
 #[test]
 fn fire_bolt_burns_under_gogobees_own_ruleset_too() {
     let mut f = Fight::new(vec![
-        pc("Mira", Race::Human, Class::Mage, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Mira", Race::HUMAN, Class::MAGE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (mira, ogre) = (f.id("Mira"), f.id("Ogre"));
     f.turn_of(mira);
@@ -591,8 +591,8 @@ fn fire_bolt_burns_under_gogobees_own_ruleset_too() {
 
 fn ghoul_clawing_aria() -> (Fight, CombatantId, CombatantId) {
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Ghoul", Monster::Ghoul),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ghoul", Monster::GHOUL),
     ]);
     let (aria, ghoul) = (f.id("Aria"), f.id("Ghoul"));
     f.melee(aria, ghoul);
@@ -658,8 +658,8 @@ fn a_ghoul_s_claws_do_not_paralyse_on_a_successful_save() {
 fn a_troll_regenerates_ten_at_each_upkeep_for_good_but_never_past_its_maximum() {
     // Seed 003 §1.C: a HoT applies at each upkeep; a permanent effect never expires.
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Troll", Monster::Troll),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Troll", Monster::TROLL),
     ]);
     let troll = f.id("Troll");
     let begun = f.direct(Command::Begin);
@@ -692,8 +692,8 @@ fn the_forecast_names_who_acts_next_after_the_active_unit_pays_its_100() {
     // Seed 003 §2.A and §3: Wolf (13) acts at tick 8 with 104 and keeps 4; Aria (10) has 80 and
     // needs 2 more ticks (100), the wolf reaching 30 — so Aria acts next, 2 ticks on.
     let mut f = ctb_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Wolf", Monster::Wolf),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Wolf", Monster::WOLF),
     ]);
     let (aria, wolf) = (f.id("Aria"), f.id("Wolf"));
     f.direct(Command::Begin);

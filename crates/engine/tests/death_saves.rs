@@ -13,9 +13,9 @@ use engine::{Actor, CombatantId, Command, Event, RuleViolation};
 /// Vex (rogue) acts first, then Bo (fighter, downed), then an ogre the GM drives.
 fn bo_downed() -> (Fight, CombatantId, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (vex, bo, ogre) = (f.id("Vex"), f.id("Bo"), f.id("Ogre"));
     f.melee(bo, ogre);
@@ -267,9 +267,9 @@ fn potion_of_healing_administered_to_a_downed_ally_stabilises_and_heals() {
 fn an_allys_dc_10_medicine_check_stabilises_as_an_action() {
     for succeed in [true, false] {
         let mut f = Fight::new(vec![
-            pc("Mira", Race::Human, Class::Cleric, 1),
-            pc("Bo", Race::Human, Class::Fighter, 1),
-            puppet("Ogre", Monster::Ogre),
+            pc("Mira", Race::HUMAN, Class::CLERIC, 1),
+            pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+            puppet("Ogre", Monster::OGRE),
         ]);
         let (mira, bo) = (f.id("Mira"), f.id("Bo"));
         f.start_with_order(vec![mira, bo, f.id("Ogre")]);
@@ -352,8 +352,8 @@ fn the_downed_cannot_act() {
 #[test]
 fn the_fight_is_lost_only_when_no_party_member_stands_or_is_still_dying() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let bo = f.id("Bo");
     f.turn_of(bo);

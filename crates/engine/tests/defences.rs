@@ -69,7 +69,7 @@ fn defended_hits(events: &[Event], target: CombatantId) -> Vec<(i32, Option<(Def
 /// Aria (a level-5 fighter) in melee with the dummy, at her turn.
 fn fighter_and(dummy: Arc<MonsterDef>) -> (Fight, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
         Combatant::of_monster("Dummy", dummy).controlled_by(Controller::Player("gm".into())),
     ]);
     let (aria, target) = (f.id("Aria"), f.id("Dummy"));
@@ -138,7 +138,7 @@ fn a_nonmagical_resistance_holds_against_weapons_not_spells() {
 
     // Magic Missile's force darts are not weapons, and force is not in the set either way.
     let mut f = Fight::new(vec![
-        pc("Mira", Race::Human, Class::Mage, 5),
+        pc("Mira", Race::HUMAN, Class::MAGE, 5),
         Combatant::of_monster("Dummy", def(&c, "Dummy")).controlled_by(Controller::Player("gm".into())),
     ]);
     let (mira, target) = (f.id("Mira"), f.id("Dummy"));
@@ -171,7 +171,7 @@ attacks = [{{ name = "Bite", to_hit = 30, damage = "1d8+2", type = "piercing", e
 "#,
         dummy(r#"immunities = ["fire"]"#)
     ));
-    let mut hound = puppet("Hound", Monster::Goblin);
+    let mut hound = puppet("Hound", Monster::GOBLIN);
     hound = Combatant::of_monster("Hound", def(&c, "Ember Hound")).controlled_by(hound.controller.clone());
     hound.side = Side::Party;
     let target = Combatant::of_monster("Dummy", def(&c, "Dummy")).controlled_by(Controller::Player("gm".into()));
@@ -252,7 +252,7 @@ fn a_stat_blocks_saving_throw_bonus_replaces_its_ability_modifier() {
 
     // Sacred Flame's DEX save rolls with it.
     let mut f = Fight::new(vec![
-        pc("Cleo", Race::Human, Class::Cleric, 5),
+        pc("Cleo", Race::HUMAN, Class::CLERIC, 5),
         dummy.controlled_by(Controller::Player("gm".into())),
     ]);
     let (cleo, target) = (f.id("Cleo"), f.id("Dummy"));
@@ -280,7 +280,7 @@ fn a_flyer_crosses_difficult_terrain_at_no_extra_cost() {
     let flyer = Combatant::of_monster("Dummy", def(&c, "Dummy")).controlled_by(Controller::Player("gm".into()));
     assert_eq!(flyer.base_speed(), 40, "the better of walking and flying");
     let mut f = Fight::in_room(
-        vec![pc("Aria", Race::Human, Class::Fighter, 5), flyer],
+        vec![pc("Aria", Race::HUMAN, Class::FIGHTER, 5), flyer],
         Terrain {
             difficult: true,
             ..Terrain::default()

@@ -11,8 +11,8 @@ use engine::{Actor, Combat, Command, Dice, Event, Outcome, Ruleset, Side, Terrai
 fn duel(ruleset: Ruleset) -> Combat {
     Combat::new(
         vec![
-            pc("Aria", Race::Elf, Class::Rogue, 1),
-            pc("Bram", Race::Dwarf, Class::Fighter, 1).on_side(Side::Enemies),
+            pc("Aria", Race::ELF, Class::ROGUE, 1),
+            pc("Bram", Race::DWARF, Class::FIGHTER, 1).on_side(Side::Enemies),
         ],
         Terrain::default(),
     )

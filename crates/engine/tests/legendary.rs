@@ -43,8 +43,8 @@ fn fight(ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
         .map(|name| {
             Combatant::character(
                 name,
-                Race::Human,
-                Class::Fighter,
+                Race::HUMAN,
+                Class::FIGHTER,
                 10,
                 Controller::Ai(Behaviour::Aggressive),
             )

@@ -35,7 +35,7 @@ impl Member {
                 *level,
                 Controller::Player(format!("player-{i}")),
             ),
-            Member::Monster(m) => Combatant::monster(&format!("{} {i}", m.stats().name), *m),
+            Member::Monster(m) => Combatant::monster(&format!("{} {i}", m.name()), *m),
         }
     }
 }
@@ -54,15 +54,15 @@ struct Setup {
 
 fn player() -> impl Strategy<Value = Member> {
     (
-        prop::sample::select(Race::ALL.to_vec()),
-        prop::sample::select(Class::ALL.to_vec()),
+        prop::sample::select(Race::all()),
+        prop::sample::select(Class::all()),
         1..=5u32,
     )
         .prop_map(|(race, class, level)| Member::Player { race, class, level })
 }
 
 fn monster() -> impl Strategy<Value = Member> {
-    prop::sample::select(Monster::ALL.to_vec()).prop_map(Member::Monster)
+    prop::sample::select(Monster::all()).prop_map(Member::Monster)
 }
 
 fn setup(ruleset: Ruleset) -> impl Strategy<Value = Setup> {
@@ -365,15 +365,15 @@ mod regressions {
         Setup {
             ruleset,
             first_player: Member::Player {
-                race: Race::Dwarf,
-                class: Class::Fighter,
+                race: Race::DWARF,
+                class: Class::FIGHTER,
                 level: 5,
             },
-            first_monster: Member::Monster(Monster::Zombie),
+            first_monster: Member::Monster(Monster::ZOMBIE),
             more: vec![(
                 Member::Player {
-                    race: Race::Human,
-                    class: Class::Cleric,
+                    race: Race::HUMAN,
+                    class: Class::CLERIC,
                     level: 5,
                 },
                 Some(3),
@@ -412,7 +412,7 @@ mod regressions {
 
     #[test]
     fn ctb_speed_mapping_makes_the_zombie_the_slowest_unit() {
-        let zombie = Combatant::monster("Zombie", Monster::Zombie);
+        let zombie = Combatant::monster("Zombie", Monster::ZOMBIE);
         assert_eq!(ctb::speed(&zombie), 6);
     }
 }

@@ -12,12 +12,12 @@ use engine::{Actor, Combat, CombatantId, Command, Dice, DicePosition, Event, Mov
 
 fn party() -> Vec<engine::Combatant> {
     vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
-        pc("Mira", Race::Elf, Class::Mage, 5),
-        pc("Rue", Race::Halfling, Class::Rogue, 3),
-        monster("Goblin 1", Monster::Goblin).controlled_by(engine::Controller::Player("gm".into())),
-        monster("Goblin 2", Monster::Goblin),
-        monster("Wolf", Monster::Wolf),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+        pc("Mira", Race::ELF, Class::MAGE, 5),
+        pc("Rue", Race::HALFLING, Class::ROGUE, 3),
+        monster("Goblin 1", Monster::GOBLIN).controlled_by(engine::Controller::Player("gm".into())),
+        monster("Goblin 2", Monster::GOBLIN),
+        monster("Wolf", Monster::WOLF),
     ]
 }
 

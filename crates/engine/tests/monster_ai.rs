@@ -15,12 +15,12 @@ fn now() -> DateTime<Utc> {
 fn held_in_melee(monster: Monster, ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>) {
     let fighter = Combatant::character(
         "Aria",
-        Race::Human,
-        Class::Fighter,
+        Race::HUMAN,
+        Class::FIGHTER,
         1,
         Controller::Ai(Behaviour::Aggressive),
     );
-    let mage = Combatant::character("Mira", Race::Human, Class::Mage, 1, Controller::Ai(Behaviour::Caster));
+    let mage = Combatant::character("Mira", Race::HUMAN, Class::MAGE, 1, Controller::Ai(Behaviour::Caster));
     // Sturdy enough to get a few turns before the party brings it down.
     let mut foe = Combatant::monster("Foe", monster);
     (foe.hp, foe.max_hp) = (120, 120);
@@ -41,7 +41,7 @@ fn held_in_melee(monster: Monster, ruleset: Ruleset, seed: u64) -> (Combat, Vec<
 #[test]
 fn a_brute_held_in_melee_strikes_whom_it_can_reach_in_every_ruleset() {
     for ruleset in Ruleset::ALL {
-        for monster in [Monster::Zombie, Monster::Ogre] {
+        for monster in [Monster::ZOMBIE, Monster::OGRE] {
             let mut acted = 0;
             for seed in 0..6 {
                 let (combat, events) = held_in_melee(monster, ruleset, seed);

@@ -10,7 +10,7 @@ use engine::{Actor, Band, Command, Event, MoveIntent, RuleViolation, Terrain};
 
 /// The feet `TurnStarted` grants the first of `combatants` when its turn comes round.
 fn turn_movement(hero: engine::Combatant) -> i32 {
-    let mut f = Fight::new(vec![hero, puppet("Ogre", Monster::Ogre)]);
+    let mut f = Fight::new(vec![hero, puppet("Ogre", Monster::OGRE)]);
     let (hero, ogre) = (engine::CombatantId(0), f.id("Ogre"));
     f.start_with_order(vec![ogre, hero]);
     let events = f.act(ogre, Command::EndTurn);
@@ -26,22 +26,22 @@ fn turn_movement(hero: engine::Combatant) -> i32 {
 #[test]
 fn base_speed_follows_the_race_table() {
     for (race, speed) in [
-        (Race::Human, 30),
-        (Race::Elf, 35),
-        (Race::Dwarf, 25),
-        (Race::Halfling, 25),
-        (Race::Orc, 30),
-        (Race::Tiefling, 30),
-        (Race::HalfElf, 30),
+        (Race::HUMAN, 30),
+        (Race::ELF, 35),
+        (Race::DWARF, 25),
+        (Race::HALFLING, 25),
+        (Race::ORC, 30),
+        (Race::TIEFLING, 30),
+        (Race::HALF_ELF, 30),
     ] {
-        assert_eq!(turn_movement(pc("Hero", race, Class::Rogue, 1)), speed, "{race:?}");
+        assert_eq!(turn_movement(pc("Hero", race, Class::ROGUE, 1)), speed, "{race:?}");
     }
 }
 
 #[test]
 fn heavy_armor_without_the_strength_requirement_costs_ten_feet() {
-    let mut hero = pc("Hero", Race::Human, Class::Rogue, 1);
-    hero.set_armor(Armor::ChainMail); // STR 13 needed; the rogue has 9
+    let mut hero = pc("Hero", Race::HUMAN, Class::ROGUE, 1);
+    hero.set_armor(Armor::CHAIN_MAIL); // STR 13 needed; the rogue has 9
     hero.pack_lb = 0;
     hero.abilities.str = 12; // carries 58 lb: not encumbered (60), still short of 13
     assert_eq!(turn_movement(hero.clone()), 20);
@@ -51,7 +51,7 @@ fn heavy_armor_without_the_strength_requirement_costs_ten_feet() {
 
 #[test]
 fn encumbered_costs_ten_feet_and_heavily_encumbered_twenty() {
-    let mut hero = pc("Hero", Race::Human, Class::Fighter, 1);
+    let mut hero = pc("Hero", Race::HUMAN, Class::FIGHTER, 1);
     let strength = hero.abilities.str;
     let base = hero.carried_lb() - hero.pack_lb;
     hero.pack_lb = strength * 5 + 1 - base;
@@ -63,8 +63,8 @@ fn encumbered_costs_ten_feet_and_heavily_encumbered_twenty() {
 #[test]
 fn haste_adds_thirty_feet_at_once_and_for_the_rest_of_the_fight() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
     f.get_mut(bo).give(Item::POTION_OF_HASTE, 1);
@@ -88,9 +88,9 @@ fn haste_adds_thirty_feet_at_once_and_for_the_rest_of_the_fight() {
 #[test]
 fn the_haste_spell_adds_thirty_feet() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 5),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::MAGE, 5),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, bo) = (f.id("Aria"), f.id("Bo"));
     f.start_with_order(vec![aria, bo, f.id("Ogre")]);
@@ -111,8 +111,8 @@ fn the_haste_spell_adds_thirty_feet() {
 #[test]
 fn restrained_is_zero_speed_and_any_move_is_refused() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
     f.get_mut(bo).conditions.restrained = true;
@@ -131,8 +131,8 @@ fn restrained_is_zero_speed_and_any_move_is_refused() {
 #[test]
 fn standing_up_from_prone_costs_half_speed() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
     f.get_mut(bo).conditions.prone = true;
@@ -151,8 +151,8 @@ fn standing_up_from_prone_costs_half_speed() {
 #[test]
 fn webbed_or_entangled_moves_at_half_speed() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Drow Mage", Monster::DrowMage),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Drow Mage", Monster::DROW_MAGE),
     ]);
     let (bo, drow) = (f.id("Bo"), f.id("Drow Mage"));
     f.start_with_order(vec![drow, bo]);
@@ -184,7 +184,7 @@ fn difficult_terrain_doubles_the_cost_of_every_foot() {
         ..Terrain::default()
     };
     let mut f = Fight::in_room(
-        vec![pc("Bo", Race::Human, Class::Fighter, 1), puppet("Ogre", Monster::Ogre)],
+        vec![pc("Bo", Race::HUMAN, Class::FIGHTER, 1), puppet("Ogre", Monster::OGRE)],
         terrain,
     );
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
@@ -210,9 +210,9 @@ fn difficult_terrain_doubles_the_cost_of_every_foot() {
 #[test]
 fn move_melee_closes_to_the_target_and_move_ranged_falls_back_from_every_enemy() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
-        puppet("Orc", Monster::Orc),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
+        puppet("Orc", Monster::ORC),
     ]);
     let (bo, ogre, orc) = (f.id("Bo"), f.id("Ogre"), f.id("Orc"));
     f.start_with_order(vec![bo, ogre, orc]);
@@ -231,8 +231,8 @@ fn move_melee_closes_to_the_target_and_move_ranged_falls_back_from_every_enemy()
 #[test]
 fn move_toward_and_away_shift_every_band_by_one() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Elf, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::ELF, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
     f.set_band(bo, ogre, Band::Far);
@@ -253,8 +253,8 @@ fn move_toward_and_away_shift_every_band_by_one() {
 #[test]
 fn pointless_moves_are_refused() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, ogre) = (f.id("Bo"), f.id("Ogre"));
     f.melee(bo, ogre);

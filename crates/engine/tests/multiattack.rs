@@ -12,8 +12,8 @@ use engine::{Command, Event};
 /// The swings one `attack` command makes for `class` at `level`.
 fn swings(class: Class, level: u32) -> Vec<common::Roll> {
     let mut f = Fight::new(vec![
-        pc("Hero", Race::Human, class, level),
-        puppet("Dragon", Monster::YoungRedDragon),
+        pc("Hero", Race::HUMAN, class, level),
+        puppet("Dragon", Monster::YOUNG_RED_DRAGON),
     ]);
     let (hero, dragon) = (f.id("Hero"), f.id("Dragon"));
     f.melee(hero, dragon);
@@ -27,16 +27,16 @@ fn swings(class: Class, level: u32) -> Vec<common::Roll> {
 fn attacks_per_action_follow_the_seed_table_for_every_class_and_level() {
     type Attacks = fn(u32) -> u32;
     let table: [(Class, Attacks); 5] = [
-        (Class::Fighter, |l| match l {
+        (Class::FIGHTER, |l| match l {
             1..=4 => 1,
             5..=10 => 2,
             11..=19 => 3,
             _ => 4,
         }),
-        (Class::Ranger, |l| if l >= 5 { 2 } else { 1 }),
-        (Class::Rogue, |_| 1),
-        (Class::Mage, |_| 1),
-        (Class::Cleric, |l| if l >= 8 { 2 } else { 1 }),
+        (Class::RANGER, |l| if l >= 5 { 2 } else { 1 }),
+        (Class::ROGUE, |_| 1),
+        (Class::MAGE, |_| 1),
+        (Class::CLERIC, |l| if l >= 8 { 2 } else { 1 }),
     ];
     for (class, expected) in table {
         for level in 1..=20 {
@@ -54,8 +54,8 @@ fn attacks_per_action_follow_the_seed_table_for_every_class_and_level() {
 #[test]
 fn one_attack_command_spends_one_action_for_the_whole_sequence() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 11),
-        puppet("Dragon", Monster::YoungRedDragon),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 11),
+        puppet("Dragon", Monster::YOUNG_RED_DRAGON),
     ]);
     let (bo, dragon) = (f.id("Bo"), f.id("Dragon"));
     f.melee(bo, dragon);
@@ -78,9 +78,9 @@ fn one_attack_command_spends_one_action_for_the_whole_sequence() {
 #[test]
 fn remaining_swings_turn_to_another_enemy_in_reach_when_the_first_target_drops() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 5),
-        puppet("Goblin 1", Monster::Goblin),
-        puppet("Goblin 2", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 5),
+        puppet("Goblin 1", Monster::GOBLIN),
+        puppet("Goblin 2", Monster::GOBLIN),
     ]);
     let (bo, g1, g2) = (f.id("Bo"), f.id("Goblin 1"), f.id("Goblin 2"));
     f.melee(bo, g1);
@@ -101,8 +101,8 @@ fn remaining_swings_turn_to_another_enemy_in_reach_when_the_first_target_drops()
 #[test]
 fn multi_attack_does_not_apply_to_spells_fire_bolt_stays_one_attack() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 11),
-        puppet("Dragon", Monster::YoungRedDragon),
+        pc("Aria", Race::HUMAN, Class::MAGE, 11),
+        puppet("Dragon", Monster::YOUNG_RED_DRAGON),
     ]);
     let (aria, dragon) = (f.id("Aria"), f.id("Dragon"));
     f.get_mut(dragon).pools.spell_slots = [0; 9];
@@ -123,8 +123,8 @@ fn multi_attack_does_not_apply_to_spells_fire_bolt_stays_one_attack() {
 fn eldritch_blast_is_the_spell_exception_with_a_beam_per_tier() {
     for (level, beams) in [(1, 1), (5, 2), (11, 3), (17, 4)] {
         let mut f = Fight::new(vec![
-            pc("Aria", Race::Human, Class::Mage, level),
-            puppet("Dragon", Monster::YoungRedDragon),
+            pc("Aria", Race::HUMAN, Class::MAGE, level),
+            puppet("Dragon", Monster::YOUNG_RED_DRAGON),
         ]);
         let (aria, dragon) = (f.id("Aria"), f.id("Dragon"));
         f.turn_of(aria);
@@ -144,8 +144,8 @@ fn eldritch_blast_is_the_spell_exception_with_a_beam_per_tier() {
 #[test]
 fn monsters_make_their_stat_block_multiattack() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Troll", Monster::Troll),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Troll", Monster::TROLL),
     ]);
     let (bo, troll) = (f.id("Bo"), f.id("Troll"));
     f.melee(bo, troll);

@@ -13,9 +13,9 @@ use engine::{Band, BonusAction, Command, CunningMove, Event, MoveIntent, Reactio
 /// A level-1 fighter (player) in melee with a goblin the GM drives; the goblin's turn.
 fn goblin_leaving(level: u32) -> (Fight, engine::CombatantId, engine::CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, level),
-        puppet("Goblin", Monster::Goblin),
-        puppet("Goblin Boss", Monster::Hobgoblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, level),
+        puppet("Goblin", Monster::GOBLIN),
+        puppet("Goblin Boss", Monster::HOBGOBLIN),
     ]);
     let (bo, goblin, boss) = (f.id("Bo"), f.id("Goblin"), f.id("Goblin Boss"));
     f.melee(bo, goblin);
@@ -109,8 +109,8 @@ fn disengage_suppresses_opportunity_attacks() {
 #[test]
 fn enemies_take_opportunity_attacks_against_the_player_at_once() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        monster("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (bo, goblin) = (f.id("Bo"), f.id("Goblin"));
     f.melee(bo, goblin);
@@ -140,8 +140,8 @@ fn enemies_take_opportunity_attacks_against_the_player_at_once() {
 #[test]
 fn cunning_action_disengage_suppresses_opportunity_attacks() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 2),
-        monster("Goblin", Monster::Goblin),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 2),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (vex, goblin) = (f.id("Vex"), f.id("Goblin"));
     f.melee(vex, goblin);
@@ -157,8 +157,8 @@ fn cunning_action_disengage_suppresses_opportunity_attacks() {
 #[test]
 fn quickling_blur_suppresses_opportunity_attacks() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Quickling", Monster::Quickling),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Quickling", Monster::QUICKLING),
     ]);
     let (bo, quickling) = (f.id("Bo"), f.id("Quickling"));
     f.melee(bo, quickling);
@@ -172,8 +172,8 @@ fn quickling_blur_suppresses_opportunity_attacks() {
 #[test]
 fn a_quickling_played_by_the_game_strikes_and_blurs_away_without_provoking() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 4),
-        monster("Quickling", Monster::Quickling),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 4),
+        monster("Quickling", Monster::QUICKLING),
     ]);
     let (bo, quickling) = (f.id("Bo"), f.id("Quickling"));
     f.melee(bo, quickling);
@@ -193,8 +193,8 @@ fn a_quickling_played_by_the_game_strikes_and_blurs_away_without_provoking() {
 #[test]
 fn tiefling_misty_step_out_of_melee_provokes_nothing() {
     let mut f = Fight::new(vec![
-        pc("Zara", Race::Tiefling, Class::Rogue, 1),
-        monster("Goblin", Monster::Goblin),
+        pc("Zara", Race::TIEFLING, Class::ROGUE, 1),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (zara, goblin) = (f.id("Zara"), f.id("Goblin"));
     f.melee(zara, goblin);
@@ -209,8 +209,8 @@ fn tiefling_misty_step_out_of_melee_provokes_nothing() {
 #[test]
 fn the_misty_step_spell_out_of_melee_provokes_nothing() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 3),
-        monster("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::MAGE, 3),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.melee(aria, goblin);
@@ -223,9 +223,9 @@ fn the_misty_step_spell_out_of_melee_provokes_nothing() {
 #[test]
 fn leaving_two_enemies_offers_each_its_own_opportunity_attack() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        monster("Goblin 1", Monster::Goblin),
-        monster("Goblin 2", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        monster("Goblin 1", Monster::GOBLIN),
+        monster("Goblin 2", Monster::GOBLIN),
     ]);
     let (bo, g1, g2) = (f.id("Bo"), f.id("Goblin 1"), f.id("Goblin 2"));
     f.melee(bo, g1);
@@ -262,8 +262,8 @@ fn moving_within_melee_or_into_melee_does_not_provoke() {
 #[test]
 fn an_opportunity_attack_is_a_melee_attack_even_for_an_archer() {
     let mut f = Fight::new(vec![
-        pc("Rook", Race::Human, Class::Ranger, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Rook", Race::HUMAN, Class::RANGER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (rook, goblin) = (f.id("Rook"), f.id("Goblin"));
     f.melee(rook, goblin);

@@ -92,15 +92,15 @@ impl Setup {
             .monsters
             .iter()
             .enumerate()
-            .map(|(i, m)| Combatant::monster(&format!("{} {}", m.stats().name, i + 1), *m));
+            .map(|(i, m)| Combatant::monster(&format!("{} {}", m.name(), i + 1), *m));
         Combat::new(party.chain(monsters).collect(), Terrain::default())
     }
 }
 
 fn member(player: impl Strategy<Value = bool>) -> impl Strategy<Value = Member> {
     (
-        prop::sample::select(Race::ALL.to_vec()),
-        prop::sample::select(Class::ALL.to_vec()),
+        prop::sample::select(Race::all()),
+        prop::sample::select(Class::all()),
         1..=20u32,
         player,
     )
@@ -115,7 +115,7 @@ fn member(player: impl Strategy<Value = bool>) -> impl Strategy<Value = Member> 
 fn setup(player: impl Strategy<Value = bool> + Clone) -> impl Strategy<Value = Setup> {
     (
         prop::collection::vec(member(player), 1..=4),
-        prop::collection::vec(prop::sample::select(Monster::ALL.to_vec()), 1..=4),
+        prop::collection::vec(prop::sample::select(Monster::all()), 1..=4),
         any::<u64>(),
     )
         .prop_map(|(party, monsters, seed)| Setup { party, monsters, seed })

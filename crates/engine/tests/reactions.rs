@@ -27,9 +27,9 @@ fn hit(f: &mut Fight, attacker: CombatantId, target: CombatantId) -> Vec<Event> 
 /// A level-5 fighter, a rogue, and a goblin in melee with both; the goblin acts first.
 fn goblin_turn(fighter_level: u32, rogue_level: u32) -> (Fight, CombatantId, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, fighter_level),
-        pc("Vex", Race::Human, Class::Rogue, rogue_level),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, fighter_level),
+        pc("Vex", Race::HUMAN, Class::ROGUE, rogue_level),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, vex, goblin) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"));
     f.melee(bo, goblin);
@@ -109,12 +109,12 @@ fn among_forty_interception_is_offered_only_to_those_who_have_it_and_never_to_th
     // Two fighters of level 3 (Interception), 36 of level 1 (none), all in melee with the goblin
     // that hits Vex: the two are asked in turn, the recruits never.
     let mut cast = vec![
-        pc("Bo", Race::Human, Class::Fighter, 3),
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 3),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ];
-    cast.extend((1..=36).map(|i| pc(&format!("Recruit {i}"), Race::Human, Class::Fighter, 1)));
-    cast.push(pc("Cy", Race::Human, Class::Fighter, 3));
+    cast.extend((1..=36).map(|i| pc(&format!("Recruit {i}"), Race::HUMAN, Class::FIGHTER, 1)));
+    cast.push(pc("Cy", Race::HUMAN, Class::FIGHTER, 3));
     let mut f = Fight::new(cast);
     assert_eq!(f.combat.combatants.len(), engine::join::MAX_COMBATANTS);
     let (bo, vex, goblin, cy) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"), f.id("Cy"));
@@ -172,9 +172,9 @@ fn interception_reduces_damage_to_an_ally_in_melee_by_1d10_plus_proficiency() {
 #[test]
 fn shield_of_faith_spends_divine_favor_for_an_advantaged_death_save_when_an_ally_drops() {
     let mut f = Fight::new(vec![
-        pc("Mira", Race::Human, Class::Cleric, 1),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Mira", Race::HUMAN, Class::CLERIC, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (mira, bo, ogre) = (f.id("Mira"), f.id("Bo"), f.id("Ogre"));
     f.melee(bo, ogre);
@@ -202,9 +202,9 @@ fn shield_of_faith_spends_divine_favor_for_an_advantaged_death_save_when_an_ally
 #[test]
 fn shield_of_faith_is_not_offered_without_divine_favor() {
     let mut f = Fight::new(vec![
-        pc("Mira", Race::Human, Class::Cleric, 1),
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Mira", Race::HUMAN, Class::CLERIC, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (mira, bo, ogre) = (f.id("Mira"), f.id("Bo"), f.id("Ogre"));
     f.melee(bo, ogre);
@@ -219,8 +219,8 @@ fn shield_of_faith_is_not_offered_without_divine_favor() {
 /// A level-5 mage against a drow mage whose turn comes next.
 fn mage_duel() -> (Fight, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 5),
-        common::monster("Drow Mage", Monster::DrowMage),
+        pc("Aria", Race::HUMAN, Class::MAGE, 5),
+        common::monster("Drow Mage", Monster::DROW_MAGE),
     ]);
     let (aria, drow) = (f.id("Aria"), f.id("Drow Mage"));
     f.start_with_order(vec![aria, drow]);
@@ -292,8 +292,8 @@ fn counterspell_succeeds_and_fails_by_the_dc() {
 #[test]
 fn counterspell_needs_a_mage_of_level_five() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 4),
-        common::monster("Drow Mage", Monster::DrowMage),
+        pc("Aria", Race::HUMAN, Class::MAGE, 4),
+        common::monster("Drow Mage", Monster::DROW_MAGE),
     ]);
     let (aria, drow) = (f.id("Aria"), f.id("Drow Mage"));
     f.get_mut(drow).pools.spell_slots[2] = 0;
@@ -370,14 +370,14 @@ fn counterspell_chain_resolves_responder_first() {
 #[test]
 fn evasion_turns_a_failed_dex_save_into_a_success_for_a_rogue_of_level_seven() {
     for (class, level, offered) in [
-        (Class::Rogue, 7, true),
-        (Class::Ranger, 7, true),
-        (Class::Rogue, 6, false),
-        (Class::Ranger, 6, false),
+        (Class::ROGUE, 7, true),
+        (Class::RANGER, 7, true),
+        (Class::ROGUE, 6, false),
+        (Class::RANGER, 6, false),
     ] {
         let mut f = Fight::new(vec![
-            pc("Vex", Race::Human, class, level),
-            puppet("Drow Mage", Monster::DrowMage),
+            pc("Vex", Race::HUMAN, class, level),
+            puppet("Drow Mage", Monster::DROW_MAGE),
         ]);
         let (vex, drow) = (f.id("Vex"), f.id("Drow Mage"));
         f.start_with_order(vec![drow, vex]);
@@ -477,7 +477,7 @@ fn the_director_passes_a_timed_out_window() {
 fn a_used_reaction_is_gone_until_the_start_of_the_reactors_next_turn() {
     let (mut f, bo, _, goblin) = goblin_turn(5, 1);
     f.get_mut(goblin).sheet_mut().kind =
-        engine::combatant::Kind::Monster(std::sync::Arc::clone(Monster::BanditCaptain.def())); // two swings
+        engine::combatant::Kind::Monster(std::sync::Arc::clone(Monster::BANDIT_CAPTAIN.def())); // two swings
     let events = f.act_with(goblin, Command::Attack { target: Some(bo) }, |e, _| {
         rolls(e).first().is_some_and(|r| r.hit && !r.critical)
     });

@@ -14,8 +14,8 @@ use engine::{Band, CombatantId, Command, Event, MoveIntent, ReactionKind, RuleVi
 /// A level-1 fighter (player) with a goblin the GM drives at Near; the fighter's turn.
 fn fighter_and_goblin() -> (Fight, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, goblin) = (f.id("Bo"), f.id("Goblin"));
     f.get_mut(goblin).hp = 40;
@@ -122,9 +122,9 @@ fn ready_needs_both_the_action_and_the_reaction() {
 #[test]
 fn a_readied_action_fires_only_once() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Goblin 1", Monster::Goblin),
-        puppet("Goblin 2", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin 1", Monster::GOBLIN),
+        puppet("Goblin 2", Monster::GOBLIN),
     ]);
     let (bo, g1, g2) = (f.id("Bo"), f.id("Goblin 1"), f.id("Goblin 2"));
     f.get_mut(g1).hp = 40;
@@ -141,9 +141,9 @@ fn a_readied_action_fires_only_once() {
 #[test]
 fn passing_on_a_readied_trigger_keeps_it_for_a_later_one() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Goblin 1", Monster::Goblin),
-        puppet("Goblin 2", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin 1", Monster::GOBLIN),
+        puppet("Goblin 2", Monster::GOBLIN),
     ]);
     let (bo, g1, g2) = (f.id("Bo"), f.id("Goblin 1"), f.id("Goblin 2"));
     f.start_with_order(vec![bo, g1, g2]);
@@ -174,9 +174,9 @@ fn readied_attack_fires_when_an_enemy_leaves_melee_even_after_it_disengages() {
 #[test]
 fn readied_attack_on_an_attack_against_an_ally_strikes_before_the_enemys_roll() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, vex, goblin) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"));
     f.get_mut(goblin).hp = 40;
@@ -197,8 +197,8 @@ fn readied_attack_on_an_attack_against_an_ally_strikes_before_the_enemys_roll() 
 #[test]
 fn readied_cast_fires_when_an_enemy_casts_a_spell_and_spends_its_slot_then() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 1),
-        puppet("Drow Mage", Monster::DrowMage),
+        pc("Aria", Race::HUMAN, Class::MAGE, 1),
+        puppet("Drow Mage", Monster::DROW_MAGE),
     ]);
     let (aria, drow) = (f.id("Aria"), f.id("Drow Mage"));
     f.get_mut(drow).pools.spell_slots[2] = 0;
@@ -235,8 +235,8 @@ fn readied_cast_fires_when_an_enemy_casts_a_spell_and_spends_its_slot_then() {
 #[test]
 fn readied_dodge_fires_when_the_dragon_uses_breath_weapon_before_the_breath_lands() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 5),
-        monster("Dragon", Monster::RedDragonWyrmling),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 5),
+        monster("Dragon", Monster::RED_DRAGON_WYRMLING),
     ]);
     let (bo, dragon) = (f.id("Bo"), f.id("Dragon"));
     f.set_band(bo, dragon, Band::Near);
@@ -273,9 +273,9 @@ fn readied_dodge_fires_when_the_dragon_uses_breath_weapon_before_the_breath_land
 /// Bo and Vex (level 1 fighter, rogue) against a goblin the GM drives, at Near; Bo's turn.
 fn party_and_goblin() -> (Fight, CombatantId, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, vex, goblin) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"));
     f.get_mut(goblin).hp = 40;

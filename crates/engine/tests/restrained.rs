@@ -11,8 +11,8 @@ use engine::{Band, Command, Event, MoveIntent, RuleViolation};
 #[test]
 fn web_or_entangled_is_half_speed_until_freed_not_one_turn() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 3),
-        puppet("Orc", Monster::Orc),
+        pc("Aria", Race::HUMAN, Class::MAGE, 3),
+        puppet("Orc", Monster::ORC),
     ]);
     let (aria, orc) = (f.id("Aria"), f.id("Orc"));
     f.start_with_order(vec![aria, orc]);
@@ -82,9 +82,9 @@ fn web_or_entangled_is_half_speed_until_freed_not_one_turn() {
 #[test]
 fn a_net_restrains_at_dc_10_zero_feet_until_an_escape_frees() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, vex, goblin) = (f.id("Bo"), f.id("Vex"), f.id("Goblin"));
     f.get_mut(bo).set_items([(Item::NET, 1)].into());
@@ -152,8 +152,8 @@ fn a_net_restrains_at_dc_10_zero_feet_until_an_escape_frees() {
 #[test]
 fn prone_crawling_at_half_speed_moves_without_standing() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, goblin) = (f.id("Bo"), f.id("Goblin"));
     f.melee(bo, goblin);

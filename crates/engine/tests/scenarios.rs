@@ -204,9 +204,8 @@ impl Table {
 
 /// A line introducing a combatant: what it is and the numbers that matter to the log.
 fn introduce(c: &Combatant) -> String {
-    let race = c.race_name().and_then(engine::content::Race::parse);
-    let what = match (race, c.class_name(), c.monster_name()) {
-        (Some(race), Some(class), _) => format!("{race:?} {class} {}", c.level()),
+    let what = match (c.race_name(), c.class_name(), c.monster_name()) {
+        (Some(race), Some(class), _) => format!("{race} {class} {}", c.level()),
         (_, _, Some(monster)) => monster.to_owned(),
         _ => "?".to_owned(),
     };

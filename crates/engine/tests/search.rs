@@ -41,9 +41,9 @@ fn every_zone_hides_a_trap_a_cache_and_a_hidden_door_with_their_dcs() {
 #[test]
 fn a_quickling_hides_out_of_reach_and_a_search_that_beats_its_stealth_finds_it() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 5),
-        pc("Vex", Race::Halfling, Class::Rogue, 5),
-        monster("Quickling", Monster::Quickling),
+        pc("Aria", Race::HUMAN, Class::MAGE, 5),
+        pc("Vex", Race::HALFLING, Class::ROGUE, 5),
+        monster("Quickling", Monster::QUICKLING),
     ]);
     let (aria, vex, quickling) = (f.id("Aria"), f.id("Vex"), f.id("Quickling"));
     f.start_with_order(vec![aria, vex, quickling]);
@@ -88,7 +88,7 @@ fn a_search_keeps_what_it_found_for_the_room() {
         ..engine::Terrain::default()
     };
     let mut f = Fight::in_room(
-        vec![pc("Aria", Race::Human, Class::Mage, 1), monster("Ogre", Monster::Ogre)],
+        vec![pc("Aria", Race::HUMAN, Class::MAGE, 1), monster("Ogre", Monster::OGRE)],
         terrain,
     );
     let aria = f.id("Aria");

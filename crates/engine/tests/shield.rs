@@ -12,8 +12,8 @@ use engine::{Combat, CombatantId, Command, Event, ReactionKind, Ruleset, Terrain
 /// A level-1 mage in melee with a goblin whose turn it is.
 fn mage_and_goblin() -> (Fight, CombatantId, CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Ione", Race::Human, Class::Mage, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Ione", Race::HUMAN, Class::MAGE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (ione, goblin) = (f.id("Ione"), f.id("Goblin"));
     f.melee(ione, goblin);
@@ -92,8 +92,8 @@ fn shield_is_offered_only_to_a_mage_with_a_first_level_slot() {
     assert_eq!(offered_to(&events, ione), None, "no slot, no Shield");
 
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, goblin) = (f.id("Bo"), f.id("Goblin"));
     f.melee(bo, goblin);
@@ -106,11 +106,11 @@ fn shield_is_offered_only_to_a_mage_with_a_first_level_slot() {
 fn a_monster_mage_raises_shield_only_when_it_turns_the_hit_into_a_miss() {
     // An AI-controlled mage: the AI ranks Shield and takes it when it helps.
     let mut f = Fight::new(vec![
-        puppet("Goblin", Monster::Goblin),
-        pc("Ione", Race::Human, Class::Mage, 1)
+        puppet("Goblin", Monster::GOBLIN),
+        pc("Ione", Race::HUMAN, Class::MAGE, 1)
             .controlled_by(engine::Controller::Ai(engine::content::Behaviour::Caster))
             .on_side(engine::Side::Enemies),
-        pc("Bo", Race::Human, Class::Fighter, 1),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
     ]);
     let (ione, bo) = (f.id("Ione"), f.id("Bo"));
     f.melee(ione, bo);
@@ -142,7 +142,7 @@ fn a_monster_mage_raises_shield_only_when_it_turns_the_hit_into_a_miss() {
 
 #[test]
 fn tdgs_shield_is_an_interrupt_once_a_round() {
-    let mage = pc("Ione", Race::Human, Class::Mage, 1);
+    let mage = pc("Ione", Race::HUMAN, Class::MAGE, 1);
     assert_eq!(
         tdgs::interrupt_limit(&mage, ReactionKind::Shield),
         Some(tdgs::Limit::PerRound(1))

@@ -7,12 +7,12 @@ fn ai_duel_runs_to_an_end() {
     for seed in 0..200 {
         let fighter = Combatant::character(
             "Bo",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             5,
             Controller::Ai(engine::content::Behaviour::Aggressive),
         );
-        let goblins = (1..=3).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        let goblins = (1..=3).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::GOBLIN));
         let mut combat = Combat::new(std::iter::once(fighter).chain(goblins).collect(), Terrain::default());
         let mut dice = Dice::seeded(seed);
         let events = apply(

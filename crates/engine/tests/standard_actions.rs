@@ -10,8 +10,8 @@ use engine::{Band, Command, Event, MoveIntent, RuleViolation, ShoveMode};
 /// A level-1 human fighter (STR 16: +3, proficiency +2, longsword 1d8) in melee with a goblin.
 fn fighter_and_goblin() -> (Fight, engine::CombatantId, engine::CombatantId) {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (bo, goblin) = (f.id("Bo"), f.id("Goblin"));
     f.melee(bo, goblin);
@@ -62,8 +62,8 @@ fn natural_twenty_is_a_critical_hit_that_doubles_the_dice_not_the_modifier() {
 #[test]
 fn natural_one_always_misses_even_when_the_total_beats_armor_class() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        puppet("Zombie", Monster::Zombie),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Zombie", Monster::ZOMBIE),
     ]);
     let (bo, zombie) = (f.id("Bo"), f.id("Zombie"));
     f.get_mut(bo).abilities.str = 20; // +5 and +2 proficiency: a natural 1 totals 8 = the zombie's AC
@@ -94,8 +94,8 @@ fn attacking_out_of_reach_is_refused_and_changes_nothing() {
 #[test]
 fn cast_spell_spends_the_action_and_the_lowest_slot_magic_missile_darts_deal_1d4_plus_1_each() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::MAGE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.turn_of(aria);
@@ -127,8 +127,8 @@ fn cast_spell_spends_the_action_and_the_lowest_slot_magic_missile_darts_deal_1d4
 #[test]
 fn casting_without_a_slot_left_is_refused() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::MAGE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.get_mut(aria).pools.spell_slots = [0; 9];
@@ -204,8 +204,8 @@ fn dodge_gives_attackers_disadvantage_until_the_dodgers_next_turn() {
 #[test]
 fn dodge_gives_dex_saving_throws_advantage() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Drow Mage", Monster::DrowMage),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Drow Mage", Monster::DROW_MAGE),
     ]);
     let (vex, drow) = (f.id("Vex"), f.id("Drow Mage"));
     f.turn_of(vex);
@@ -242,9 +242,9 @@ fn dodge_gives_dex_saving_throws_advantage() {
 #[test]
 fn help_gives_an_ally_advantage_on_their_next_attack_only() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, vex, ogre) = (f.id("Bo"), f.id("Vex"), f.id("Ogre"));
     f.melee(vex, ogre);
@@ -285,12 +285,12 @@ fn helping_yourself_or_an_enemy_is_refused() {
 #[test]
 fn hide_rolls_stealth_against_the_highest_passive_perception_and_hidden_attackers_get_advantage() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 2),
-        puppet("Goblin", Monster::Goblin),
-        puppet("Wolf", Monster::Wolf),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 2),
+        puppet("Goblin", Monster::GOBLIN),
+        puppet("Wolf", Monster::WOLF),
     ]);
     let (vex, goblin, wolf) = (f.id("Vex"), f.id("Goblin"), f.id("Wolf"));
-    f.get_mut(vex).set_weapon(Weapon::Shortbow);
+    f.get_mut(vex).set_weapon(Weapon::SHORTBOW);
     f.turn_of(vex);
     assert_eq!(f.get(goblin).passive_perception(), 9);
     assert_eq!(f.get(wolf).passive_perception(), 13);
@@ -318,8 +318,8 @@ fn hide_rolls_stealth_against_the_highest_passive_perception_and_hidden_attacker
 #[test]
 fn hide_that_fails_the_check_leaves_you_seen() {
     let mut f = Fight::new(vec![
-        pc("Vex", Race::Human, Class::Rogue, 1),
-        puppet("Wolf", Monster::Wolf),
+        pc("Vex", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Wolf", Monster::WOLF),
     ]);
     let vex = f.id("Vex");
     f.turn_of(vex);
@@ -392,7 +392,7 @@ fn search_rolls_the_better_of_perception_and_investigation_and_finds_what_it_bea
         ..engine::Terrain::default()
     };
     let mut f = Fight::in_room(
-        vec![pc("Aria", Race::Human, Class::Mage, 1), puppet("Ogre", Monster::Ogre)],
+        vec![pc("Aria", Race::HUMAN, Class::MAGE, 1), puppet("Ogre", Monster::OGRE)],
         terrain,
     );
     let aria = f.id("Aria");
@@ -419,8 +419,8 @@ fn search_rolls_the_better_of_perception_and_investigation_and_finds_what_it_bea
 #[test]
 fn search_reveals_a_hidden_enemy_whose_stealth_it_meets() {
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Mage, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::MAGE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(goblin).conditions.hidden = Some(12);
@@ -488,9 +488,9 @@ fn grapple_and_shove_need_the_target_in_melee() {
 #[test]
 fn shove_prone_knocks_the_target_down_and_melee_attacks_against_it_gain_advantage() {
     let mut f = Fight::new(vec![
-        pc("Bo", Race::Human, Class::Fighter, 1),
-        pc("Cal", Race::Human, Class::Fighter, 1),
-        puppet("Ogre", Monster::Ogre),
+        pc("Bo", Race::HUMAN, Class::FIGHTER, 1),
+        pc("Cal", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (bo, cal, ogre) = (f.id("Bo"), f.id("Cal"), f.id("Ogre"));
     f.melee(bo, ogre);

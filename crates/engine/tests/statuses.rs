@@ -126,12 +126,12 @@ fn a_troll_regenerates_at_the_start_of_its_turns_in_every_ruleset() {
     for ruleset in Ruleset::ALL {
         let fighter = Combatant::character(
             "Aria",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             5,
             Controller::Ai(engine::content::Behaviour::Aggressive),
         );
-        let mut troll = Combatant::monster("Troll", Monster::Troll);
+        let mut troll = Combatant::monster("Troll", Monster::TROLL);
         troll.hp -= 30;
         let mut combat = Combat::new(vec![fighter, troll], Terrain::default()).with_ruleset(ruleset);
         let troll = combat.combatants[1].id;
@@ -163,7 +163,7 @@ attacks = [{ name = "Slam", to_hit = 0, damage = "1", type = "bludgeoning" }]
 condition_immunities = ["paralyzed"]
 "#,
     );
-    let mut ghoul = Combatant::monster("Ghoul", Monster::Ghoul).controlled_by(Controller::Player("gm".into()));
+    let mut ghoul = Combatant::monster("Ghoul", Monster::GHOUL).controlled_by(Controller::Player("gm".into()));
     ghoul.side = Side::Party;
     let guard = Combatant::of_monster("Guard", Arc::clone(c.monsters.get("Stone Guard").unwrap()))
         .controlled_by(Controller::Player("gm2".into()));
@@ -189,8 +189,8 @@ condition_immunities = ["paralyzed"]
 #[test]
 fn a_fight_stored_with_statuses_on_the_charge_race_sheet_reads_them_back_on_the_combatant() {
     let mut f = Fight::new(vec![
-        common::pc("Aria", Race::Human, Class::Fighter, 3),
-        common::monster("Goblin", Monster::Goblin),
+        common::pc("Aria", Race::HUMAN, Class::FIGHTER, 3),
+        common::monster("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
     f.get_mut(aria).statuses = vec![engine::content::statuses::burning()];

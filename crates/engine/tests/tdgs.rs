@@ -55,9 +55,9 @@ fn instants(events: &[Event]) -> Vec<(CombatantId, Instant, i32)> {
 #[test]
 fn initiative_is_ref_then_luk_and_is_not_rolled() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Bren", Race::Human, Class::Fighter, 1), 14, 12),
-        stats(puppet("Goblin", Monster::Goblin), 14, 8),
-        stats(pc("Aria", Race::Human, Class::Cleric, 1), 16, 10),
+        stats(pc("Bren", Race::HUMAN, Class::FIGHTER, 1), 14, 12),
+        stats(puppet("Goblin", Monster::GOBLIN), 14, 8),
+        stats(pc("Aria", Race::HUMAN, Class::CLERIC, 1), 16, 10),
     ]);
     let before = f.dice.position();
     let events = f.direct(Command::Begin);
@@ -98,9 +98,9 @@ fn three_or_more_tied_entities_flip_d2_together_until_resolved() {
 #[test]
 fn the_order_persists_across_rounds_and_is_refixed_only_when_ref_or_luk_change() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Human, Class::Cleric, 1), 14, 10),
-        stats(pc("Bren", Race::Human, Class::Cleric, 1), 14, 10),
-        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+        stats(pc("Aria", Race::HUMAN, Class::CLERIC, 1), 14, 10),
+        stats(pc("Bren", Race::HUMAN, Class::CLERIC, 1), 14, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 8, 8),
     ]);
     let events = f.direct(Command::Begin);
     let first: Vec<CombatantId> = fixed_order(&events).iter().map(|e| e.id).collect();
@@ -131,10 +131,10 @@ fn the_order_persists_across_rounds_and_is_refixed_only_when_ref_or_luk_change()
 fn instants_resolve_by_instant_ref_quick_draw_12_battle_cry_8_premonition_5() {
     // Seed 001's example: Fighter "Battle Cry" (8), Rogue "Quick Draw" (12), Wizard "Premonition" (5).
     let mut f = tdgs_fight(vec![
-        stats(pc("Fighter", Race::Human, Class::Fighter, 1), 18, 10),
-        stats(pc("Rogue", Race::Human, Class::Rogue, 1), 10, 10),
-        stats(pc("Wizard", Race::Human, Class::Mage, 1), 14, 10),
-        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+        stats(pc("Fighter", Race::HUMAN, Class::FIGHTER, 1), 18, 10),
+        stats(pc("Rogue", Race::HUMAN, Class::ROGUE, 1), 10, 10),
+        stats(pc("Wizard", Race::HUMAN, Class::MAGE, 1), 14, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 8, 8),
     ]);
     let (fighter, rogue, wizard) = (f.id("Fighter"), f.id("Rogue"), f.id("Wizard"));
     let order = tdgs::order_instants(
@@ -202,9 +202,9 @@ fn instants_resolve_by_instant_ref_quick_draw_12_battle_cry_8_premonition_5() {
 fn instant_ties_go_to_luk_and_an_instant_without_its_own_ref_uses_its_user_s() {
     let c = Combat::new(
         vec![
-            stats(pc("Rook", Race::Human, Class::Rogue, 1), 10, 8),
-            stats(pc("Rue", Race::Human, Class::Rogue, 1), 10, 15),
-            stats(pc("Robin", Race::Human, Class::Ranger, 1), 9, 10),
+            stats(pc("Rook", Race::HUMAN, Class::ROGUE, 1), 10, 8),
+            stats(pc("Rue", Race::HUMAN, Class::ROGUE, 1), 10, 15),
+            stats(pc("Robin", Race::HUMAN, Class::RANGER, 1), 9, 10),
         ],
         Terrain::default(),
     );
@@ -225,16 +225,16 @@ fn instant_ties_go_to_luk_and_an_instant_without_its_own_ref_uses_its_user_s() {
 #[test]
 fn only_a_class_s_own_instant_may_be_declared_and_only_under_tdgs() {
     let mut f = tdgs_fight(vec![
-        pc("Wizard", Race::Human, Class::Mage, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Wizard", Race::HUMAN, Class::MAGE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let wizard = f.id("Wizard");
     f.direct(Command::Begin);
     let why = f.refused_for(wizard, Command::DeclareInstant(Instant::QuickDraw));
     assert!(matches!(why, RuleViolation::NotEligible { .. }));
     let mut g = Fight::new(vec![
-        pc("Wizard", Race::Human, Class::Mage, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Wizard", Race::HUMAN, Class::MAGE, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     g.direct(Command::Begin);
     let why = g.refused_for(wizard, Command::DeclareInstant(Instant::Premonition));
@@ -244,8 +244,8 @@ fn only_a_class_s_own_instant_may_be_declared_and_only_under_tdgs() {
 #[test]
 fn a_turn_is_one_action_and_one_step_before_or_after_it_never_both() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Human, Class::Fighter, 1), 18, 10),
-        stats(puppet("Ogre", Monster::Ogre), 8, 8),
+        stats(pc("Aria", Race::HUMAN, Class::FIGHTER, 1), 18, 10),
+        stats(puppet("Ogre", Monster::OGRE), 8, 8),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.get_mut(ogre).hp = 200;
@@ -279,8 +279,8 @@ fn a_turn_is_one_action_and_one_step_before_or_after_it_never_both() {
 #[test]
 fn a_step_is_one_move_its_unused_feet_are_forfeit_and_dash_buys_one_more_move() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Human, Class::Fighter, 1), 18, 10),
-        stats(puppet("Ogre", Monster::Ogre), 8, 8),
+        stats(pc("Aria", Race::HUMAN, Class::FIGHTER, 1), 18, 10),
+        stats(puppet("Ogre", Monster::OGRE), 8, 8),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.direct(Command::Begin);
@@ -306,8 +306,8 @@ fn a_step_is_one_move_its_unused_feet_are_forfeit_and_dash_buys_one_more_move() 
 fn free_actions_are_unlimited_each_once_a_turn() {
     // Seed 001: "Unlimited FREE ACTIONS"; each free action's own limit ("varies") is once a turn.
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Tiefling, Class::Fighter, 3), 18, 10),
-        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+        stats(pc("Aria", Race::TIEFLING, Class::FIGHTER, 3), 18, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 8, 8),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).hp = 5;
@@ -343,10 +343,10 @@ fn goblin_attacks(f: &mut Fight, goblin: CombatantId, target: CombatantId) -> Ve
 fn parry_is_an_interrupt_one_per_round_at_level_one_and_two_at_level_five() {
     for (level, per_round) in [(1, 1), (5, 2)] {
         let mut f = tdgs_fight(vec![
-            stats(puppet("Goblin 1", Monster::Goblin), 18, 10),
-            stats(puppet("Goblin 2", Monster::Goblin), 17, 10),
-            stats(puppet("Goblin 3", Monster::Goblin), 16, 10),
-            stats(pc("Aria", Race::Human, Class::Fighter, level), 10, 10),
+            stats(puppet("Goblin 1", Monster::GOBLIN), 18, 10),
+            stats(puppet("Goblin 2", Monster::GOBLIN), 17, 10),
+            stats(puppet("Goblin 3", Monster::GOBLIN), 16, 10),
+            stats(pc("Aria", Race::HUMAN, Class::FIGHTER, level), 10, 10),
         ]);
         let aria = f.id("Aria");
         f.get_mut(aria).hp = 200;
@@ -393,8 +393,8 @@ fn parry_rolls_d20_plus_dex_and_proficiency_against_10_plus_the_attack_bonus_and
     // +4 to hit: DC 14. A natural 11 or more deflects.
     let fight = || {
         let mut f = tdgs_fight(vec![
-            stats(puppet("Goblin", Monster::Goblin), 18, 10),
-            stats(pc("Aria", Race::Human, Class::Fighter, 1), 13, 10),
+            stats(puppet("Goblin", Monster::GOBLIN), 18, 10),
+            stats(pc("Aria", Race::HUMAN, Class::FIGHTER, 1), 13, 10),
         ]);
         let (goblin, aria) = (f.id("Goblin"), f.id("Aria"));
         f.melee(goblin, aria);
@@ -447,9 +447,9 @@ fn parry_rolls_d20_plus_dex_and_proficiency_against_10_plus_the_attack_bonus_and
 #[test]
 fn there_are_no_free_interrupts_only_those_abilities_grant() {
     let mut f = tdgs_fight(vec![
-        stats(puppet("Goblin", Monster::Goblin), 18, 10),
-        stats(pc("Wizard", Race::Human, Class::Mage, 1), 10, 10),
-        stats(pc("Bren", Race::Human, Class::Fighter, 1), 9, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 18, 10),
+        stats(pc("Wizard", Race::HUMAN, Class::MAGE, 1), 10, 10),
+        stats(pc("Bren", Race::HUMAN, Class::FIGHTER, 1), 9, 10),
     ]);
     let (goblin, wizard, bren) = (f.id("Goblin"), f.id("Wizard"), f.id("Bren"));
     f.melee(goblin, wizard);
@@ -470,7 +470,7 @@ fn there_are_no_free_interrupts_only_those_abilities_grant() {
 
 #[test]
 fn limits_count_per_round_per_scene_and_per_day() {
-    let mut c = pc("Aria", Race::Human, Class::Mage, 5);
+    let mut c = pc("Aria", Race::HUMAN, Class::MAGE, 5);
     assert_eq!(
         tdgs::interrupt_limit(&c, ReactionKind::Counterspell),
         Some(Limit::PerScene(1))
@@ -495,8 +495,8 @@ fn limits_count_per_round_per_scene_and_per_day() {
 /// A level-5 mage (REF 20, first) against a drow mage.
 fn mage_duel() -> (Fight, CombatantId, CombatantId) {
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Human, Class::Mage, 5), 20, 10),
-        monster("Drow Mage", Monster::DrowMage),
+        stats(pc("Aria", Race::HUMAN, Class::MAGE, 5), 20, 10),
+        monster("Drow Mage", Monster::DROW_MAGE),
     ]);
     let (aria, drow) = (f.id("Aria"), f.id("Drow Mage"));
     f.get_mut(drow).hp = 200;
@@ -598,8 +598,8 @@ fn counterspell_is_once_per_scene() {
 #[test]
 fn ready_turns_the_action_into_a_conditional_interrupt_for_those_without_any() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Rue", Race::Human, Class::Rogue, 1), 18, 10),
-        stats(puppet("Goblin", Monster::Goblin), 8, 8),
+        stats(pc("Rue", Race::HUMAN, Class::ROGUE, 1), 18, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 8, 8),
     ]);
     let (rue, goblin) = (f.id("Rue"), f.id("Goblin"));
     f.direct(Command::Begin);
@@ -623,9 +623,9 @@ fn ready_turns_the_action_into_a_conditional_interrupt_for_those_without_any() {
 #[test]
 fn delay_moves_you_later_this_round_only() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Aria", Race::Human, Class::Cleric, 1), 18, 10),
-        stats(pc("Bren", Race::Human, Class::Cleric, 1), 16, 10),
-        stats(puppet("Goblin", Monster::Goblin), 14, 10),
+        stats(pc("Aria", Race::HUMAN, Class::CLERIC, 1), 18, 10),
+        stats(pc("Bren", Race::HUMAN, Class::CLERIC, 1), 16, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 14, 10),
     ]);
     let (aria, bren, goblin) = (f.id("Aria"), f.id("Bren"), f.id("Goblin"));
     f.direct(Command::Begin);
@@ -668,8 +668,8 @@ fn delay_moves_you_later_this_round_only() {
     ));
     // And only under TDGS.
     let mut g = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Cleric, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::CLERIC, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     g.turn_of(CombatantId(0));
     assert!(matches!(
@@ -682,10 +682,10 @@ fn delay_moves_you_later_this_round_only() {
 fn simultaneous_events_and_mutual_destruction_resolve_by_ref_then_luk_then_d2() {
     let c = Combat::new(
         vec![
-            stats(pc("Swift", Race::Human, Class::Fighter, 1), 15, 8),
-            stats(monster("Slow", Monster::Goblin), 12, 18),
-            stats(monster("Lucky", Monster::Goblin), 15, 12),
-            stats(monster("Twin", Monster::Goblin), 15, 12),
+            stats(pc("Swift", Race::HUMAN, Class::FIGHTER, 1), 15, 8),
+            stats(monster("Slow", Monster::GOBLIN), 12, 18),
+            stats(monster("Lucky", Monster::GOBLIN), 15, 12),
+            stats(monster("Twin", Monster::GOBLIN), 15, 12),
         ],
         Terrain::default(),
     )
@@ -708,9 +708,9 @@ fn simultaneous_events_and_mutual_destruction_resolve_by_ref_then_luk_then_d2() 
 #[test]
 fn simultaneous_reactions_are_offered_in_ref_order_not_turn_order() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Slow", Race::Human, Class::Fighter, 1), 10, 10),
-        stats(puppet("Goblin", Monster::Goblin), 16, 10),
-        stats(pc("Swift", Race::Human, Class::Fighter, 1), 14, 10),
+        stats(pc("Slow", Race::HUMAN, Class::FIGHTER, 1), 10, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 16, 10),
+        stats(pc("Swift", Race::HUMAN, Class::FIGHTER, 1), 14, 10),
     ]);
     let (slow, goblin, swift) = (f.id("Slow"), f.id("Goblin"), f.id("Swift"));
     f.melee(goblin, slow);
@@ -737,15 +737,15 @@ fn ai_fights_under_tdgs_run_to_an_end_and_replay_identically() {
     for seed in 0..100 {
         let fighter = Combatant::character(
             "Bo",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             5,
             Controller::Ai(Behaviour::Aggressive),
         );
-        let rogue = Combatant::character("Ro", Race::Elf, Class::Rogue, 3, Controller::Ai(Behaviour::Aggressive));
-        let mage = Combatant::character("Mo", Race::Elf, Class::Mage, 5, Controller::Ai(Behaviour::Caster));
-        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::Goblin));
-        let drow = monster("Drow", Monster::DrowMage);
+        let rogue = Combatant::character("Ro", Race::ELF, Class::ROGUE, 3, Controller::Ai(Behaviour::Aggressive));
+        let mage = Combatant::character("Mo", Race::ELF, Class::MAGE, 5, Controller::Ai(Behaviour::Caster));
+        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::GOBLIN));
+        let drow = monster("Drow", Monster::DROW_MAGE);
         let all: Vec<_> = [fighter, rogue, mage]
             .into_iter()
             .chain(goblins)
@@ -767,7 +767,7 @@ fn ai_fights_under_tdgs_run_to_an_end_and_replay_identically() {
 #[test]
 fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_free() {
     // Seed 001 "Interrupt limits": Parry (Lv1) 1/round, (Lv5) 2/round; Counterspell 1/scene.
-    let fighter = |level| pc("Aria", Race::Human, Class::Fighter, level);
+    let fighter = |level| pc("Aria", Race::HUMAN, Class::FIGHTER, level);
     let list = |c: &Combatant| {
         tdgs::interrupts(c)
             .into_iter()
@@ -784,7 +784,7 @@ fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_fre
     let mut veteran = fighter(5);
     tdgs::spend_interrupt(&mut veteran, ReactionKind::Parry);
     assert!(list(&veteran).contains(&(ReactionKind::Parry, Limit::PerRound(2), 1)));
-    let mut mage = pc("Wren", Race::Human, Class::Mage, 5);
+    let mut mage = pc("Wren", Race::HUMAN, Class::MAGE, 5);
     assert_eq!(
         list(&mage),
         vec![
@@ -794,7 +794,7 @@ fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_fre
     );
     tdgs::spend_interrupt(&mut mage, ReactionKind::Counterspell);
     assert!(list(&mage).contains(&(ReactionKind::Counterspell, Limit::PerScene(1), 0)));
-    let mut spent = pc("Cleo", Race::Human, Class::Mage, 1);
+    let mut spent = pc("Cleo", Race::HUMAN, Class::MAGE, 1);
     spent.pools.spell_slots = [0; 9];
     assert_eq!(
         list(&spent),
@@ -802,7 +802,7 @@ fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_fre
         "no free interrupts: a mage without a slot has none"
     );
     assert_eq!(
-        list(&pc("Rue", Race::Human, Class::Rogue, 1)),
+        list(&pc("Rue", Race::HUMAN, Class::ROGUE, 1)),
         vec![],
         "no free interrupts"
     );
@@ -813,10 +813,10 @@ fn the_interrupts_an_entity_has_are_listed_with_their_uses_left_and_none_are_fre
 fn the_coming_instant_phase_lists_declared_instants_by_instant_ref_then_luk() {
     // The seed's example: Quick Draw (12), Battle Cry (8), Premonition (5).
     let mut f = tdgs_fight(vec![
-        stats(pc("Fighter", Race::Human, Class::Fighter, 1), 14, 10),
-        stats(pc("Rogue", Race::Human, Class::Rogue, 1), 10, 10),
-        stats(pc("Wizard", Race::Human, Class::Mage, 1), 16, 10),
-        monster("Goblin", Monster::Goblin),
+        stats(pc("Fighter", Race::HUMAN, Class::FIGHTER, 1), 14, 10),
+        stats(pc("Rogue", Race::HUMAN, Class::ROGUE, 1), 10, 10),
+        stats(pc("Wizard", Race::HUMAN, Class::MAGE, 1), 16, 10),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (fighter, rogue, wizard) = (f.id("Fighter"), f.id("Rogue"), f.id("Wizard"));
     f.direct(Command::Begin);
@@ -841,8 +841,8 @@ fn the_coming_instant_phase_lists_declared_instants_by_instant_ref_then_luk() {
 #[test]
 fn an_instant_declared_before_the_scene_starts_resolves_in_round_one_s_instant_phase() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Rook", Race::Human, Class::Rogue, 1), 10, 10),
-        stats(puppet("Goblin", Monster::Goblin), 14, 8),
+        stats(pc("Rook", Race::HUMAN, Class::ROGUE, 1), 10, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 14, 8),
     ]);
     let rook = f.id("Rook");
     assert_eq!(
@@ -876,8 +876,8 @@ fn an_instant_declared_before_the_scene_starts_resolves_in_round_one_s_instant_p
 #[test]
 fn premonition_puts_attacks_on_the_mage_at_disadvantage_until_the_mage_s_turn() {
     let mut f = tdgs_fight(vec![
-        stats(pc("Wren", Race::Human, Class::Mage, 1), 10, 10),
-        stats(puppet("Goblin", Monster::Goblin), 16, 8),
+        stats(pc("Wren", Race::HUMAN, Class::MAGE, 1), 10, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 16, 8),
     ]);
     let (wren, goblin) = (f.id("Wren"), f.id("Goblin"));
     f.melee(wren, goblin);
@@ -923,9 +923,9 @@ fn intervention_offered(events: &[Event], ced: CombatantId) -> bool {
 /// A TDGS fight: the cleric Ced, the rogue Rook at 1 HP, a goblin (first) in melee with Rook.
 fn intervention_fight(ced: Combatant) -> (Fight, CombatantId, CombatantId, CombatantId) {
     let mut f = tdgs_fight(vec![
-        stats(puppet("Goblin", Monster::Goblin), 18, 10),
+        stats(puppet("Goblin", Monster::GOBLIN), 18, 10),
         stats(ced, 10, 12),
-        stats(pc("Rook", Race::Human, Class::Rogue, 1), 9, 10),
+        stats(pc("Rook", Race::HUMAN, Class::ROGUE, 1), 9, 10),
     ]);
     let (goblin, ced, rook) = (f.id("Goblin"), f.id("Ced"), f.id("Rook"));
     f.get_mut(rook).hp = 1;
@@ -936,7 +936,7 @@ fn intervention_fight(ced: Combatant) -> (Fight, CombatantId, CombatantId, Comba
 
 #[test]
 fn divine_intervention_is_a_per_day_interrupt_that_survives_the_scene_and_returns_with_a_long_rest() {
-    let (mut f, goblin, ced, rook) = intervention_fight(pc("Ced", Race::Human, Class::Cleric, 1));
+    let (mut f, goblin, ced, rook) = intervention_fight(pc("Ced", Race::HUMAN, Class::CLERIC, 1));
     assert_eq!(
         tdgs::interrupt_limit(f.get(ced), ReactionKind::DivineIntervention),
         Some(Limit::PerDay(1))
@@ -1000,7 +1000,7 @@ fn divine_intervention_is_a_per_day_interrupt_that_survives_the_scene_and_return
     // uses kept from today.
     let today = tdgs::day_uses(f.get(ced));
     assert_eq!(today.len(), 1);
-    let mut carried = pc("Ced", Race::Human, Class::Cleric, 1);
+    let mut carried = pc("Ced", Race::HUMAN, Class::CLERIC, 1);
     tdgs::carry_day_uses(&mut carried, &today);
     let (mut g, goblin, ced, rook) = intervention_fight(carried.clone());
     let events = g.act_with(goblin, Command::Attack { target: Some(rook) }, |e, _| {
@@ -1032,8 +1032,8 @@ fn mutual_destruction_in_play_the_faster_entity_s_action_completes_and_the_loser
     // would stop the other (both at 1 HP): the higher REF completes first.
     for (rook_ref, goblin_ref) in [(16, 10), (10, 16)] {
         let mut f = tdgs_fight(vec![
-            stats(pc("Rook", Race::Human, Class::Rogue, 1), rook_ref, 10),
-            stats(puppet("Goblin", Monster::Goblin), goblin_ref, 8),
+            stats(pc("Rook", Race::HUMAN, Class::ROGUE, 1), rook_ref, 10),
+            stats(puppet("Goblin", Monster::GOBLIN), goblin_ref, 8),
         ]);
         let (rook, goblin) = (f.id("Rook"), f.id("Goblin"));
         f.melee(rook, goblin);

@@ -71,8 +71,8 @@ fn initiative_shortens_prep_and_recover_never_exec_and_jitter_lands_on_recover()
     });
     let mage = engine::Combatant::character(
         "Ione",
-        engine::content::Race::Elf,
-        engine::content::Class::Mage,
+        engine::content::Race::ELF,
+        engine::content::Class::MAGE,
         5,
         engine::Controller::Player("i".into()),
     );
@@ -87,12 +87,12 @@ fn initiative_shortens_prep_and_recover_never_exec_and_jitter_lands_on_recover()
 fn initiative_ties_break_by_dex_then_level_then_pcs_over_monsters_then_the_pre_rolled_coin() {
     let mut c = Combat::new(
         vec![
-            pc("Low", Race::Human, Class::Fighter, 1),
-            pc("Dexy", Race::Human, Class::Fighter, 1),
-            pc("Veteran", Race::Human, Class::Fighter, 5),
-            monster("Goblin", Monster::Goblin),
-            pc("Twin A", Race::Human, Class::Fighter, 1),
-            pc("Twin B", Race::Human, Class::Fighter, 1),
+            pc("Low", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Dexy", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Veteran", Race::HUMAN, Class::FIGHTER, 5),
+            monster("Goblin", Monster::GOBLIN),
+            pc("Twin A", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Twin B", Race::HUMAN, Class::FIGHTER, 1),
         ],
         Terrain::default(),
     );
@@ -116,8 +116,8 @@ fn initiative_ties_break_by_dex_then_level_then_pcs_over_monsters_then_the_pre_r
 #[test]
 fn initiative_and_the_coin_are_rolled_once_at_the_start() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let mut upcoming = f.upcoming();
     let (r0, r1) = (upcoming.die(20), upcoming.die(20));
@@ -132,8 +132,8 @@ fn initiative_and_the_coin_are_rolled_once_at_the_start() {
 #[test]
 fn a_player_with_no_action_chosen_halts_the_loop_until_they_commit() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        monster("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(goblin).hp = 50;
@@ -158,8 +158,8 @@ fn a_player_with_no_action_chosen_halts_the_loop_until_they_commit() {
 #[test]
 fn an_illegal_command_is_refused_at_commit_and_changes_nothing() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let goblin = f.id("Goblin");
     let events = f.direct(Command::Begin);
@@ -183,8 +183,8 @@ fn an_illegal_command_is_refused_at_commit_and_changes_nothing() {
 #[test]
 fn an_action_runs_prep_then_exec_then_recover_and_its_effect_comes_at_exec() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.direct(Command::Begin);
@@ -228,8 +228,8 @@ fn an_action_runs_prep_then_exec_then_recover_and_its_effect_comes_at_exec() {
 fn reactions_are_gated_by_the_reactor_s_own_phase_none_in_exec() {
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            monster("Goblin", Monster::Goblin),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            monster("Goblin", Monster::GOBLIN),
         ],
         Terrain::default(),
     )
@@ -257,9 +257,9 @@ fn reactions_are_gated_by_the_reactor_s_own_phase_none_in_exec() {
 fn what_a_reaction_can_do_is_gated_by_the_observed_phase() {
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            pc("Mira", Race::Human, Class::Mage, 1),
-            monster("Goblin", Monster::Goblin),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Mira", Race::HUMAN, Class::MAGE, 1),
+            monster("Goblin", Monster::GOBLIN),
         ],
         Terrain::default(),
     )
@@ -301,8 +301,8 @@ fn ctx_over<'a>(combat: &'a mut Combat, dice: &'a mut Dice) -> Ctx<'a> {
 fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            monster("Goblin", Monster::Goblin),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            monster("Goblin", Monster::GOBLIN),
         ],
         Terrain::default(),
     )
@@ -351,8 +351,8 @@ fn a_paused_action_resumes_once_the_reaction_fully_completes() {
     // An AI goblin in melee with a player fighter who keeps waiting: the goblin's attacks and
     // the fighter's exploits interleave; every paused action comes back.
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
-        monster("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+        monster("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.melee(aria, goblin);
@@ -397,8 +397,8 @@ fn a_paused_action_resumes_once_the_reaction_fully_completes() {
 #[test]
 fn a_cancel_that_hits_breaks_the_windup() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
-        puppet("Ogre", Monster::Ogre),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+        puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.melee(aria, ogre);
@@ -441,8 +441,8 @@ fn a_cancel_that_hits_breaks_the_windup() {
 #[test]
 fn movement_is_an_action_whose_leaving_triggers_resolve_before_it_arrives() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin 1", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin 1", Monster::GOBLIN),
     ]);
     let (aria, g1) = (f.id("Aria"), f.id("Goblin 1"));
     f.melee(aria, g1);
@@ -473,14 +473,14 @@ fn ai_fights_on_the_timeline_run_to_an_end_and_replay_identically() {
     for seed in 0..60 {
         let fighter = Combatant::character(
             "Bo",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             5,
             Controller::Ai(Behaviour::Aggressive),
         );
-        let mage = Combatant::character("Mo", Race::Elf, Class::Mage, 5, Controller::Ai(Behaviour::Caster));
-        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::Goblin));
-        let wolf = monster("Wolf", Monster::Wolf);
+        let mage = Combatant::character("Mo", Race::ELF, Class::MAGE, 5, Controller::Ai(Behaviour::Caster));
+        let goblins = (1..=3).map(|i| monster(&format!("Goblin {i}"), Monster::GOBLIN));
+        let wolf = monster("Wolf", Monster::WOLF);
         let all: Vec<_> = [fighter, mage].into_iter().chain(goblins).chain([wolf]).collect();
         let run = || {
             let mut combat = Combat::new(all.clone(), Terrain::default()).with_ruleset(Ruleset::Ticks);
@@ -499,8 +499,8 @@ fn ai_fights_on_the_timeline_run_to_an_end_and_replay_identically() {
 fn searches(seed: u64, fast_initiative: i32, slow_initiative: i32, ticks: u64) -> (usize, usize) {
     let mut combat = Combat::new(
         vec![
-            pc("Fast", Race::Human, Class::Fighter, 1),
-            pc("Slow", Race::Human, Class::Fighter, 1).on_side(engine::Side::Enemies),
+            pc("Fast", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Slow", Race::HUMAN, Class::FIGHTER, 1).on_side(engine::Side::Enemies),
         ],
         Terrain::default(),
     )
@@ -564,9 +564,9 @@ fn an_actor_with_several_queued_reactions_uses_only_the_best_one() {
     // breaks the windup and lets the other opening go.
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            pc("Bren", Race::Human, Class::Fighter, 1),
-            monster("Wolf", Monster::Wolf),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Bren", Race::HUMAN, Class::FIGHTER, 1),
+            monster("Wolf", Monster::WOLF),
         ],
         Terrain::default(),
     )
@@ -639,9 +639,9 @@ fn a_cycle_tells_how_many_ticks_its_phase_still_lasts() {
 fn two_openings_at_once() -> (Combat, CombatantId, CombatantId, CombatantId) {
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            monster("Goblin 1", Monster::Goblin),
-            monster("Goblin 2", Monster::Goblin),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            monster("Goblin 1", Monster::GOBLIN),
+            monster("Goblin 2", Monster::GOBLIN),
         ],
         Terrain::default(),
     )
@@ -735,9 +735,9 @@ fn a_player_with_one_queued_reaction_gets_a_plain_window() {
 #[test]
 fn opportunity_attacks_provoked_by_one_move_resolve_in_initiative_order() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin 1", Monster::Goblin),
-        puppet("Goblin 2", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin 1", Monster::GOBLIN),
+        puppet("Goblin 2", Monster::GOBLIN),
     ]);
     let (aria, g1, g2) = (f.id("Aria"), f.id("Goblin 1"), f.id("Goblin 2"));
     f.melee(aria, g1);
@@ -772,8 +772,8 @@ fn opportunity_attacks_provoked_by_one_move_resolve_in_initiative_order() {
 #[test]
 fn a_target_in_a_one_tick_recover_can_be_exploited() {
     let mut f = ticks_fight(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
-        puppet("Goblin", Monster::Goblin),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.melee(aria, goblin);
@@ -825,8 +825,8 @@ fn queued_choice(
 ) -> (ReactionKind, CombatantId) {
     let mut c = Combat::new(
         vec![
-            pc("Aria", Race::Human, Class::Fighter, 1),
-            pc("Bren", Race::Human, Class::Mage, 1),
+            pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+            pc("Bren", Race::HUMAN, Class::MAGE, 1),
             monster("Watcher", observer),
         ],
         Terrain::default(),
@@ -883,26 +883,26 @@ fn monsters_choose_among_queued_reactions_by_their_behaviour_profile() {
         spell: engine::content::Spell::FIRE_BOLT,
         target: Some(CombatantId(2)),
     });
-    for m in [Monster::Wolf, Monster::Quickling, Monster::DrowMage] {
+    for m in [Monster::WOLF, Monster::QUICKLING, Monster::DROW_MAGE] {
         assert!(ticks::reads_prep(&monster("Watcher", m)), "{m:?} reads a windup");
     }
     // Aria (earlier) winds down, Bren winds up. An aggressive wolf breaks the windup; a
     // skirmishing quickling takes the opening instead.
     let recover_and_prep = || ((Phase::Recover, &attack, 12), (Phase::Prep, &attack, 12));
     let (a, b) = recover_and_prep();
-    assert_eq!(queued_choice(Monster::Wolf, a, b), (ReactionKind::Cancel, bren));
+    assert_eq!(queued_choice(Monster::WOLF, a, b), (ReactionKind::Cancel, bren));
     let (a, b) = recover_and_prep();
-    assert_eq!(queued_choice(Monster::Quickling, a, b), (ReactionKind::Exploit, aria));
+    assert_eq!(queued_choice(Monster::QUICKLING, a, b), (ReactionKind::Exploit, aria));
     // Both wind down; Bren is the weaker. A wolf strikes the earlier, a brute ogre the weaker.
     let both_recover = || ((Phase::Recover, &attack, 12), (Phase::Recover, &attack, 3));
     let (a, b) = both_recover();
-    assert_eq!(queued_choice(Monster::Wolf, a, b), (ReactionKind::Exploit, aria));
+    assert_eq!(queued_choice(Monster::WOLF, a, b), (ReactionKind::Exploit, aria));
     let (a, b) = both_recover();
-    assert_eq!(queued_choice(Monster::Ogre, a, b), (ReactionKind::Exploit, bren));
+    assert_eq!(queued_choice(Monster::OGRE, a, b), (ReactionKind::Exploit, bren));
     // Both wind up, Bren a spell. A wolf breaks the earlier; a caster the spell.
     let both_prep = || ((Phase::Prep, &attack, 12), (Phase::Prep, &cast, 12));
     let (a, b) = both_prep();
-    assert_eq!(queued_choice(Monster::Wolf, a, b), (ReactionKind::Cancel, aria));
+    assert_eq!(queued_choice(Monster::WOLF, a, b), (ReactionKind::Cancel, aria));
     let (a, b) = both_prep();
-    assert_eq!(queued_choice(Monster::DrowMage, a, b), (ReactionKind::Cancel, bren));
+    assert_eq!(queued_choice(Monster::DROW_MAGE, a, b), (ReactionKind::Cancel, bren));
 }

@@ -43,7 +43,7 @@ fn first_roll(events: &[Event]) -> engine::dice::D20 {
 fn pack_tactics_gives_advantage_while_an_ally_stands_in_melee_with_the_target() {
     let wolf = monster(r#"traits = ["Pack Tactics"]"#);
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
         gm(&wolf, "Wolf 1"),
         gm(&wolf, "Wolf 2"),
     ]);
@@ -55,7 +55,7 @@ fn pack_tactics_gives_advantage_while_an_ally_stands_in_melee_with_the_target() 
     assert!(!advantage(&first_roll(&alone)));
 
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
         gm(&wolf, "Wolf 1"),
         gm(&wolf, "Wolf 2"),
     ]);
@@ -68,7 +68,7 @@ fn pack_tactics_gives_advantage_while_an_ally_stands_in_melee_with_the_target() 
 
 /// Cleo (a level-5 cleric) and `beast` (the GM's), at Cleo's turn.
 fn cleric_and(beast: &Arc<MonsterDef>) -> (Fight, CombatantId, CombatantId) {
-    let mut f = Fight::new(vec![pc("Cleo", Race::Human, Class::Cleric, 5), gm(beast, "Beast")]);
+    let mut f = Fight::new(vec![pc("Cleo", Race::HUMAN, Class::CLERIC, 5), gm(beast, "Beast")]);
     let (cleo, target) = (f.id("Cleo"), f.id("Beast"));
     f.turn_of(cleo);
     (f, cleo, target)
@@ -118,7 +118,7 @@ fn magic_resistance_gives_advantage_on_saves_against_spells_only() {
 fn legendary_resistance_turns_that_many_failed_saves_into_successes() {
     let dragon = monster("legendary_resistance = 2\nsaves = { dex = -5 }");
     // A level-20 cleric's DC (8 + 6 + WIS) is past a DEX save of −5 on any d20.
-    let mut f = Fight::new(vec![pc("Cleo", Race::Human, Class::Cleric, 20), gm(&dragon, "Beast")]);
+    let mut f = Fight::new(vec![pc("Cleo", Race::HUMAN, Class::CLERIC, 20), gm(&dragon, "Beast")]);
     let (cleo, target) = (f.id("Cleo"), f.id("Beast"));
     assert!(f.get(cleo).spell_save_dc() > 20 - 5);
     let hp = f.get(target).hp;
@@ -170,7 +170,7 @@ fn a_multiattack_pattern_names_its_mix_swing_by_swing() {
     assert_eq!(owlbear.multiattack, 3, "the pattern sets the count");
     // A level-1 fighter has no reaction to a hit; she stands through all three.
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Fighter, 1),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
         gm(&owlbear, "Owlbear"),
     ]);
     let (aria, bear) = (f.id("Aria"), f.id("Owlbear"));
@@ -206,7 +206,7 @@ fn a_pattern_must_name_the_monsters_own_attacks_as_many_as_its_multiattack() {
 fn aria_and_shambler() -> (Fight, CombatantId, CombatantId) {
     let shambler = monster(r#"traits = ["Undead Fortitude"]"#);
     let mut f = Fight::new(vec![
-        pc("Aria", Race::Human, Class::Fighter, 5),
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
         gm(&shambler, "Shambler"),
     ]);
     let (aria, target) = (f.id("Aria"), f.id("Shambler"));
@@ -262,7 +262,7 @@ fn undead_fortitude_never_holds_against_a_critical_hit_or_radiant_damage() {
 
     let shambler = monster(r#"traits = ["Undead Fortitude"]"#);
     let mut f = Fight::new(vec![
-        pc("Cleo", Race::Human, Class::Cleric, 5),
+        pc("Cleo", Race::HUMAN, Class::CLERIC, 5),
         gm(&shambler, "Shambler"),
     ]);
     let (cleo, target) = (f.id("Cleo"), f.id("Shambler"));

@@ -236,12 +236,12 @@ fn huge_names_and_crowds_are_cut_to_size_without_splitting_characters() {
     let long = "☠é".repeat(300);
     let mut all = vec![Combatant::character(
         &format!("{long}*_~`|"),
-        engine::content::Race::Dwarf,
-        engine::content::Class::Fighter,
+        engine::content::Race::DWARF,
+        engine::content::Class::FIGHTER,
         5,
         Controller::Player("98765432109876543".into()),
     )];
-    all.extend((1..=40).map(|i| Combatant::monster(&format!("{long} Goblin {i}"), Monster::Goblin)));
+    all.extend((1..=40).map(|i| Combatant::monster(&format!("{long} Goblin {i}"), Monster::GOBLIN)));
     let mut combat = engine::Combat::new(all, Terrain::default());
     for step in drive(&mut combat, 11, 60, &r) {
         for payload in step.rendered.messages() {
@@ -262,12 +262,12 @@ fn downed_and_dead_players_are_marked_and_death_is_narrated_with_respect() {
             vec![
                 Combatant::character(
                     "Wren",
-                    engine::content::Race::Halfling,
-                    engine::content::Class::Mage,
+                    engine::content::Race::HALFLING,
+                    engine::content::Class::MAGE,
                     1,
                     Controller::Player("555".into()),
                 ),
-                Combatant::monster("Ogre", Monster::Ogre),
+                Combatant::monster("Ogre", Monster::OGRE),
             ],
             Terrain::default(),
         );

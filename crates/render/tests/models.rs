@@ -30,16 +30,16 @@ fn begin(mut combat: Combat, dice: &mut Dice) -> (Combat, Vec<Event>) {
 }
 
 fn pc(name: &str, class: Class, level: u32) -> Combatant {
-    Combatant::character(name, Race::Human, class, level, Controller::Player(name.to_lowercase()))
+    Combatant::character(name, Race::HUMAN, class, level, Controller::Player(name.to_lowercase()))
 }
 
 /// Aria (fighter 1) against Goblin 1 and Goblin 2, under the tick model, not begun.
 fn aria_and_two_goblins_on_ticks() -> Combat {
     Combat::new(
         vec![
-            pc("Aria", Class::Fighter, 1),
-            Combatant::monster("Goblin 1", Monster::Goblin),
-            Combatant::monster("Goblin 2", Monster::Goblin),
+            pc("Aria", Class::FIGHTER, 1),
+            Combatant::monster("Goblin 1", Monster::GOBLIN),
+            Combatant::monster("Goblin 2", Monster::GOBLIN),
         ],
         Terrain::default(),
     )
@@ -73,8 +73,8 @@ fn a_crowd_under_every_model_stays_within_the_limits() {
     let r = renderer();
     let long = "☠é".repeat(200);
     for ruleset in Ruleset::ALL {
-        let mut all = vec![pc(&format!("{long} Bo"), Class::Fighter, 5)];
-        all.extend((1..=40).map(|i| Combatant::monster(&format!("{long} Goblin {i}"), Monster::Goblin)));
+        let mut all = vec![pc(&format!("{long} Bo"), Class::FIGHTER, 5)];
+        all.extend((1..=40).map(|i| Combatant::monster(&format!("{long} Goblin {i}"), Monster::GOBLIN)));
         let mut combat = Combat::new(all, Terrain::default()).with_ruleset(ruleset);
         for step in drive(&mut combat, 3, 40, &r) {
             for payload in step.rendered.messages() {
@@ -101,9 +101,9 @@ fn the_gogobee_embed_shows_the_initiative_order_with_the_one_acting_marked() {
 fn the_charge_race_shows_each_meter_toward_100_and_who_acts_next() {
     // Seed 003: Wolf (speed 13) acts first at tick 8 with 104; Aria (10) has 80 and acts next,
     // 2 ticks after the wolf pays its 100.
-    let gm_wolf = Combatant::monster("Wolf", Monster::Wolf).controlled_by(Controller::Player("gm".into()));
+    let gm_wolf = Combatant::monster("Wolf", Monster::WOLF).controlled_by(Controller::Player("gm".into()));
     let combat =
-        Combat::new(vec![pc("Aria", Class::Fighter, 1), gm_wolf], Terrain::default()).with_ruleset(Ruleset::Ctb);
+        Combat::new(vec![pc("Aria", Class::FIGHTER, 1), gm_wolf], Terrain::default()).with_ruleset(Ruleset::Ctb);
     let (combat, events) = begin(combat, &mut Dice::seeded(1));
     let r = renderer();
     let rendered = r.combat(&combat, &events, &ctx(1));
@@ -127,7 +127,7 @@ fn under_ctb_the_turn_shows_its_ap_and_cooldowns_and_the_hp_line_its_statuses() 
     let r = renderer();
     let aria = CombatantId(0);
     let mut combat = Combat::new(
-        vec![pc("Aria", Class::Fighter, 1), Combatant::monster("Wolf", Monster::Wolf)],
+        vec![pc("Aria", Class::FIGHTER, 1), Combatant::monster("Wolf", Monster::WOLF)],
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Ctb);
@@ -155,12 +155,12 @@ fn under_ctb_the_turn_shows_its_ap_and_cooldowns_and_the_hp_line_its_statuses() 
 
 #[test]
 fn the_tdgs_embed_shows_the_order_the_interrupts_left_and_the_coming_instant_phase() {
-    let mut rogue = pc("Bo", Class::Rogue, 1);
+    let mut rogue = pc("Bo", Class::ROGUE, 1);
     rogue.abilities.dex = 18;
-    let mut fighter = pc("Aria", Class::Fighter, 1);
+    let mut fighter = pc("Aria", Class::FIGHTER, 1);
     fighter.abilities.dex = 12;
     let combat = Combat::new(
-        vec![fighter, rogue, Combatant::monster("Orc", Monster::Orc)],
+        vec![fighter, rogue, Combatant::monster("Orc", Monster::ORC)],
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Tdgs);
@@ -314,14 +314,14 @@ fn a_player_with_several_queued_reactions_gets_a_button_for_each_and_what_it_ans
 fn tdgs_order_shows_the_d2_flips_that_decided_it_and_says_no_dice_only_when_none_were_flipped() {
     let r = renderer();
     let tied = |dex: i32| {
-        let mut c = pc("Twin", Class::Fighter, 1);
+        let mut c = pc("Twin", Class::FIGHTER, 1);
         c.abilities.dex = dex;
         c.abilities.cha = 10;
         c
     };
     // Two entities with the same REF and LUK: the order needs a coin.
     let combat = Combat::new(
-        vec![tied(14), tied(14), Combatant::monster("Goblin", Monster::Goblin)],
+        vec![tied(14), tied(14), Combatant::monster("Goblin", Monster::GOBLIN)],
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Tdgs);
@@ -341,7 +341,7 @@ fn tdgs_order_shows_the_d2_flips_that_decided_it_and_says_no_dice_only_when_none
 
     // No tie: no flips, and the line may say so.
     let combat = Combat::new(
-        vec![tied(18), Combatant::monster("Goblin", Monster::Goblin)],
+        vec![tied(18), Combatant::monster("Goblin", Monster::GOBLIN)],
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Tdgs);

@@ -14,9 +14,9 @@ use render::{Key, RenderContext};
 fn party() -> Combat {
     Combat::new(
         vec![
-            Combatant::character("Bo", Race::Human, Class::Fighter, 3, Controller::Player("bo".into())),
-            Combatant::character("Aria", Race::Elf, Class::Mage, 5, Controller::Player("aria".into())),
-            Combatant::monster("Goblin", Monster::Goblin),
+            Combatant::character("Bo", Race::HUMAN, Class::FIGHTER, 3, Controller::Player("bo".into())),
+            Combatant::character("Aria", Race::ELF, Class::MAGE, 5, Controller::Player("aria".into())),
+            Combatant::monster("Goblin", Monster::GOBLIN),
         ],
         Terrain::default(),
     )

@@ -49,7 +49,7 @@ pub fn armor(slot: Option<&str>) -> Result<Armor, ServiceError> {
     Ok(slot
         .map(|a| parse_stored("armor", a, Armor::parse))
         .transpose()?
-        .unwrap_or(Armor::None))
+        .unwrap_or(Armor::NONE))
 }
 
 /// The `inventory` column: consumables by name with counts.

@@ -78,7 +78,7 @@ async fn weapons(svc: &Service, camp: i64, player: &str) -> Result<Vec<Weapon>, 
     let sheet = svc.sheet(camp, player).await?;
     all.push(sheet.weapon);
     all.extend(sheet.off_hand);
-    all.retain(|w| *w != Weapon::Unarmed);
+    all.retain(|w| *w != Weapon::UNARMED);
     Ok(all)
 }
 
@@ -142,7 +142,7 @@ async fn check_totals(svc: &Service, camp: i64, before: &[Weapon], max_hp: i32) 
         .map_or(0, |(_, n)| *n);
     assert_eq!(potions, 1 + 10, "every potion landed");
     let after = weapons(svc, camp, "alice").await?;
-    assert_eq!(count(Weapon::Dagger, &after), count(Weapon::Dagger, before) + 20);
+    assert_eq!(count(Weapon::DAGGER, &after), count(Weapon::DAGGER, before) + 20);
     assert_eq!(
         after.len(),
         before.len() + 20,

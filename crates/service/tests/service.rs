@@ -65,12 +65,12 @@ async fn character_create_sheet_and_refusals(db: Db) -> Result<(), ServiceError>
         .await?;
     assert_eq!(
         (sheet.name.as_str(), sheet.race, sheet.class, sheet.level),
-        ("Aria", Race::HalfElf, Class::Rogue, 1)
+        ("Aria", Race::HALF_ELF, Class::ROGUE, 1)
     );
     assert_eq!((sheet.hp, sheet.coins, sheet.xp), (sheet.max_hp, 20, 0));
-    assert_eq!(sheet.weapon, Weapon::Shortsword);
-    assert_eq!(sheet.off_hand, Some(Weapon::Dagger));
-    assert_eq!(sheet.armor, Armor::Leather);
+    assert_eq!(sheet.weapon, Weapon::SHORTSWORD);
+    assert_eq!(sheet.off_hand, Some(Weapon::DAGGER));
+    assert_eq!(sheet.armor, Armor::LEATHER);
     assert_eq!(sheet.next_level_xp, Some(300));
     assert_eq!(svc.sheet(camp, "alice").await?, sheet);
 
@@ -132,8 +132,8 @@ async fn equip_unequip_and_inventory(db: Db) -> Result<(), ServiceError> {
     assert!(matches!(err, ServiceError::Unknown { .. }), "{err:?}");
     svc.gm_grant_item(camp, "bob", "greatsword", 1).await?;
     let sheet = svc.equip(camp, "bob", "Greatsword", false).await?;
-    assert_eq!(sheet.weapon, Weapon::Greatsword);
-    assert_eq!(svc.inventory(camp, "bob").await?.pack.weapons, vec![Weapon::Longsword]);
+    assert_eq!(sheet.weapon, Weapon::GREATSWORD);
+    assert_eq!(svc.inventory(camp, "bob").await?.pack.weapons, vec![Weapon::LONGSWORD]);
     // Only a Light weapon fits the off hand, and not beside a shield.
     let err = svc.equip(camp, "bob", "longsword", true).await.unwrap_err();
     assert!(err.to_string().contains("Light"), "{err}");
@@ -142,11 +142,11 @@ async fn equip_unequip_and_inventory(db: Db) -> Result<(), ServiceError> {
     assert!(err.to_string().contains("shield"), "{err}");
 
     let sheet = svc.unequip(camp, "bob", "armor").await?;
-    assert_eq!(sheet.armor, Armor::None);
+    assert_eq!(sheet.armor, Armor::NONE);
     let err = svc.unequip(camp, "bob", "armor").await.unwrap_err();
     assert!(matches!(err, ServiceError::InvalidInput(_)), "{err:?}");
     let sheet = svc.equip(camp, "bob", "chain mail", false).await?;
-    assert_eq!(sheet.armor, Armor::ChainMail);
+    assert_eq!(sheet.armor, Armor::CHAIN_MAIL);
     Ok(())
 }
 
@@ -568,7 +568,7 @@ async fn encumbered_minus_ten_heavily_encumbered_minus_twenty_by_carry_weight(db
     assert!(light.carried_lb <= light.encumbered_over, "{} lb", light.carried_lb);
     assert_eq!(light.speed, 30);
     // Plate weighs 65 lb (gear.toml): spare suits in the pack count.
-    let plate = engine::content::Armor::Plate.def().weight_lb;
+    let plate = engine::content::Armor::PLATE.def().weight_lb;
     assert_eq!(plate, 65);
     svc.gm_grant_item(camp, "bo", "plate armor", 1).await?;
     let one = svc.sheet(camp, "bo").await?;

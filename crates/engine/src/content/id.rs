@@ -113,23 +113,37 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
-/// An id type for one kind of content: a newtype of [`Id`] with the same serde form.
+/// An id type for one kind of content: a newtype of [`Id`] with the same serde form. `renamed`
+/// lists ids stored before under another name (an old enum variant, `"plate"`) and the id they
+/// read back as (`"platearmor"`).
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
+        $crate::content::id::id_type!($(#[$doc])* $name, renamed {});
+    };
+    ($(#[$doc:meta])* $name:ident, renamed { $($from:literal => $to:literal),* $(,)? }) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
         #[serde(transparent)]
         pub struct $name(pub $crate::content::id::Id);
 
         impl $name {
             /// The id of the entry named (or aliased) `name` (see `Id::new`).
             pub fn named(name: &str) -> Option<$name> {
-                $crate::content::id::Id::new(name).map($name)
+                $crate::content::id::Id::new(name).map($name::renamed)
             }
 
             /// A built-in entry's id, written in code.
             pub const fn known(id: &str) -> $name {
                 $name($crate::content::id::Id::known(id))
+            }
+
+            /// `id`, or the id it reads back as when stored under an old name.
+            fn renamed(id: $crate::content::id::Id) -> $name {
+                const RENAMED: &[(&str, &str)] = &[$(($from, $to)),*];
+                match RENAMED.iter().find(|(from, _)| *from == id.as_str()) {
+                    Some((_, to)) => $name::known(to),
+                    None => $name(id),
+                }
             }
 
             pub fn id(self) -> $crate::content::id::Id {
@@ -142,7 +156,13 @@ macro_rules! id_type {
 
             /// Whether `name` (an entry's name or alias) has this id.
             pub fn names(&self, name: &str) -> bool {
-                self.0.names(name)
+                $name::named(name) == Some(*self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                <$crate::content::id::Id as serde::Deserialize>::deserialize(d).map($name::renamed)
             }
         }
 

@@ -1,26 +1,17 @@
 //! Content shared by every timing model (seed 000 §2–§6 and the zones of §3.4): races, classes,
-//! weapons and armor, spells, items, monsters and zones, as typed tables.
+//! weapons and armor, spells, items, monsters and zones — written once, as data (`data`, the
+//! TOML files), named by id (`names`) — and the vocabulary the data is written in (abilities,
+//! skills, damage types, conditions).
 
-pub mod classes;
 pub mod data;
-pub mod gear;
 pub mod id;
-pub mod items;
-pub mod monsters;
-pub mod races;
-pub mod spells;
+pub mod names;
 pub mod statuses;
-pub mod zones;
 
 use serde::{Deserialize, Serialize};
 
-pub use classes::Class;
-pub use gear::{Armor, Weapon};
-pub use items::Item;
-pub use monsters::{Behaviour, Monster};
-pub use races::Race;
-pub use spells::Spell;
-pub use zones::Zone;
+pub use data::{Behaviour, CastingTime};
+pub use names::{Armor, Class, Item, Monster, Race, Spell, Weapon, Zone};
 
 /// The six abilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -336,41 +327,12 @@ impl ConditionSet {
     }
 }
 
-/// `def()` for an enum naming built-in entries: the entry of [`data::builtin`] with its name.
-macro_rules! builtin_def {
-    ($($enum:ty => $table:ident : $def:ty),* $(,)?) => {$(
-        impl $enum {
-            /// This built-in entry's definition (the data the rules read).
-            pub fn def(self) -> &'static std::sync::Arc<$def> {
-                match data::builtin().$table.get(self.name()) {
-                    Some(def) => def,
-                    None => panic!("the built-in content has no {:?} ({})", self, self.name()),
-                }
-            }
-        }
-    )*};
-}
-
-builtin_def! {
-    Race => races: data::RaceDef,
-    Class => classes: data::ClassDef,
-    Weapon => weapons: data::WeaponDef,
-    Armor => armor: data::ArmorDef,
-    Monster => monsters: data::MonsterDef,
-}
-
 /// Parses a content name leniently: case, spaces, dashes, underscores and apostrophes are ignored.
 pub(crate) fn normalize(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
         .collect()
-}
-
-/// Finds the entry of `all` whose name matches `text` (see [`normalize`]).
-pub(crate) fn find_by_name<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str, text: &str) -> Option<T> {
-    let wanted = normalize(text);
-    all.iter().copied().find(|&item| normalize(name(item)) == wanted)
 }
 
 #[cfg(test)]

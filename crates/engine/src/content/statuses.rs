@@ -148,12 +148,12 @@ mod tests {
 
     #[test]
     fn the_builtin_content_names_real_attacks_and_statuses() {
-        let claws = &Monster::Ghoul.def().attacks[0];
+        let claws = &Monster::GHOUL.def().attacks[0];
         assert_eq!(&*claws.name, "Claws");
         let paralysis = claws.on_hit.as_ref().map(Affliction::from).unwrap();
         assert_eq!(paralysis.status, paralysed());
         assert_eq!(paralysis.save, Some((Ability::Con, 10)));
-        assert!(Monster::Goblin.def().attacks.iter().all(|a| a.on_hit.is_none()));
+        assert!(Monster::GOBLIN.def().attacks.iter().all(|a| a.on_hit.is_none()));
         assert_eq!(
             Spell::FIRE_BOLT
                 .builtin()
@@ -165,7 +165,7 @@ mod tests {
         );
         assert!(Spell::ELDRITCH_BLAST.builtin().unwrap().on_hit.is_none());
         assert_eq!(
-            Monster::Troll
+            Monster::TROLL
                 .def()
                 .statuses
                 .iter()

@@ -812,10 +812,10 @@ mod tests {
     fn everyone() -> Vec<Combatant> {
         use crate::combatant::Controller;
         use crate::content::{Class, Monster, Race};
-        let mut all: Vec<Combatant> = Monster::ALL.into_iter().map(|m| Combatant::monster("M", m)).collect();
-        for class in Class::ALL {
+        let mut all: Vec<Combatant> = Monster::all().into_iter().map(|m| Combatant::monster("M", m)).collect();
+        for class in Class::all() {
             for level in 1..=20 {
-                for race in Race::ALL {
+                for race in Race::all() {
                     all.push(Combatant::character(
                         "C",
                         race,
@@ -853,18 +853,18 @@ mod tests {
     fn a_repertoire_leaves_out_what_the_sheet_never_gives() {
         use crate::combatant::Controller;
         use crate::content::{Class, Monster, Race};
-        let goblin = Combatant::monster("Goblin", Monster::Goblin);
+        let goblin = Combatant::monster("Goblin", Monster::GOBLIN);
         let recruit = Combatant::character(
             "Recruit",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             1,
             Controller::Player("r".into()),
         );
         let veteran = Combatant::character(
             "Veteran",
-            Race::Human,
-            Class::Fighter,
+            Race::HUMAN,
+            Class::FIGHTER,
             5,
             Controller::Player("v".into()),
         );
@@ -889,19 +889,19 @@ mod tests {
     fn a_sheet_changed_mid_fight_changes_the_repertoire() {
         use crate::combatant::{Controller, Kind};
         use crate::content::{Class, Monster, Race, Spell};
-        let mut goblin = Combatant::monster("Goblin", Monster::Goblin);
+        let mut goblin = Combatant::monster("Goblin", Monster::GOBLIN);
         assert!(
             !goblin
                 .repertoire
                 .under(Ruleset::Gogobee)
                 .contains(ReactionKind::Counterspell)
         );
-        let mage = Combatant::character("Mage", Race::Elf, Class::Mage, 5, Controller::Player("m".into()));
+        let mage = Combatant::character("Mage", Race::ELF, Class::MAGE, 5, Controller::Player("m".into()));
         let counterspell = mage
             .known_spell(Spell::COUNTERSPELL)
             .expect("a Mage 5 knows it")
             .clone();
-        let mut def = (**Monster::Goblin.def()).clone();
+        let mut def = (**Monster::GOBLIN.def()).clone();
         def.spells = vec![counterspell].into();
         goblin.sheet_mut().kind = Kind::Monster(std::sync::Arc::new(def));
         assert!(
@@ -924,13 +924,13 @@ mod tests {
         let party = (1..=5).map(|level| {
             Combatant::character(
                 &format!("F{level}"),
-                Race::Human,
-                Class::Fighter,
+                Race::HUMAN,
+                Class::FIGHTER,
                 level,
                 Controller::Player("f".into()),
             )
         });
-        let goblins = (1..=3).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin));
+        let goblins = (1..=3).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::GOBLIN));
         let combat = Combat::new(party.chain(goblins).collect(), crate::Terrain::default());
         let json = serde_json::to_string(&combat).unwrap();
         assert!(

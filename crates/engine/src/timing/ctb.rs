@@ -87,7 +87,7 @@ pub fn ap_cost(actor: &Combatant, command: &Command) -> Option<u32> {
         Command::Bonus(_) => 1,
         Command::Cast { spell, .. } => {
             let def = actor.known_spell(*spell);
-            let bonus = def.is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction);
+            let bonus = def.is_some_and(|s| s.casting_time == crate::content::CastingTime::BonusAction);
             (if bonus { 1 } else { 2 }) + def.map_or(0, |s| s.level)
         }
         _ => return None,

@@ -665,7 +665,7 @@ fn is_free_action(actor: &Combatant, command: &Command) -> bool {
         Command::Bonus(_) => true,
         Command::Cast { spell, .. } => actor
             .known_spell(*spell)
-            .is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction),
+            .is_some_and(|s| s.casting_time == crate::content::CastingTime::BonusAction),
         _ => false,
     }
 }

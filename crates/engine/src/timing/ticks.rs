@@ -77,7 +77,7 @@ pub fn base_cycle(activity: &Activity, spells: &[SpellDef]) -> (u32, u32, u32, I
             Command::Grapple { .. } | Command::Shove { .. } => (2, 1, 3, Pause),
             Command::Cast { spell, .. } => {
                 let def = spells.iter().find(|s| spell.names(&s.name));
-                let bonus = def.is_some_and(|s| s.casting_time == crate::content::spells::CastingTime::BonusAction);
+                let bonus = def.is_some_and(|s| s.casting_time == crate::content::CastingTime::BonusAction);
                 (if bonus { 1 } else { 3 } + def.map_or(0, |s| s.level), 1, 3, Cancel)
             }
             Command::Move(_) | Command::Crawl(_) => (1, 2, 1, Pause),

@@ -56,8 +56,8 @@ pub fn fighter_against(
 ) -> (Combat, Vec<Event>, CombatantId) {
     let fighter = Combatant::character(
         "Aria",
-        Race::Human,
-        Class::Fighter,
+        Race::HUMAN,
+        Class::FIGHTER,
         10,
         Controller::Ai(engine::content::Behaviour::Aggressive),
     );

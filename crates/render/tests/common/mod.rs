@@ -25,14 +25,14 @@ pub fn renderer() -> Renderer {
 pub fn party_vs_goblins(goblins: u32) -> Combat {
     let fighter = Combatant::character(
         "Bo",
-        Race::Human,
-        Class::Fighter,
+        Race::HUMAN,
+        Class::FIGHTER,
         5,
         Controller::Player("123456789012345678".into()),
     );
-    let rogue = Combatant::character("Aria", Race::Elf, Class::Rogue, 5, Controller::Player("alice".into()));
+    let rogue = Combatant::character("Aria", Race::ELF, Class::ROGUE, 5, Controller::Player("alice".into()));
     let mut all = vec![fighter, rogue];
-    all.extend((1..=goblins).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::Goblin)));
+    all.extend((1..=goblins).map(|i| Combatant::monster(&format!("Goblin {i}"), Monster::GOBLIN)));
     Combat::new(
         all,
         Terrain {

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::content::classes::{MAX_LEVEL, XP_FOR_LEVEL, level_for_xp};
+use engine::content::data::MAX_LEVEL;
 use engine::content::{Abilities, Ability, Armor, Class, Item, Race, Spell, Weapon};
 use sea_orm::sea_query::Query;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
@@ -89,8 +89,8 @@ impl Sheet {
             class: convert::class(row)?,
             level,
             xp,
-            next_level_xp: (level < MAX_LEVEL).then(|| XP_FOR_LEVEL[level as usize]),
-            can_level_up: level_for_xp(xp) > level,
+            next_level_xp: (level < MAX_LEVEL).then(|| engine::content::data::levels().xp[level as usize]),
+            can_level_up: engine::content::data::levels().level_for_xp(xp) > level,
             hp: row.hp,
             max_hp: row.max_hp,
             armor_class: c.armor_class(),
@@ -99,9 +99,9 @@ impl Sheet {
             encumbered_over: c.abilities.str * 5,
             heavily_over: c.abilities.str * 10,
             abilities: c.abilities,
-            weapon: Weapon::parse(&c.weapon().name).unwrap_or(Weapon::Unarmed),
+            weapon: Weapon::parse(&c.weapon().name).unwrap_or(Weapon::UNARMED),
             off_hand: c.off_hand().and_then(|w| Weapon::parse(&w.name)),
-            armor: Armor::parse(&c.armor().name).unwrap_or(Armor::None),
+            armor: Armor::parse(&c.armor().name).unwrap_or(Armor::NONE),
             shield: c.has_shield(),
             attacks_per_action: c.attacks_per_action(),
             spells: c
@@ -137,12 +137,12 @@ fn unknown<T: Copy>(kind: &'static str, given: &str, all: &[T], name: impl Fn(T)
 
 /// Parses a race, refusing an unknown one with the list of valid races.
 pub fn parse_race(text: &str) -> Result<Race, ServiceError> {
-    Race::parse(text).ok_or_else(|| unknown("race", text, &Race::ALL, Race::name))
+    Race::parse(text).ok_or_else(|| unknown("race", text, &Race::all(), Race::name))
 }
 
 /// Parses a class, refusing an unknown one with the list of valid classes.
 pub fn parse_class(text: &str) -> Result<Class, ServiceError> {
-    Class::parse(text).ok_or_else(|| unknown("class", text, &Class::ALL, Class::name))
+    Class::parse(text).ok_or_else(|| unknown("class", text, &Class::all(), Class::name))
 }
 
 /// Parses a built-in consumable item, refusing an unknown one with the list of items.
@@ -157,7 +157,11 @@ pub fn parse_item(text: &str) -> Result<Item, ServiceError> {
 
 /// A character's max HP at `level` with its class and race.
 fn max_hp(race: Race, class: Class, level: u32) -> i32 {
-    let con = class.base_abilities().plus(race.ability_bonus()).modifier(Ability::Con);
+    let class = class.def();
+    let con = class
+        .base_abilities
+        .plus(race.def().ability_bonus)
+        .modifier(Ability::Con);
     class.max_hp(level, con)
 }
 
@@ -265,7 +269,7 @@ impl Service {
         let name = name.as_str();
         let race = parse_race(race)?;
         let class = parse_class(class)?;
-        let kit = class.kit();
+        let kit = &class.def().kit;
         let mut items = BTreeMap::new();
         items.insert(Item::POTION_OF_HEALING, 1);
         let new = NewCharacter {
@@ -276,9 +280,9 @@ impl Service {
             class: class.name().to_owned(),
             max_hp: max_hp(race, class, 1),
             coins: STARTING_COINS,
-            weapon: Some(kit.weapon.name().to_owned()),
-            off_hand: kit.off_hand.map(|w| w.name().to_owned()),
-            armor: (kit.armor != Armor::None).then(|| kit.armor.name().to_owned()),
+            weapon: Some(kit.weapon.name.to_string()),
+            off_hand: kit.off_hand.as_ref().map(|w| w.name.to_string()),
+            armor: (!Armor::NONE.names(&kit.armor.name)).then(|| kit.armor.name.to_string()),
             shield: kit.shield.then(|| SHIELD.to_owned()),
             inventory: convert::inventory_json(&items),
             gear: convert::pack_json(&Pack::default()),
@@ -369,7 +373,7 @@ impl Service {
     }
 
     /// `/character levelup`: raises the level to what the XP has earned
-    /// ([`level_for_xp`]); max HP grows and current HP with it. Not during a fight.
+    /// ([`engine::content::data::LevelsDef::level_for_xp`]); max HP grows and current HP with it. Not during a fight.
     pub async fn level_up(&self, campaign_id: i64, player_id: &str) -> Result<Sheet, ServiceError> {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
@@ -377,7 +381,7 @@ impl Service {
         let updated = characters::modify(self.db(), row, |row| {
             let xp = u32::try_from(row.xp).unwrap_or(0);
             let level = u32::try_from(row.level).unwrap_or(1).clamp(1, MAX_LEVEL);
-            let earned = level_for_xp(xp);
+            let earned = engine::content::data::levels().level_for_xp(xp);
             if earned <= level {
                 if level >= MAX_LEVEL {
                     return Err(ServiceError::InvalidInput(format!(
@@ -386,7 +390,7 @@ impl Service {
                 }
                 return Err(ServiceError::NotEnoughXp {
                     xp,
-                    needed: XP_FOR_LEVEL[level as usize],
+                    needed: engine::content::data::levels().xp[level as usize],
                     next: level + 1,
                 });
             }
@@ -426,7 +430,7 @@ fn equip_on(row: &mut character::Model, gear: &str, off_hand: bool) -> Result<()
             .position(|w| *w == weapon)
             .ok_or_else(|| not_carried(weapon.name()))?;
         if off_hand {
-            if !weapon.stats().light {
+            if !weapon.def().light {
                 return Err(ServiceError::InvalidInput(format!(
                     "Only a Light weapon fits the off hand, and {} is not Light.",
                     weapon.name()
@@ -444,7 +448,7 @@ fn equip_on(row: &mut character::Model, gear: &str, off_hand: bool) -> Result<()
             pack.weapons.push(old);
         }
         *slot = Some(weapon.name().to_owned());
-    } else if let Some(armor) = Armor::parse(gear).filter(|a| *a != Armor::None) {
+    } else if let Some(armor) = Armor::parse(gear).filter(|a| *a != Armor::NONE) {
         let at = pack
             .armor
             .iter()
@@ -452,7 +456,7 @@ fn equip_on(row: &mut character::Model, gear: &str, off_hand: bool) -> Result<()
             .ok_or_else(|| not_carried(armor.name()))?;
         pack.armor.remove(at);
         let old = convert::armor(row.armor.as_deref())?;
-        if old != Armor::None {
+        if old != Armor::NONE {
             pack.armor.push(old);
         }
         row.armor = Some(armor.name().to_owned());
@@ -495,12 +499,12 @@ fn unequip_on(row: &mut character::Model, what: &str) -> Result<(), ServiceError
         row.off_hand = None;
     } else if matches!(key.as_str(), "weapon" | "mainhand" | "main") || (named.is_some() && named == main) {
         let w = main
-            .filter(|w| *w != Weapon::Unarmed)
+            .filter(|w| *w != Weapon::UNARMED)
             .ok_or_else(|| ServiceError::InvalidInput("You aren't wielding a weapon.".into()))?;
         pack.weapons.push(w);
         row.weapon = None;
-    } else if key == "armor" || key == "armour" || Armor::parse(what).is_some_and(|a| a == armor && a != Armor::None) {
-        if armor == Armor::None {
+    } else if key == "armor" || key == "armour" || Armor::parse(what).is_some_and(|a| a == armor && a != Armor::NONE) {
+        if armor == Armor::NONE {
             return Err(ServiceError::InvalidInput("You aren't wearing armor.".into()));
         }
         pack.armor.push(armor);
@@ -535,12 +539,12 @@ fn describe_pack(pack: &Pack) -> String {
 }
 
 fn unknown_gear(gear: &str) -> ServiceError {
-    let mut valid: Vec<&str> = Weapon::ALL
+    let mut valid: Vec<&str> = Weapon::all()
         .iter()
-        .filter(|w| **w != Weapon::Unarmed)
+        .filter(|w| **w != Weapon::UNARMED)
         .map(|w| w.name())
         .collect();
-    valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
+    valid.extend(Armor::all().iter().filter(|a| **a != Armor::NONE).map(|a| a.name()));
     valid.push(SHIELD);
     ServiceError::Unknown {
         kind: "weapon, armor or shield",

@@ -358,7 +358,7 @@ pub(crate) async fn settle<R: crate::access::Access>(
             Ok(())
         })
         .await?;
-        let can_level_up = engine::content::classes::level_for_xp(u32::try_from(row.xp).unwrap_or(0))
+        let can_level_up = engine::content::data::levels().level_for_xp(u32::try_from(row.xp).unwrap_or(0))
             > u32::try_from(row.level).unwrap_or(1);
         shares.push(Share {
             character_id,

@@ -1,7 +1,7 @@
 //! GM tools for server owners (the caller checks Manage Server): spawn monsters, adjust HP,
 //! grant coins or items, set a character's level, end a combat.
 
-use engine::content::classes::{MAX_LEVEL, XP_FOR_LEVEL};
+use engine::content::data::MAX_LEVEL;
 use std::sync::Arc;
 
 use engine::content::data::{Content, MonsterDef};
@@ -316,8 +316,11 @@ impl Service {
         Self::not_fighting(conn, &row).await?;
         let row = characters::modify(self.db(), row, |row| {
             set_level(row, level)?;
-            let floor = XP_FOR_LEVEL[level as usize - 1];
-            let ceiling = XP_FOR_LEVEL.get(level as usize).map_or(u32::MAX, |next| next - 1);
+            let floor = engine::content::data::levels().xp[level as usize - 1];
+            let ceiling = engine::content::data::levels()
+                .xp
+                .get(level as usize)
+                .map_or(u32::MAX, |next| next - 1);
             let xp = u32::try_from(row.xp).unwrap_or(0).clamp(floor, ceiling);
             row.xp = i32::try_from(xp).unwrap_or(i32::MAX);
             Ok(())
@@ -401,10 +404,10 @@ fn give(
         }
         Ok(())
     };
-    if let Some(weapon) = Weapon::parse(item).filter(|w| *w != Weapon::Unarmed) {
+    if let Some(weapon) = Weapon::parse(item).filter(|w| *w != Weapon::UNARMED) {
         room(&pack)?;
         pack.weapons.extend(std::iter::repeat_n(weapon, count as usize));
-    } else if let Some(armor) = Armor::parse(item).filter(|a| *a != Armor::None) {
+    } else if let Some(armor) = Armor::parse(item).filter(|a| *a != Armor::NONE) {
         room(&pack)?;
         pack.armor.extend(std::iter::repeat_n(armor, count as usize));
     } else if item.trim().eq_ignore_ascii_case(SHIELD) {
@@ -421,8 +424,13 @@ fn give(
 /// campaign's homebrew among them), weapons, armor and the shield.
 fn unknown_item(content: &Content, item: &str) -> ServiceError {
     let mut valid: Vec<&str> = content.items.all().iter().map(|i| &*i.name).collect();
-    valid.extend(Weapon::ALL.iter().filter(|w| **w != Weapon::Unarmed).map(|w| w.name()));
-    valid.extend(Armor::ALL.iter().filter(|a| **a != Armor::None).map(|a| a.name()));
+    valid.extend(
+        Weapon::all()
+            .iter()
+            .filter(|w| **w != Weapon::UNARMED)
+            .map(|w| w.name()),
+    );
+    valid.extend(Armor::all().iter().filter(|a| **a != Armor::NONE).map(|a| a.name()));
     valid.push(SHIELD);
     ServiceError::Unknown {
         kind: "item",

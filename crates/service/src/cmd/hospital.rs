@@ -188,7 +188,7 @@ pub(crate) async fn admit<R: crate::access::Access>(
         .combat
         .combatants
         .iter()
-        .any(|o| o.id != dead.id && o.side == dead.side && o.class_name() == Some(Class::Cleric.name()));
+        .any(|o| o.id != dead.id && o.side == dead.side && o.class_name() == Some(Class::CLERIC.name()));
     let coins = row.coins.max(0);
     let level = u32::try_from(row.level).unwrap_or(1);
     let fee = hospital::fee(level, tier, cleric_in_party, coins.unsigned_abs());

@@ -57,10 +57,10 @@ fn good(content: &Content, name: &str) -> Option<(GoodKind, String)> {
     if let Some(i) = content.items.get(name) {
         return Some((GoodKind::Item, i.name.to_string()));
     }
-    if let Some(w) = Weapon::parse(name).filter(|w| *w != Weapon::Unarmed) {
+    if let Some(w) = Weapon::parse(name).filter(|w| *w != Weapon::UNARMED) {
         return Some((GoodKind::Weapon, w.name().to_owned()));
     }
-    if let Some(a) = Armor::parse(name).filter(|a| *a != Armor::None) {
+    if let Some(a) = Armor::parse(name).filter(|a| *a != Armor::NONE) {
         return Some((GoodKind::Armor, a.name().to_owned()));
     }
     (normalize_name(name) == normalize_name(engine::content::data::SHIELD))

@@ -6,8 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-use crate::content::spells::CastingTime;
-use crate::content::{Abilities, Ability, Behaviour, Condition, ConditionSet, DamageSet, DamageType, Skill};
+use crate::content::{Abilities, Ability, Condition, ConditionSet, DamageSet, DamageType, Skill};
 use crate::dice::DiceExpr;
 
 /// Highest character level; per-level tables hold one row per level 1..=`LEVELS`.
@@ -422,6 +421,31 @@ impl ClassDef {
         let hp = self.hit_die + con_mod + (level - 1) * (per_level + con_mod);
         hp.max(level)
     }
+}
+
+/// How a monster fights: what it does on its turn and which reactions it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Behaviour {
+    /// Closes to melee with the nearest standing enemy and attacks; never retreats.
+    Aggressive,
+    /// Attacks, then falls back out of melee (provoking opportunity attacks unless it has Blur).
+    Skirmisher,
+    /// Keeps its distance and shoots.
+    Ranged,
+    /// Goes for the weakest standing enemy it can reach.
+    Brute,
+    /// Casts its strongest spell, counterspells enemy casters, and fights at range.
+    Caster,
+    /// Breathes when its breath weapon is charged, otherwise fights in melee.
+    Breather,
+}
+
+/// How long casting takes: which resource of the action economy it spends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CastingTime {
+    Action,
+    BonusAction,
+    Reaction,
 }
 
 /// What changes with character level for everyone.

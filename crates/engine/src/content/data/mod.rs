@@ -5,18 +5,15 @@
 //! reports each problem with its file and line.
 //!
 //! The rules read only these definitions, through the copy each combatant takes when it joins
-//! a fight ([`crate::sheet::Sheet`]). The enums of [`crate::content`] (`Class::Fighter`,
-//! `Monster::Goblin`, …) remain as names of the built-in entries; `def()` finds an entry in
-//! [`builtin`]. The equivalence tests (`equivalence.rs`) prove the built-in files say what those
-//! tables said when they were the rules' source.
+//! a fight ([`crate::sheet::Sheet`]); code and tests name entries by id
+//! ([`crate::content::names`]: `Class::FIGHTER`, `Monster::GOBLIN`), and `def()` finds a
+//! built-in one in [`builtin`].
 
 pub mod defs;
 pub mod homebrew;
 mod parse;
 pub mod world;
 
-#[cfg(test)]
-mod equivalence;
 #[cfg(test)]
 mod validation;
 
@@ -125,6 +122,15 @@ impl<T> Table<T> {
     pub fn is_empty(&self) -> bool {
         self.defs.is_empty()
     }
+}
+
+/// The highest character level.
+pub const MAX_LEVEL: u32 = LEVELS as u32;
+
+/// The level table (XP, proficiency, cantrip dice) of the built-in content; a server's homebrew
+/// cannot change it.
+pub fn levels() -> &'static LevelsDef {
+    &builtin().levels
 }
 
 /// The built-in content, loaded and validated on first use. The embedded files are checked by

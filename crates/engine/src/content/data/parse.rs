@@ -21,7 +21,7 @@ use super::defs::{
     StatusKindDef, WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
-use crate::content::spells::CastingTime;
+use crate::content::CastingTime;
 use crate::content::{Abilities, Ability, Behaviour, Condition, ConditionSet, DamageSet, DamageType, Skill, normalize};
 use crate::dice::DiceExpr;
 
