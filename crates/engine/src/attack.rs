@@ -217,15 +217,13 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
     let p = profile(attacker, s.strike);
     let weapon = strike_name(attacker, s.strike);
     let armor_class = target.armor_class();
-    let d20 = ctx.dice.d20(mode);
-    let total = d20.natural as i32 + p.to_hit;
-    let hit = d20.natural == 20 || (d20.natural != 1 && total >= armor_class);
     // A melee hit on the paralyzed or unconscious from within reach is a critical (conditions).
-    let critical = d20.natural == 20
-        || (hit
-            && !is_ranged
-            && crate::conditions::melee_hits_crit(target)
-            && c.band(s.attacker, s.target) == Band::Melee);
+    let helpless_in_reach =
+        !is_ranged && crate::conditions::melee_hits_crit(target) && c.band(s.attacker, s.target) == Band::Melee;
+    let d20 = ctx.dice.d20(mode);
+    let total = d20.natural as i32 + p.to_hit + crate::statuses::attack_modifier(ctx, s.attacker);
+    let hit = d20.natural == 20 || (d20.natural != 1 && total >= armor_class);
+    let critical = d20.natural == 20 || (hit && helpless_in_reach);
     crate::timing::model(ctx.combat.ruleset).swung(ctx.combat, s.attacker, s.target, hit);
     ctx.emit(Event::AttackRolled {
         attacker: s.attacker,

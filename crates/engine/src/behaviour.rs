@@ -105,11 +105,33 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
         .collect();
     let find = |wanted: &dyn Fn(&SpellEffectDef) -> bool| castable.iter().find(|s| wanted(&s.effect));
     let in_melee = c.band(me.id, target) == Band::Melee;
+    // A buff no ally holds yet, while the fight is still big enough to be worth it.
+    if enemies >= 2
+        && let Some(buff) = castable.iter().find(|s| {
+            matches!(s.effect, SpellEffectDef::Buff { .. })
+                && s.status.as_ref().is_some_and(|status| {
+                    !c.combatants
+                        .iter()
+                        .any(|a| a.side == me.side && a.statuses.iter().any(|h| *h.name == *status.name))
+                })
+        })
+    {
+        return Some(Command::Cast {
+            spell: Spell::named(&buff.name)?,
+            target: Some(me.id),
+        });
+    }
     let choice = None
         .or_else(|| {
             (enemies >= 2)
                 .then(|| find(&|e| matches!(e, SpellEffectDef::Save { area: true, .. })))
                 .flatten()
+        })
+        .or_else(|| {
+            // A status the target lacks and can be given (Hold Person on the one it fights).
+            castable
+                .iter()
+                .find(|s| matches!(s.effect, SpellEffectDef::Afflict { .. }) && would_take(c.get(target), s))
         })
         .or_else(|| find(&|e| matches!(e, SpellEffectDef::Darts { .. })))
         .or_else(|| {
@@ -126,6 +148,15 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
     Some(Command::Cast {
         spell: Spell::named(&choice.name)?,
         target: Some(target),
+    })
+}
+
+/// Whether `target` would be given `spell`'s status: it does not hold it and is not immune to
+/// the condition it stands for.
+fn would_take(target: &Combatant, spell: &SpellDef) -> bool {
+    spell.status.as_ref().is_some_and(|status| {
+        !target.statuses.iter().any(|held| *held.name == *status.name)
+            && !status.condition.is_some_and(|k| crate::defences::immune(target, k))
     })
 }
 

@@ -7,7 +7,8 @@ use crate::action_economy::Resource;
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::CastingTime;
-use crate::content::data::{Area, SpellDef, SpellEffectDef as SpellEffect};
+use crate::content::data::{AfflictionDef, Area, SpellDef, SpellEffectDef as SpellEffect, StatusDef};
+use crate::content::statuses::{Affliction, StatusEffect};
 use crate::content::{Ability, Spell};
 use crate::event::{AttackKind, Event};
 use crate::movement::{self, Band, MoveIntent};
@@ -243,7 +244,9 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
         return;
     }
     let caster = ctx.combat.get(cast.caster);
-    let Ok((spell_level, effect)) = spell_def(caster, cast.spell).map(|d| (d.level, d.effect)) else {
+    let Ok((spell_level, effect, status)) =
+        spell_def(caster, cast.spell).map(|d| (d.level, d.effect, d.status.clone()))
+    else {
         return;
     };
     let target = cast.target;
@@ -312,6 +315,10 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 targets.extend(others);
             }
             let rolled = damage.roll(ctx.dice, false);
+            let affliction = status.map(|status| Affliction {
+                save: None,
+                ..spell_affliction(status, ability, dc)
+            });
             steps = save_for_damage(
                 ctx,
                 Some(cast.caster),
@@ -321,8 +328,30 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 rolled,
                 damage_type,
                 half_on_save,
-                true,
+                affliction.as_ref(),
             );
+        }
+        SpellEffect::Afflict { ability, targets } => {
+            let (Some(t), Some(status)) = (target.filter(|t| ctx.combat.get(*t).is_standing()), status) else {
+                return;
+            };
+            let affliction = spell_affliction(status, ability, caster.spell_save_dc());
+            for victim in also_caught(ctx.combat, cast.caster, t, targets, true) {
+                steps.push(Step::Afflict {
+                    source: cast.caster,
+                    target: victim,
+                    affliction: affliction.clone(),
+                });
+            }
+        }
+        SpellEffect::Buff { targets } => {
+            let (Some(t), Some(status)) = (target, status) else {
+                return;
+            };
+            let status = StatusEffect::from(&status);
+            for ally in also_caught(ctx.combat, cast.caster, t, targets, false) {
+                crate::statuses::bestow(ctx, cast.caster, ally, status.clone());
+            }
         }
         SpellEffect::Heal { dice } => {
             let Some(t) = target else { return };
@@ -372,10 +401,54 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
     ctx.push_front(steps);
 }
 
-/// A save for damage against several targets: full on a failure (Evasion offered on a failed DEX
-/// save), half or none on a success.
+/// A spell's status as a failed save against it gives it: `save_ends = true` repeats that save,
+/// and Magic Resistance gives advantage on both.
+fn spell_affliction(status: StatusDef, ability: Ability, dc: i32) -> Affliction {
+    Affliction::from(&AfflictionDef {
+        status,
+        save: Some((ability, dc)),
+    })
+    .by_spell()
+}
+
+/// Whom a spell for up to `count` creatures reaches: its target first, then — enemies of the
+/// caster (`enemies`) standing within Near, or the caster's standing allies (the caster
+/// included) — those in melee with the caster before those Near, by id.
+fn also_caught(
+    combat: &Combat,
+    caster: CombatantId,
+    target: CombatantId,
+    count: u32,
+    enemies: bool,
+) -> Vec<CombatantId> {
+    let mut chosen = vec![target];
+    if count <= 1 {
+        return chosen;
+    }
+    let side = combat.get(caster).side;
+    let mut others: Vec<(Band, CombatantId)> = combat
+        .combatants
+        .iter()
+        .filter(|o| o.id != target && o.is_standing() && (o.side == side) != enemies)
+        .map(|o| {
+            let band = if o.id == caster {
+                Band::Melee
+            } else {
+                combat.band(caster, o.id)
+            };
+            (band, o.id)
+        })
+        .filter(|(band, _)| !enemies || *band != Band::Far)
+        .collect();
+    others.sort();
+    chosen.extend(others.into_iter().take(count as usize - 1).map(|(_, id)| id));
+    chosen
+}
+
+/// A spell's save for damage against several targets: full on a failure (Evasion offered on a
+/// failed DEX save) and the spell's status after it, half or none on a success.
 #[allow(clippy::too_many_arguments)]
-pub fn save_for_damage(
+fn save_for_damage(
     ctx: &mut Ctx,
     source: Option<CombatantId>,
     targets: &[CombatantId],
@@ -384,11 +457,11 @@ pub fn save_for_damage(
     rolled: i32,
     damage_type: crate::content::DamageType,
     half_on_save: bool,
-    spell: bool,
+    affliction: Option<&Affliction>,
 ) -> Vec<Step> {
     let mut steps = Vec::new();
     for &t in targets {
-        let success = crate::saves::roll(ctx, t, ability, dc, spell);
+        let success = crate::saves::roll(ctx, t, ability, dc, true);
         let amount = if success {
             if half_on_save { rolled / 2 } else { 0 }
         } else {
@@ -405,6 +478,13 @@ pub fn save_for_damage(
             });
         }
         steps.push(Step::Damage(PendingDamage::single(source, t, amount, damage_type)));
+        if !success && let (Some(source), Some(affliction)) = (source, affliction) {
+            steps.push(Step::Afflict {
+                source,
+                target: t,
+                affliction: affliction.clone(),
+            });
+        }
     }
     steps
 }

@@ -624,7 +624,7 @@ impl Combatant {
                 .armor_class(self.modifier(Ability::Dex), self.sheet.shield.map_or(0, |s| s.ac_bonus)),
             Kind::Monster(m) => m.armor_class,
         };
-        base + self.conditions.ac_bonus
+        base + self.conditions.ac_bonus + crate::statuses::armor_class_modifier(&self.statuses)
     }
 
     /// Carried weight: weapons, armor, shield and pack.

@@ -409,7 +409,7 @@ pub fn line(c: &Combat, event: &Event) -> String {
                 format!("{turns} turn(s)")
             };
             match by {
-                Some(by) => format!("{}'s hit leaves {} {status} ({how_long})", n(*by), n(*id)),
+                Some(by) => format!("{} leaves {} {status} ({how_long})", n(*by), n(*id)),
                 None => format!("{} has {status} ({how_long})", n(*id)),
             }
         }

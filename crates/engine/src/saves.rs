@@ -23,7 +23,7 @@ pub fn roll(ctx: &mut Ctx, id: CombatantId, ability: Ability, dc: i32, spell: bo
     let advantage = (ability == Ability::Dex && c.conditions.dodging) || magic_resistance;
     let bonus = c.save_bonus(ability);
     let d20 = ctx.dice.d20(RollMode::from_sources(advantage, held_back));
-    let total = d20.natural as i32 + bonus;
+    let total = d20.natural as i32 + bonus + crate::statuses::save_modifier(ctx, id);
     let success = total >= dc;
     ctx.emit(Event::SavingThrow {
         id,

@@ -19,11 +19,59 @@ pub fn afflict(ctx: &mut Ctx, source: CombatantId, target: CombatantId, afflicti
         return;
     }
     if let Some((ability, dc)) = affliction.save
-        && crate::attack::saving_throw(ctx, target, ability, dc)
+        && crate::saves::roll(ctx, target, ability, dc, affliction.spell)
     {
         return;
     }
     take_hold(ctx, target, affliction.status, Some(source));
+}
+
+/// A status given without a save (a Bless on an ally); the dead and the downed are left alone.
+pub fn bestow(ctx: &mut Ctx, source: CombatantId, target: CombatantId, status: StatusEffect) {
+    if ctx.combat.get(target).is_standing() {
+        take_hold(ctx, target, status, Some(source));
+    }
+}
+
+/// What `id`'s modifier statuses add to one of its attack rolls (Bless +1d4, Bane −1d4), rolled
+/// now; 0 without any.
+pub fn attack_modifier(ctx: &mut Ctx, id: CombatantId) -> i32 {
+    roll_modifiers(ctx, id, |kind| match kind {
+        StatusKind::Modifier { attack, .. } => attack,
+        _ => None,
+    })
+}
+
+/// What `id`'s modifier statuses add to one of its saving throws, rolled now; 0 without any.
+pub fn save_modifier(ctx: &mut Ctx, id: CombatantId) -> i32 {
+    roll_modifiers(ctx, id, |kind| match kind {
+        StatusKind::Modifier { saves, .. } => saves,
+        _ => None,
+    })
+}
+
+fn roll_modifiers(
+    ctx: &mut Ctx,
+    id: CombatantId,
+    part: impl Fn(StatusKind) -> Option<crate::content::data::SignedDice>,
+) -> i32 {
+    let statuses = &ctx.combat.get(id).statuses;
+    if statuses.is_empty() {
+        return 0;
+    }
+    let dice: Vec<_> = statuses.iter().filter_map(|s| part(s.kind)).collect();
+    dice.into_iter().map(|d| d.roll(ctx.dice)).sum()
+}
+
+/// What a combatant's modifier statuses add to its armor class (Shield of Faith +2).
+pub fn armor_class_modifier(statuses: &[StatusEffect]) -> i32 {
+    statuses
+        .iter()
+        .map(|s| match s.kind {
+            StatusKind::Modifier { ac, .. } => ac,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Puts `status` on `id` (or refreshes it) and reports it; a creature immune to the condition it
@@ -147,6 +195,7 @@ fn tick(ctx: &mut Ctx, id: CombatantId) -> bool {
                 stunned |= status.condition.is_some_and(crate::conditions::incapacitates);
                 0
             }
+            StatusKind::Modifier { .. } => 0,
         };
         if !status.permanent {
             status.duration = status.duration.saturating_sub(1);

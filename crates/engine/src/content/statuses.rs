@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{AfflictionDef, SaveEnds, StatusDef, StatusKindDef};
+use super::data::{AfflictionDef, SaveEnds, SignedDice, StatusDef, StatusKindDef};
 use super::{Ability, Condition, DamageType};
 
 /// What a status effect does at its owner's upkeep.
@@ -22,6 +22,13 @@ pub enum StatusKind {
     Stun,
     /// Holds its `condition` while it lasts (`crate::conditions`).
     Condition,
+    /// Its holder's attack rolls and saving throws gain (or lose) the dice, its armor class the
+    /// number, while it lasts (`crate::statuses::modifiers`).
+    Modifier {
+        attack: Option<SignedDice>,
+        saves: Option<SignedDice>,
+        ac: i32,
+    },
 }
 
 /// A status effect on a unit (seed 003 §1.C).
@@ -60,6 +67,7 @@ impl From<&StatusDef> for StatusEffect {
                 StatusKindDef::Hot { amount } => StatusKind::Hot { amount },
                 StatusKindDef::Stun => StatusKind::Stun,
                 StatusKindDef::Condition => StatusKind::Condition,
+                StatusKindDef::Modifier { attack, saves, ac } => StatusKind::Modifier { attack, saves, ac },
             },
             duration: def.duration,
             permanent: def.permanent,

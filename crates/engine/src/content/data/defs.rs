@@ -122,6 +122,29 @@ pub enum StatusKindDef {
     Stun,
     /// Nothing at the upkeep: the status holds its `condition` (`crate::conditions`) while it lasts.
     Condition,
+    /// Nothing at the upkeep: while it lasts its holder's attack rolls and saving throws gain (or
+    /// lose) the dice, and its armor class the number (Bless, Bane, Shield of Faith;
+    /// `crate::statuses::modifiers`).
+    Modifier {
+        attack: Option<SignedDice>,
+        saves: Option<SignedDice>,
+        ac: i32,
+    },
+}
+
+/// Dice added to a roll, or taken from it (Bless's +1d4, Bane's −1d4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedDice {
+    pub dice: DiceExpr,
+    pub minus: bool,
+}
+
+impl SignedDice {
+    /// Rolls it: the total, negative for a penalty.
+    pub fn roll(self, dice: &mut crate::dice::Dice) -> i32 {
+        let rolled = self.dice.roll(dice, false);
+        if self.minus { -rolled } else { rolled }
+    }
 }
 
 /// A status effect (seed 003 §1.C).
@@ -199,6 +222,13 @@ pub enum SpellEffectDef {
     Haste,
     /// Cancel a spell being cast.
     Counterspell,
+    /// A saving throw against the caster's DC or the spell's `status` (Hold Person, Bane): the
+    /// target and up to `targets − 1` more enemies within Near; the status's `save_ends = true`
+    /// repeats this save.
+    Afflict { ability: Ability, targets: u32 },
+    /// The spell's `status` on the target ally and up to `targets − 1` more allies, no save
+    /// (Bless, Shield of Faith).
+    Buff { targets: u32 },
 }
 
 /// A spell.
@@ -212,6 +242,10 @@ pub struct SpellDef {
     pub effect: SpellEffectDef,
     /// What a spell attack that hits inflicts.
     pub on_hit: Option<AfflictionDef>,
+    /// What an `Afflict` spell's failed save gives, a `Buff` spell bestows, or a `Save` spell's
+    /// failed save gives besides its damage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusDef>,
 }
 
 impl SpellDef {

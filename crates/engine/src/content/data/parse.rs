@@ -17,8 +17,8 @@ use super::defs::{
     AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, AuraDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef,
     Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LegendaryDef,
     LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS, MonsterDef, RaceDef,
-    RaceTrait, RegenerationDef, SaveEnds, ShieldDef, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef,
-    StatusKindDef, WeaponDef, ZoneDef,
+    RaceTrait, RegenerationDef, SaveEnds, ShieldDef, SignedDice, Speeds, SpellDef, SpellEffectDef, SpellTarget,
+    StatusDef, StatusKindDef, WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::CastingTime;
@@ -221,6 +221,10 @@ struct RawSpell {
     area: Option<S<bool>>,
     healing: Option<S<String>>,
     on_hit: Option<S<RawAffliction>>,
+    /// The `[[status]]` a `save` spell's failure gives, or a `buff` bestows.
+    status: Option<S<String>>,
+    /// How many creatures a `buff` or a damage-free `save` reaches (1).
+    targets: Option<S<i64>>,
     /// The classes that learn it (a homebrew spell): each caster of one of them knows it from
     /// the first level with slots of its level (a cantrip from level 1).
     #[serde(default)]
@@ -257,6 +261,11 @@ struct RawStatus {
     permanent: bool,
     condition: Option<S<String>>,
     save_ends: Option<S<RawSaveEnds>>,
+    /// A `modifier`'s dice on attack rolls and on saving throws (`"1d4"`, `"-1d4"`), and its
+    /// armor class change.
+    attack: Option<S<String>>,
+    saves: Option<S<String>>,
+    ac: Option<S<i64>>,
 }
 
 /// `save_ends = true` (the inflicting save, repeated) or `save_ends = { save = "wis", dc = 13 }`.
@@ -523,9 +532,10 @@ enum SpellKind {
     MistyStep,
     Haste,
     Counterspell,
+    Buff,
 }
 
-const SPELL_EFFECTS: [(&str, SpellKind); 10] = [
+const SPELL_EFFECTS: [(&str, SpellKind); 11] = [
     ("attack", SpellKind::Attack),
     ("beams", SpellKind::Beams),
     ("darts", SpellKind::Darts),
@@ -536,6 +546,7 @@ const SPELL_EFFECTS: [(&str, SpellKind); 10] = [
     ("misty_step", SpellKind::MistyStep),
     ("haste", SpellKind::Haste),
     ("counterspell", SpellKind::Counterspell),
+    ("buff", SpellKind::Buff),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -561,13 +572,15 @@ enum StatusKind {
     Heal,
     Stun,
     Condition,
+    Modifier,
 }
 
-const STATUS_KINDS: [(&str, StatusKind); 4] = [
+const STATUS_KINDS: [(&str, StatusKind); 5] = [
     ("damage", StatusKind::Damage),
     ("heal", StatusKind::Heal),
     ("stun", StatusKind::Stun),
     ("condition", StatusKind::Condition),
+    ("modifier", StatusKind::Modifier),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -737,6 +750,24 @@ impl Ctx<'_, '_> {
     }
 
     /// A dice expression: `NdS`, `NdS+B`, `NdS-B` or a whole number.
+    /// Dice to add to a roll (`"1d4"`, `"+2"`) or to take from it (`"-1d4"`).
+    fn signed_dice(&mut self, value: &S<String>, what: &str) -> Option<SignedDice> {
+        let text = value.get_ref().trim();
+        let (minus, rest) = match text.strip_prefix('-').or_else(|| text.strip_prefix('−')) {
+            Some(rest) => (true, rest),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        let dice = self.dice(&Spanned::new(value.span(), rest.to_owned()), what)?;
+        if dice.bonus < 0 {
+            self.err(
+                &value.span(),
+                format!("{what} `{text}`: write one sign in front (`-1d4`, `1d4+1`)"),
+            );
+            return None;
+        }
+        Some(SignedDice { dice, minus })
+    }
+
     fn dice(&mut self, value: &S<String>, what: &str) -> Option<DiceExpr> {
         let text: String = value.get_ref().chars().filter(|c| !c.is_whitespace()).collect();
         let Some((count, sides, bonus)) = split_dice(&text) else {
@@ -1601,12 +1632,16 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
     let fields = [
         ("amount", span_of(s.amount.as_ref())),
         ("type", span_of(s.damage_type.as_ref())),
+        ("attack", span_of(s.attack.as_ref())),
+        ("saves", span_of(s.saves.as_ref())),
+        ("ac", span_of(s.ac.as_ref())),
     ];
     let (kind_name, takes): (&str, &[&str]) = match kind {
         StatusKind::Damage => ("kind `damage`", &["amount", "type"]),
         StatusKind::Heal => ("kind `heal`", &["amount"]),
         StatusKind::Stun => ("kind `stun`", &[]),
         StatusKind::Condition => ("kind `condition`", &[]),
+        StatusKind::Modifier => ("kind `modifier`", &["attack", "saves", "ac"]),
     };
     let fits = cx.not_taken(kind_name, &fields, takes);
     let amount = |cx: &mut Ctx| match &s.amount {
@@ -1637,6 +1672,23 @@ fn status(cx: &mut Ctx, s: &RawStatus) -> Option<StatusDef> {
         StatusKind::Heal => StatusKindDef::Hot { amount: amount(cx)? },
         StatusKind::Stun => StatusKindDef::Stun,
         StatusKind::Condition => StatusKindDef::Condition,
+        StatusKind::Modifier => {
+            let attack = s.attack.as_ref().map(|d| cx.signed_dice(d, "attack modifier"));
+            let saves = s.saves.as_ref().map(|d| cx.signed_dice(d, "saving throw modifier"));
+            let ac = s.ac.as_ref().map(|a| cx.int(a, "armor class modifier", -10..=10));
+            if attack.is_none() && saves.is_none() && ac.is_none() {
+                cx.err(
+                    &s.kind.span(),
+                    "status kind `modifier` needs `attack`, `saves` or `ac` (e.g. attack = \"1d4\", ac = 2)",
+                );
+                return None;
+            }
+            StatusKindDef::Modifier {
+                attack: attack.map_or(Some(None), |a| a.map(Some))?,
+                saves: saves.map_or(Some(None), |a| a.map(Some))?,
+                ac: ac.map_or(Some(0), |a| a.map(|n| n as i32))?,
+            }
+        }
     };
     let duration = match (&s.turns, s.permanent) {
         (Some(t), false) => cx.int(t, "status turns", 1..=100)? as u32,
@@ -1734,12 +1786,22 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
     let user = format!("spell `{name}`");
     let level = cx.int(&s.level, "spell level", 0..=9);
     let casting_time = cx.choice(&s.casting_time, "casting time", &CASTING_TIMES);
-    let target = match &s.target {
-        Some(t) => cx.choice(t, "spell target", &TARGETS),
-        None => Some(SpellTarget::Enemy),
-    };
     let kind = cx.choice(&s.effect, "spell effect", &SPELL_EFFECTS)?;
     let kind_name = format!("effect `{}`", s.effect.get_ref());
+    let target = match &s.target {
+        Some(t) => match cx.choice(t, "spell target", &TARGETS) {
+            Some(SpellTarget::Enemy | SpellTarget::None) if kind == SpellKind::Buff => {
+                cx.err(
+                    &t.span(),
+                    format!("a spell of {kind_name} is cast on an ally: leave `target` out or write \"ally\""),
+                );
+                None
+            }
+            chosen => chosen,
+        },
+        None if kind == SpellKind::Buff => Some(SpellTarget::Ally),
+        None => Some(SpellTarget::Enemy),
+    };
     let fields = [
         ("damage", span_of(s.damage.as_ref())),
         ("type", span_of(s.damage_type.as_ref())),
@@ -1748,11 +1810,14 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         ("half_on_save", span_of(s.half_on_save.as_ref())),
         ("area", span_of(s.area.as_ref())),
         ("healing", span_of(s.healing.as_ref())),
+        ("status", span_of(s.status.as_ref())),
+        ("targets", span_of(s.targets.as_ref())),
     ];
     let takes: &[&str] = match kind {
         SpellKind::Attack | SpellKind::Beams => &["damage", "type"],
         SpellKind::Darts => &["count", "damage"],
-        SpellKind::Save => &["save", "damage", "type", "half_on_save", "area"],
+        SpellKind::Save => &["save", "damage", "type", "half_on_save", "area", "status", "targets"],
+        SpellKind::Buff => &["status", "targets"],
         SpellKind::Heal => &["healing"],
         SpellKind::Entangle => &["save"],
         SpellKind::HuntersMark | SpellKind::MistyStep | SpellKind::Haste | SpellKind::Counterspell => &[],
@@ -1810,16 +1875,53 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
                 damage: damage?,
             }
         }
+        SpellKind::Save if s.damage.is_none() && s.damage_type.is_none() && s.status.is_some() => {
+            // A save for a status alone (Hold Person): no damage to halve, `targets` for more.
+            for (field, span) in [
+                ("half_on_save", span_of(s.half_on_save.as_ref())),
+                ("area", span_of(s.area.as_ref())),
+            ] {
+                if let Some(span) = span {
+                    cx.err(
+                        &span,
+                        format!(
+                            "`{field}` needs `damage`: a save for a status alone reaches more creatures with `targets`"
+                        ),
+                    );
+                }
+            }
+            let ability = save(cx, &mut need);
+            let targets = spell_targets(cx, s);
+            if s.half_on_save.is_some() || s.area.is_some() {
+                return None;
+            }
+            SpellEffectDef::Afflict {
+                ability: ability?,
+                targets: targets?,
+            }
+        }
         SpellKind::Save => {
+            if let Some(t) = &s.targets {
+                cx.err(&t.span(), "`targets` goes with a save for a status alone: a save for damage reaches more creatures with `area = true`");
+            }
             let ability = save(cx, &mut need);
             let damage = damage(cx, &mut need);
             let damage_type = damage_type(cx, &mut need);
+            s.targets.is_none().then_some(())?;
             SpellEffectDef::Save {
                 ability: ability?,
                 damage: damage?,
                 damage_type: damage_type?,
                 half_on_save: s.half_on_save.as_ref().is_some_and(|b| *b.get_ref()),
                 area: s.area.as_ref().is_some_and(|b| *b.get_ref()),
+            }
+        }
+        SpellKind::Buff => {
+            if s.status.is_none() {
+                need(cx, "status");
+            }
+            SpellEffectDef::Buff {
+                targets: spell_targets(cx, s)?,
             }
         }
         SpellKind::Heal => match &s.healing {
@@ -1850,6 +1952,23 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         Some(a) => Some(affliction(cx, a, statuses, &user)?),
         None => None,
     };
+    let status = match &s.status {
+        Some(name) => {
+            let status = statuses.get(cx, name, &user).cloned()?;
+            if kind == SpellKind::Buff && status.save_ends == Some(SaveEnds::Inflicting) {
+                cx.err(
+                    &name.span(),
+                    format!(
+                        "status `{}` ends on a repeat of the save that inflicted it (`save_ends = true`), but a buff has no save",
+                        status.name
+                    ),
+                );
+                return None;
+            }
+            Some(status)
+        }
+        None => None,
+    };
     Some(SpellDef {
         name,
         level: level? as u32,
@@ -1857,7 +1976,16 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         target: target?,
         effect,
         on_hit,
+        status,
     })
+}
+
+/// A spell's `targets`: how many creatures it reaches, 1–10 (1 when left out).
+fn spell_targets(cx: &mut Ctx, s: &RawSpell) -> Option<u32> {
+    match &s.targets {
+        Some(t) => cx.int(t, "spell targets", 1..=10).map(|n| n as u32),
+        None => Some(1),
+    }
 }
 
 fn weapon(cx: &mut Ctx, w: &RawWeapon) -> Option<WeaponDef> {

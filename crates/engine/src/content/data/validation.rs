@@ -93,7 +93,7 @@ fn an_unknown_spell_effect_lists_the_effects() {
     assert_eq!(
         p,
         "homebrew.toml:5: unknown spell effect `teleport`: allowed are `attack`, `beams`, `darts`, `save`, \
-         `heal`, `hunters_mark`, `entangle`, `misty_step`, `haste`, `counterspell`"
+         `heal`, `hunters_mark`, `entangle`, `misty_step`, `haste`, `counterspell`, `buff`"
     );
 }
 
