@@ -98,11 +98,7 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
         .iter()
         .filter(|o| o.side != me.side && o.is_standing())
         .count();
-    let castable: Vec<&SpellDef> = me
-        .known_spells()
-        .iter()
-        .filter(|s| s.level == 0 || me.lowest_slot(s.level).is_some())
-        .collect();
+    let castable: Vec<&SpellDef> = me.known_spells().iter().filter(|s| me.can_cast(s)).collect();
     let find = |wanted: &dyn Fn(&SpellEffectDef) -> bool| castable.iter().find(|s| wanted(&s.effect));
     let in_melee = c.band(me.id, target) == Band::Melee;
     // A buff no ally holds yet, while the fight is still big enough to be worth it.

@@ -38,10 +38,54 @@ pub fn check_castable(caster: &Combatant, spell: Spell, readied: bool) -> Result
             how: "as a reaction — it is offered when an enemy casts a spell".into(),
         });
     }
-    if stats.level > 0 && caster.lowest_slot(stats.level).is_none() {
-        return Err(RuleViolation::NoSpellSlot { level: stats.level });
+    if !caster.can_cast(stats) {
+        return Err(match caster.innate(stats) {
+            Some((_, per_day)) => RuleViolation::InnateSpellSpent {
+                spell: stats.name.to_string(),
+                per_day: u32::from(per_day),
+            },
+            None => RuleViolation::NoSpellSlot { level: stats.level },
+        });
     }
     Ok(())
+}
+
+/// How a cast was paid for.
+enum Paid {
+    /// A slot of this level.
+    Slot(u32),
+    /// No slot: a cantrip, or an innate cast.
+    Free,
+}
+
+impl Paid {
+    fn slot(self) -> Option<u32> {
+        match self {
+            Paid::Slot(level) => Some(level),
+            Paid::Free => None,
+        }
+    }
+}
+
+/// Pays for casting `spell`: an innate cast (none at will), or the lowest slot of its level or
+/// higher (none for a cantrip); `None` when it cannot be paid for.
+fn pay(c: &mut Combatant, spell: Spell) -> Option<Paid> {
+    let def = c.spell(spell)?;
+    if !c.can_cast(def) {
+        return None;
+    }
+    if let Some((i, per_day)) = c.innate(def) {
+        if per_day > 0 {
+            c.pools.innate_spent[i] += 1;
+        }
+        return Some(Paid::Free);
+    }
+    if def.level == 0 {
+        return Some(Paid::Free);
+    }
+    let level = c.lowest_slot(def.level)?;
+    c.pools.spell_slots[level as usize - 1] -= 1;
+    Some(Paid::Slot(level))
 }
 
 /// What the caster's copy of `spell` says (known, or on a scroll it carries).
@@ -126,7 +170,7 @@ pub fn cast(
 ) -> Result<Vec<Step>, RuleViolation> {
     let caster = ctx.combat.get(id);
     check_castable(caster, spell, false)?;
-    let (level, effect, casting_time) = spell_def(caster, spell).map(|d| (d.level, d.effect, d.casting_time))?;
+    let (effect, casting_time) = spell_def(caster, spell).map(|d| (d.effect, d.casting_time))?;
     let resource = if casting_time == CastingTime::BonusAction {
         Resource::BonusAction
     } else {
@@ -137,16 +181,8 @@ pub fn cast(
     if effect == SpellEffect::MistyStep {
         misty_step_plan(ctx, id, target)?;
     }
-    let slot = if level == 0 {
-        None
-    } else {
-        ctx.combat.get(id).lowest_slot(level)
-    };
     crate::timing::spend_slot(ctx.combat, id, resource);
-    let c = ctx.combat.get_mut(id);
-    if let Some(level) = slot {
-        c.pools.spell_slots[level as usize - 1] -= 1;
-    }
+    let slot = pay(ctx.combat.get_mut(id), spell).and_then(Paid::slot);
     Ok(begin(
         ctx,
         SpellCast {
@@ -186,20 +222,9 @@ pub fn cast_readied(ctx: &mut Ctx, id: CombatantId, spell: Spell, target: Option
     let Ok(target) = spell_target(ctx, id, spell, target) else {
         return vec![];
     };
-    let Ok(level) = spell_def(ctx.combat.get(id), spell).map(|d| d.level) else {
+    let Some(slot) = pay(ctx.combat.get_mut(id), spell).map(Paid::slot) else {
         return vec![];
     };
-    let slot = if level == 0 {
-        None
-    } else {
-        ctx.combat.get(id).lowest_slot(level)
-    };
-    if level > 0 && slot.is_none() {
-        return vec![];
-    }
-    if let Some(level) = slot {
-        ctx.combat.get_mut(id).pools.spell_slots[level as usize - 1] -= 1;
-    }
     begin(
         ctx,
         SpellCast {

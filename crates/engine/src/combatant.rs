@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::action_economy::TurnResources;
 use crate::combat::Ruleset;
 use crate::content::data::{
-    ArmorDef, ClassDef, ClassLevel, Defences, Feature, ItemDef, ItemEffectDef, MAX_ABILITIES, MonsterDef, RaceDef,
-    RaceTrait, SpellDef, WeaponDef,
+    ArmorDef, ClassDef, ClassLevel, Defences, Feature, ItemDef, ItemEffectDef, MAX_ABILITIES, MAX_INNATE, MonsterDef,
+    RaceDef, RaceTrait, SpellDef, WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
@@ -165,6 +165,14 @@ pub struct Pools {
     /// Damage that stops its Regeneration landed since its last turn (`crate::regeneration`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub regeneration_stopped: bool,
+    /// Casts spent of each innate spell (`MonsterDef::innate_spells`) this fight.
+    #[serde(default, skip_serializing_if = "no_innate_casts")]
+    pub innate_spent: [u8; MAX_INNATE],
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn no_innate_casts(spent: &[u8; MAX_INNATE]) -> bool {
+    spent.iter().all(|&n| n == 0)
 }
 
 impl Default for Pools {
@@ -181,6 +189,7 @@ impl Default for Pools {
             legendary_resistance: 0,
             legendary_actions: 0,
             regeneration_stopped: false,
+            innate_spent: [0; MAX_INNATE],
         }
     }
 }
@@ -290,11 +299,7 @@ impl Combatant {
                 divine_favor: row.divine_favor,
                 racial_rage: sheet.has_trait(RaceTrait::Rage),
                 racial_misty_step: sheet.has_trait(RaceTrait::MistyStep),
-                ability_uses: [0; MAX_ABILITIES],
-                stored_breath_ready: true,
-                legendary_resistance: 0,
-                legendary_actions: 0,
-                regeneration_stopped: false,
+                ..Pools::default()
             },
             items,
             pack_lb: 10,
@@ -782,6 +787,26 @@ impl Combatant {
     /// The definition of a consumable it carries.
     pub fn item_def(&self, item: Item) -> Option<&ItemDef> {
         self.sheet.item(item).map(|d| &**d)
+    }
+
+    /// The index of `spell` among its innate spells and how often a fight it casts it (0: at
+    /// will), if it casts it innately.
+    pub fn innate(&self, spell: &SpellDef) -> Option<(usize, u8)> {
+        self.stat_block()?
+            .innate_spells
+            .iter()
+            .enumerate()
+            .find(|(_, innate)| *innate.spell == *spell.name)
+            .map(|(i, innate)| (i, innate.per_day))
+    }
+
+    /// Whether it can cast `spell` now: a cantrip, an innate spell with a cast left, or a spell
+    /// with a slot of its level (or higher) left.
+    pub fn can_cast(&self, spell: &SpellDef) -> bool {
+        match self.innate(spell) {
+            Some((i, per_day)) => per_day == 0 || self.pools.innate_spent.get(i).is_some_and(|&n| n < per_day),
+            None => spell.level == 0 || self.lowest_slot(spell.level).is_some(),
+        }
     }
 
     /// The lowest slot level (1–9) at or above `min_level` with a slot left.

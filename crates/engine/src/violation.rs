@@ -78,6 +78,9 @@ pub enum RuleViolation {
     /// No spell slot of a high enough level is left.
     #[error("You have no spell slot of level {level} or higher left.")]
     NoSpellSlot { level: u32 },
+    /// An innate spell cast as often as its stat block allows this fight.
+    #[error("{spell} is cast {per_day} time(s) a day, and the day's casts are spent.")]
+    InnateSpellSpent { spell: String, per_day: u32 },
     /// The spell is cast another way.
     #[error("{spell} is cast {how}.")]
     WrongCastingTime { spell: String, how: String },

@@ -39,6 +39,18 @@ ac = 12
 abilities = { str = 10, dex = 12, con = 12, int = 10, wis = 14, cha = 16 }
 attacks = [{ name = "Fist", to_hit = 2, damage = "1d6", type = "bludgeoning" }]
 condition_immunities = ["paralyzed"]
+
+[[monster]]
+name = "Bog Witch"
+tier = 2
+xp = 450
+hp = "9d8"
+ac = 13
+abilities = { str = 10, dex = 12, con = 12, int = 12, wis = 14, cha = 16 }
+attacks = [{ name = "Claw", to_hit = 4, damage = "1d6+2", type = "slashing" }]
+behaviour = "caster"
+casting_mod = 3
+innate_spells = [{ spell = "Hold Person", per_day = 1 }, { spell = "Bane" }]
 "#;
 
 fn content() -> Content {
@@ -444,4 +456,90 @@ fn a_modifier_status_is_not_a_condition_and_counts_down_at_its_holders_turns() {
         "a one-turn blessing expires at Aria's turn\n{}",
         f.transcript()
     );
+}
+
+/// Aria (a level-5 fighter) in melee with a Bog Witch the GM plays, at the witch's turn.
+fn witch() -> (Fight, CombatantId, CombatantId) {
+    let content = content();
+    let mut f = Fight::new(vec![
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 5),
+        Combatant::of_monster("Bog Witch", monster(&content, "Bog Witch"))
+            .controlled_by(Controller::Player("gm".into())),
+    ]);
+    let (aria, witch) = (f.id("Aria"), f.id("Bog Witch"));
+    f.melee(aria, witch);
+    f.turn_of(witch);
+    (f, aria, witch)
+}
+
+#[test]
+fn an_innate_spell_is_cast_with_no_slot_as_often_a_fight_as_its_stat_block_says() {
+    let (mut f, aria, witch) = witch();
+    assert_eq!(f.get(witch).pools.spell_slots, [0; 9], "no slots at all");
+    let events = f.act(witch, cast("Hold Person", aria));
+    assert!(any(&events, |e| matches!(e, Event::SpellCast { slot: None, .. })));
+    assert_eq!(save_totals(&events).len(), 1, "the spell works: Aria saves");
+    // Its next turn: once a day is spent.
+    f.turn_of(witch);
+    let why = f.refused_for(witch, cast("Hold Person", aria));
+    assert!(why.to_string().contains("1 time(s) a day"), "{why}");
+    // An innate spell with no `per_day` is cast at will.
+    for _ in 0..3 {
+        f.turn_of(witch);
+        let events = f.act(witch, cast("Bane", aria));
+        assert_eq!(save_totals(&events)[0].0, aria);
+    }
+}
+
+#[test]
+fn an_ai_monster_casts_its_innate_spells_in_every_ruleset_and_never_more_often_than_allowed() {
+    let content = content();
+    for ruleset in Ruleset::ALL {
+        let mut cast_hold = 0;
+        for seed in 0..4 {
+            let ai = || Controller::Ai(Behaviour::Aggressive);
+            let all = vec![
+                Combatant::character("Aria", Race::HUMAN, Class::FIGHTER, 5, ai()),
+                Combatant::character("Bo", Race::HUMAN, Class::FIGHTER, 5, ai()),
+                Combatant::of_monster("Bog Witch", monster(&content, "Bog Witch")),
+            ];
+            let mut combat = Combat::new(all, Terrain::default()).with_ruleset(ruleset);
+            let mut dice = Dice::seeded(seed);
+            let events =
+                apply(&mut combat, Actor::Director, Command::Begin, &mut dice, common::now()).expect("it begins");
+            let holds = events
+                .iter()
+                .filter(|e| matches!(e, Event::SpellCast { spell, .. } if *spell == self::spell("Hold Person")))
+                .count();
+            assert!(
+                holds <= 1,
+                "{}: Hold Person {holds} times in a 1/day fight",
+                ruleset.name()
+            );
+            cast_hold += holds;
+        }
+        assert!(cast_hold > 0, "{}: the witch casts its innate spell", ruleset.name());
+    }
+}
+
+#[test]
+fn innate_spells_are_refused_when_unknown_listed_twice_or_out_of_range() {
+    let base = "[[monster]]\nname = \"Hag\"\ntier = 1\nxp = 10\nhp = \"2d8\"\nac = 12\n\
+                abilities = { str = 10, dex = 10, con = 10, int = 10, wis = 10, cha = 10 }\n\
+                attacks = [{ name = \"Claw\", to_hit = 2, damage = \"1d4\", type = \"slashing\" }]\n";
+    for (extra, wanted) in [
+        ("innate_spells = [{ spell = \"Wish\" }]\n", "Wish"),
+        (
+            "innate_spells = [{ spell = \"Fire Bolt\", per_day = 0 }]\n",
+            "allowed 1–10",
+        ),
+        (
+            "spells = [\"Fire Bolt\"]\ninnate_spells = [{ spell = \"Fire Bolt\" }]\n",
+            "not both",
+        ),
+        ("innate_spells = [{ spell = \"Fire Bolt\", uses = 2 }]\n", "uses"),
+    ] {
+        let why = common::homebrew_refused(&format!("{base}{extra}")).to_string();
+        assert!(why.contains(wanted), "{extra}→ {why}");
+    }
 }

@@ -762,9 +762,7 @@ pub fn readied_feasible(combat: &Combat, reactor: &Combatant, action: HeldAction
                 && !t.is_dead()
                 && (combat.band(reactor.id, target) == Band::Melee || reactor.has_ranged_attack())
         }
-        HeldAction::Cast { spell, .. } => reactor
-            .spell(spell)
-            .is_some_and(|s| s.level == 0 || reactor.lowest_slot(s.level).is_some()),
+        HeldAction::Cast { spell, .. } => reactor.spell(spell).is_some_and(|s| reactor.can_cast(s)),
     }
 }
 

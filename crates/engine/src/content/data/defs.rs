@@ -231,6 +231,17 @@ pub enum SpellEffectDef {
     Buff { targets: u32 },
 }
 
+/// A spell a monster casts innately (SRD 5.1 "Innate Spellcasting"): no slot, at will
+/// (`per_day` 0) or `per_day` times a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InnateSpell {
+    pub spell: Box<str>,
+    pub per_day: u8,
+}
+
+/// The most innate spells a stat block lists.
+pub const MAX_INNATE: usize = 8;
+
 /// A spell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpellDef {
@@ -823,9 +834,14 @@ pub struct MonsterDef {
     /// Its area abilities (`crate::abilities`), at most [`MAX_ABILITIES`].
     #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
     pub area_abilities: Box<[AbilityDef]>,
+    /// The spells it casts: those of its slots, then its innate ones.
     pub spells: Box<[SpellDef]>,
     /// Spell slots by level (index 0 = 1st).
     pub spell_slots: [u8; 9],
+    /// Innate spellcasting: spells (among `spells`) it casts with no slot, at will or a number
+    /// of times a day — a fight is its day (`crate::casting`); at most [`MAX_INNATE`].
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub innate_spells: Box<[InnateSpell]>,
     pub casting_mod: i32,
     /// Passive Perception is 10 + this.
     pub perception: i32,

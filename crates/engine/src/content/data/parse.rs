@@ -15,10 +15,10 @@ use toml::Spanned;
 
 use super::defs::{
     AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, AuraDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef,
-    Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, ItemDef, ItemEffectDef, KitDef, LEVELS, LegendaryDef,
-    LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS, MonsterDef, RaceDef,
-    RaceTrait, RegenerationDef, SaveEnds, ShieldDef, SignedDice, Speeds, SpellDef, SpellEffectDef, SpellTarget,
-    StatusDef, StatusKindDef, WeaponDef, ZoneDef,
+    Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, InnateSpell, ItemDef, ItemEffectDef, KitDef, LEVELS,
+    LegendaryDef, LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS,
+    MAX_INNATE, MonsterDef, RaceDef, RaceTrait, RegenerationDef, SaveEnds, ShieldDef, SignedDice, Speeds, SpellDef,
+    SpellEffectDef, SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::CastingTime;
@@ -205,6 +205,13 @@ struct RawAffliction {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawInnate {
+    spell: S<String>,
+    per_day: Option<S<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawSpell {
     name: S<String>,
     replaces: Option<S<String>>,
@@ -358,6 +365,9 @@ struct RawMonster {
     #[serde(default)]
     spells: Vec<S<String>>,
     spell_slots: Option<S<Vec<S<i64>>>>,
+    /// Innate spellcasting: `[{ spell = "Darkness", per_day = 1 }]`, at will without `per_day`.
+    #[serde(default)]
+    innate_spells: Vec<S<RawInnate>>,
     casting_mod: Option<S<i64>>,
     perception: Option<S<i64>>,
     stealth: Option<S<i64>>,
@@ -2545,6 +2555,7 @@ fn monster(
             }
         }
     }
+    let innate_spells = innate_spells(cx, m, spells, &mut known, &user);
     let mut innate = Vec::new();
     for s in &m.statuses {
         match statuses.get(cx, s, &user) {
@@ -2596,6 +2607,7 @@ fn monster(
         area_abilities: area_abilities.into(),
         spells: known.into(),
         spell_slots: spell_slots?,
+        innate_spells: innate_spells?,
         casting_mod: casting_mod? as i32,
         perception: perception? as i32,
         stealth: stealth? as i32,
@@ -2604,6 +2616,58 @@ fn monster(
         saves: saves?,
         speeds: speeds?,
     })
+}
+
+/// `innate_spells = [{ spell, per_day? }]`: up to [`MAX_INNATE`] spells cast with no slot, at
+/// will or 1–10 times a fight; each joins `known`, and none may be there already.
+fn innate_spells(
+    cx: &mut Ctx,
+    m: &RawMonster,
+    spells: &Kind<SpellDef>,
+    known: &mut Vec<SpellDef>,
+    user: &str,
+) -> Option<Box<[InnateSpell]>> {
+    if m.innate_spells.len() > MAX_INNATE {
+        cx.err(
+            &m.innate_spells[MAX_INNATE].span(),
+            format!(
+                "{user} has {} innate spells: allowed at most {MAX_INNATE}",
+                m.innate_spells.len()
+            ),
+        );
+        return None;
+    }
+    let mut ok = true;
+    let mut innate = Vec::new();
+    for raw in &m.innate_spells {
+        let r = raw.get_ref();
+        let per_day = cx.opt_int(r.per_day.as_ref(), "innate spell per_day", 1..=10, 0);
+        let Some(spell) = spells.get(cx, &r.spell, user).cloned() else {
+            ok = false;
+            continue;
+        };
+        if known.iter().any(|k| k.name == spell.name) {
+            cx.err(
+                &r.spell.span(),
+                format!(
+                    "{user} lists `{}` twice: a spell is cast from `spells` (with slots) or from `innate_spells`, not both",
+                    spell.name
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        let Some(per_day) = per_day else {
+            ok = false;
+            continue;
+        };
+        innate.push(InnateSpell {
+            spell: spell.name.clone(),
+            per_day: per_day as u8,
+        });
+        known.push(spell);
+    }
+    ok.then(|| innate.into())
 }
 
 /// A multiattack's mix (`pattern = ["Claws", "Claws", "Bite"]`): 1–10 names of the monster's own
