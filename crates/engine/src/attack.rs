@@ -510,8 +510,10 @@ fn land_amount(ctx: &mut Ctx, p: PendingDamage) {
         extra: p.extra,
     });
     if hp > 0 {
+        crate::concentration::after_damage(ctx, p.target, amount);
         return;
     }
+    crate::concentration::end(ctx, p.target);
     let c = ctx.combat.get_mut(p.target);
     match c.sheet.kind {
         Kind::Character(_) => {

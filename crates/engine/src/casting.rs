@@ -269,11 +269,23 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
         return;
     }
     let caster = ctx.combat.get(cast.caster);
-    let Ok((spell_level, effect, status)) =
-        spell_def(caster, cast.spell).map(|d| (d.level, d.effect, d.status.clone()))
-    else {
+    let Ok((spell_level, effect, status, concentration)) = spell_def(caster, cast.spell).map(|d| {
+        (
+            d.level,
+            d.effect,
+            d.status.clone(),
+            d.concentration.then(|| d.name.to_string()),
+        )
+    }) else {
         return;
     };
+    // A concentration spell: the caster's concentration (a new one ending the old) holds up the
+    // statuses it gives.
+    let held_by = concentration.map(|spell| {
+        crate::concentration::begin(ctx, cast.caster, &spell);
+        cast.caster
+    });
+    let caster = ctx.combat.get(cast.caster);
     let target = cast.target;
     let mut steps = Vec::new();
     match effect {
@@ -342,7 +354,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             let rolled = damage.roll(ctx.dice, false);
             let affliction = status.map(|status| Affliction {
                 save: None,
-                ..spell_affliction(status, ability, dc)
+                ..spell_affliction(status, ability, dc, held_by)
             });
             steps = save_for_damage(
                 ctx,
@@ -360,7 +372,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             let (Some(t), Some(status)) = (target.filter(|t| ctx.combat.get(*t).is_standing()), status) else {
                 return;
             };
-            let affliction = spell_affliction(status, ability, caster.spell_save_dc());
+            let affliction = spell_affliction(status, ability, caster.spell_save_dc(), held_by);
             for victim in also_caught(ctx.combat, cast.caster, t, targets, true) {
                 steps.push(Step::Afflict {
                     source: cast.caster,
@@ -373,7 +385,10 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             let (Some(t), Some(status)) = (target, status) else {
                 return;
             };
-            let status = StatusEffect::from(&status);
+            let status = StatusEffect {
+                concentration: held_by,
+                ..StatusEffect::from(&status)
+            };
             for ally in also_caught(ctx.combat, cast.caster, t, targets, false) {
                 crate::statuses::bestow(ctx, cast.caster, ally, status.clone());
             }
@@ -428,12 +443,14 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
 
 /// A spell's status as a failed save against it gives it: `save_ends = true` repeats that save,
 /// and Magic Resistance gives advantage on both.
-fn spell_affliction(status: StatusDef, ability: Ability, dc: i32) -> Affliction {
-    Affliction::from(&AfflictionDef {
+fn spell_affliction(status: StatusDef, ability: Ability, dc: i32, held_by: Option<CombatantId>) -> Affliction {
+    let mut affliction = Affliction::from(&AfflictionDef {
         status,
         save: Some((ability, dc)),
     })
-    .by_spell()
+    .by_spell();
+    affliction.status.concentration = held_by;
+    affliction
 }
 
 /// Whom a spell for up to `count` creatures reaches: its target first, then — enemies of the

@@ -108,6 +108,9 @@ pub struct Conditions {
     /// A bonus to AC until the start of its next turn (a reaction such as Shield).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ac_bonus: i32,
+    /// The spell it concentrates on (`crate::concentration`), whose statuses last while it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<String>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference

@@ -243,6 +243,11 @@ pub enum Event {
         target: CombatantId,
         aura: String,
     },
+    /// `id` stops concentrating on `spell` (`crate::concentration`): the statuses it held up end.
+    ConcentrationEnded {
+        id: CombatantId,
+        spell: String,
+    },
     /// `id`'s Regeneration does not work this turn: damage that stops it landed since its last.
     RegenerationStopped {
         id: CombatantId,

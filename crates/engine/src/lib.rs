@@ -17,6 +17,7 @@ pub mod casting;
 pub mod combat;
 pub mod combatant;
 pub mod command;
+pub mod concentration;
 pub mod conditions;
 pub mod content;
 pub mod death_saves;

@@ -197,6 +197,7 @@ pub fn line(c: &Combat, event: &Event) -> String {
                 n(*id)
             )
         }
+        Event::ConcentrationEnded { id, spell } => format!("{} loses concentration on {spell}", n(*id)),
         Event::Aura { holder, target, aura } => format!("{} starts its turn in {}'s {aura}", n(*target), n(*holder)),
         Event::RegenerationStopped { id } => format!("{}'s wounds do not close (Regeneration stopped)", n(*id)),
         Event::LegendaryAction { id, action, left } => {

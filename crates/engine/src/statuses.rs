@@ -82,6 +82,8 @@ fn take_hold(ctx: &mut Ctx, id: CombatantId, status: StatusEffect, by: Option<Co
     {
         return;
     }
+    let incapacitating =
+        status.kind == StatusKind::Stun || status.condition.is_some_and(crate::conditions::incapacitates);
     let statuses = &mut ctx.combat.get_mut(id).statuses;
     let (turns, permanent) = (status.duration, status.permanent);
     match statuses.iter_mut().find(|s| s.name == status.name) {
@@ -98,6 +100,9 @@ fn take_hold(ctx: &mut Ctx, id: CombatantId, status: StatusEffect, by: Option<Co
         turns,
         permanent,
     });
+    if incapacitating {
+        crate::concentration::end(ctx, id);
+    }
 }
 
 /// A monster's innate statuses take hold if it lacks them.

@@ -17,6 +17,7 @@ fn held(condition: Condition, turns: u32) -> StatusEffect {
         permanent: false,
         condition: Some(condition),
         ends_on_save: None,
+        concentration: None,
     }
 }
 

@@ -310,6 +310,7 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
             permanent: false,
             condition: None,
             ends_on_save: None,
+            concentration: None,
         },
         StatusEffect {
             name: "Regeneration".into(),
@@ -318,6 +319,7 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
             permanent: true,
             condition: None,
             ends_on_save: None,
+            concentration: None,
         },
     ];
     f.get_mut(aria).ctb.charge = 100;
@@ -371,6 +373,7 @@ fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
         permanent: false,
         condition: None,
         ends_on_save: None,
+        concentration: None,
     }];
     f.get_mut(goblin).ctb.charge = 50;
     let events = f.direct(Command::Begin);

@@ -377,6 +377,19 @@ fn the_ai_blesses_its_allies_and_holds_its_enemies_in_every_ruleset() {
                     _ => {}
                 }
             }
+            // A status held up by concentration lasts only while its caster concentrates.
+            for c in &combat.combatants {
+                for s in c.statuses.iter().filter(|s| s.concentration.is_some()) {
+                    let caster = s.concentration.expect("filtered");
+                    assert!(
+                        combat.get(caster).conditions.concentration.is_some(),
+                        "{}: {} still holds {} after its caster's concentration ended",
+                        ruleset.name(),
+                        c.name,
+                        s.name
+                    );
+                }
+            }
         }
         assert!(blessed, "{}: the AI cleric casts Bless", ruleset.name());
         assert!(held, "{}: the AI Hexer casts Hold Person or Bane", ruleset.name());
@@ -542,4 +555,154 @@ fn innate_spells_are_refused_when_unknown_listed_twice_or_out_of_range() {
         let why = common::homebrew_refused(&format!("{base}{extra}")).to_string();
         assert!(why.contains(wanted), "{extra}→ {why}");
     }
+}
+
+/// Cleo has blessed herself, Aria and Bo (a concentration spell) at her turn: the fight at the
+/// goblins' next turn, with the blessed.
+fn blessed_party() -> (Fight, Vec<CombatantId>, Vec<CombatantId>, Vec<CombatantId>) {
+    let (mut f, party, foes) = party();
+    let cleo = party[0];
+    f.turn_of(cleo);
+    let events = f.act(cleo, cast("Bless", cleo));
+    let blessed = applied(&events, "Blessed");
+    assert_eq!(blessed.len(), 3);
+    assert_eq!(
+        f.get(cleo).conditions.concentration.as_deref(),
+        Some("Bless"),
+        "{:?}\n{}",
+        f.get(cleo).known_spell(spell("Bless")),
+        f.transcript()
+    );
+    (f, party, foes, blessed)
+}
+
+/// The goblin `goblin` attacks Cleo; every reaction offered is passed up. All the events.
+fn goblin_attacks(f: &mut Fight, goblin: CombatantId, cleo: CombatantId) -> Vec<Event> {
+    let mut events = f.act(goblin, Command::Attack { target: Some(cleo) });
+    while let Some(window) = &f.combat.window {
+        let reactor = window.reactor;
+        events.extend(f.act(reactor, Command::Pass));
+    }
+    events
+}
+
+fn ended(events: &[Event], status: &str) -> Vec<CombatantId> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::StatusExpired { id, status: s } if s == status => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_second_concentration_spell_ends_the_first_and_every_status_it_held_up() {
+    let (mut f, party, foes, blessed) = blessed_party();
+    let cleo = party[0];
+    f.turn_of(cleo);
+    let events = f.act(cleo, cast("Bane", foes[0]));
+    assert!(any(
+        &events,
+        |e| matches!(e, Event::ConcentrationEnded { id, spell } if *id == cleo && spell == "Bless")
+    ));
+    let mut gone = ended(&events, "Blessed");
+    gone.sort_unstable();
+    let mut was = blessed;
+    was.sort_unstable();
+    assert_eq!(gone, was, "every blessing ends with the concentration");
+    assert!(
+        party
+            .iter()
+            .all(|&p| f.get(p).statuses.iter().all(|s| s.name != "Blessed"))
+    );
+    assert_eq!(f.get(cleo).conditions.concentration.as_deref(), Some("Bane"));
+}
+
+#[test]
+fn damage_calls_for_a_con_save_against_10_or_half_the_damage_and_a_failure_ends_concentration() {
+    let (f, party, foes, _) = blessed_party();
+    let cleo = party[0];
+    let mut outcomes = [false, false];
+    for seed in 0..300 {
+        let mut g = twin(&f);
+        g.dice = Dice::seeded(seed);
+        g.turn_of(foes[0]);
+        let events = goblin_attacks(&mut g, foes[0], cleo);
+        let Some(dealt) = common::damage_to(&events, cleo).first().copied() else {
+            continue;
+        };
+        let save = events.iter().find_map(|e| match e {
+            Event::SavingThrow {
+                id,
+                ability,
+                dc,
+                success,
+                ..
+            } if *id == cleo => Some((*ability, *dc, *success)),
+            _ => None,
+        });
+        let (ability, dc, success) = save.expect("a concentration save after the damage");
+        assert_eq!(ability, engine::content::Ability::Con);
+        assert_eq!(dc, (dealt / 2).max(10));
+        assert_eq!(g.get(cleo).conditions.concentration.is_some(), success);
+        assert_eq!(ended(&events, "Blessed").len(), if success { 0 } else { 3 });
+        outcomes[usize::from(success)] = true;
+        if outcomes == [true, true] {
+            return;
+        }
+    }
+    panic!("saw a failed and a kept concentration: {outcomes:?}");
+}
+
+#[test]
+fn dropping_to_0_hit_points_or_being_paralyzed_ends_concentration() {
+    let (mut f, party, foes, _) = blessed_party();
+    let cleo = party[0];
+    f.get_mut(cleo).hp = 1;
+    f.turn_of(foes[0]);
+    let seed = (0..500)
+        .find(|&seed| {
+            let mut g = twin(&f);
+            g.dice = Dice::seeded(seed);
+            goblin_attacks(&mut g, foes[0], cleo);
+            g.get(cleo).is_downed()
+        })
+        .expect("a hit that drops her");
+    f.dice = Dice::seeded(seed);
+    let events = goblin_attacks(&mut f, foes[0], cleo);
+    assert!(
+        !any(&events, |e| matches!(e, Event::SavingThrow { .. })),
+        "no save at 0 HP"
+    );
+    assert_eq!(ended(&events, "Blessed").len(), 3);
+    assert!(f.get(cleo).conditions.concentration.is_none());
+
+    let (mut f, party, _, _) = blessed_party();
+    let cleo = party[0];
+    let hexer = f.id("Hexer");
+    f.turn_of(hexer);
+    f.act_with(hexer, cast("Hold Person", cleo), |_, c| {
+        c.get(cleo).statuses.iter().any(|s| s.name == "Held")
+    });
+    assert!(
+        f.get(cleo).conditions.concentration.is_none(),
+        "the held cannot concentrate"
+    );
+    assert!(
+        party
+            .iter()
+            .all(|&p| f.get(p).statuses.iter().all(|s| s.name != "Blessed"))
+    );
+    // The Hexer concentrates on its hold; Cleo's blessings are gone, its hold stays.
+    assert_eq!(f.get(hexer).conditions.concentration.as_deref(), Some("Hold Person"));
+}
+
+#[test]
+fn a_concentration_spell_needs_a_status_to_hold_up() {
+    let why = common::homebrew_refused(
+        "[[spell]]\nname = \"Zap\"\nlevel = 1\ncasting_time = \"action\"\neffect = \"attack\"\ndamage = \"1d6\"\ntype = \"fire\"\nconcentration = true\n",
+    )
+    .to_string();
+    assert!(why.contains("gives none"), "{why}");
 }

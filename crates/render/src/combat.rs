@@ -432,6 +432,9 @@ impl Renderer {
                 &[("name", &n(*target)), ("holder", &n(*holder)), ("aura", aura)],
             ),
             Event::RegenerationStopped { id } => one(Key::RegenerationStopped, &[("name", &n(*id))]),
+            Event::ConcentrationEnded { id, spell } => {
+                one(Key::ConcentrationEnded, &[("name", &n(*id)), ("spell", spell)])
+            }
             Event::LegendaryAction { id, action, left } => one(
                 Key::LegendaryAction,
                 &[("name", &n(*id)), ("action", action), ("left", &left.to_string())],

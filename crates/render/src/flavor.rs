@@ -192,6 +192,7 @@ keys! {
         LegendaryResistance => ["name", "left"],
         /// A creature starts its turn in an enemy's aura.
         Aura => ["name", "holder", "aura"],
+        ConcentrationEnded => ["name", "spell"],
         /// Regeneration stopped this turn (fire or acid, most often).
         RegenerationStopped => ["name"],
         /// A legendary action at the end of another creature's turn.

@@ -46,6 +46,10 @@ pub struct StatusEffect {
     /// The saving throw that ends it at the end of one of its owner's turns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends_on_save: Option<EndsOnSave>,
+    /// The caster whose concentration holds it up: it ends when that concentration does
+    /// (`crate::concentration`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<crate::combatant::CombatantId>,
 }
 
 /// A saving throw that ends a status: ability, DC, and whether it resists a spell (Magic
@@ -80,6 +84,7 @@ impl From<&StatusDef> for StatusEffect {
                 }),
                 Some(SaveEnds::Inflicting) | None => None,
             },
+            concentration: None,
         }
     }
 }

@@ -257,6 +257,9 @@ pub struct SpellDef {
     /// failed save gives besides its damage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<StatusDef>,
+    /// Its `status` lasts only while the caster concentrates on it (`crate::concentration`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub concentration: bool,
 }
 
 impl SpellDef {

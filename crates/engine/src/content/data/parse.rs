@@ -232,6 +232,8 @@ struct RawSpell {
     status: Option<S<String>>,
     /// How many creatures a `buff` or a damage-free `save` reaches (1).
     targets: Option<S<i64>>,
+    /// Its `status` lasts while the caster concentrates (`crate::concentration`).
+    concentration: Option<S<bool>>,
     /// The classes that learn it (a homebrew spell): each caster of one of them knows it from
     /// the first level with slots of its level (a cantrip from level 1).
     #[serde(default)]
@@ -1986,8 +1988,24 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         target: target?,
         effect,
         on_hit,
+        concentration: concentration(cx, s, status.is_some())?,
         status,
     })
+}
+
+/// A spell's `concentration`: only a spell that gives a status has something to hold up.
+fn concentration(cx: &mut Ctx, s: &RawSpell, has_status: bool) -> Option<bool> {
+    match &s.concentration {
+        Some(c) if *c.get_ref() && !has_status => {
+            cx.err(
+                &c.span(),
+                "`concentration` holds up the status a spell gives: this spell gives none (add `status`)",
+            );
+            None
+        }
+        Some(c) => Some(*c.get_ref()),
+        None => Some(false),
+    }
 }
 
 /// A spell's `targets`: how many creatures it reaches, 1–10 (1 when left out).
