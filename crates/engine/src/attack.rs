@@ -29,6 +29,8 @@ struct StrikeProfile {
     damage_mod: i32,
     damage_type: DamageType,
     weapon_attack: bool,
+    /// A magic weapon's or a spell's: "nonmagical" resistances do not hold against it.
+    magical: bool,
     finesse_or_ranged: bool,
 }
 
@@ -49,11 +51,13 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
             str_mod
         };
         StrikeProfile {
-            to_hit: modifier + attacker.proficiency(),
+            to_hit: modifier + attacker.proficiency() + stats.magic,
             damage: stats.damage,
-            // The off-hand attack adds no ability modifier to damage (§2.2).
-            damage_mod: if off_hand { 0 } else { modifier },
+            // The off-hand attack adds no ability modifier to damage (§2.2); a magic weapon's
+            // bonus it keeps.
+            damage_mod: (if off_hand { 0 } else { modifier }) + stats.magic,
             damage_type: stats.damage_type,
+            magical: stats.magic > 0,
             weapon_attack: true,
             finesse_or_ranged: stats.finesse || stats.ranged,
         }
@@ -72,6 +76,7 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
                 damage: a.damage,
                 damage_mod: 0,
                 damage_type: a.damage_type,
+                magical: false,
                 weapon_attack: true,
                 finesse_or_ranged: false,
             }
@@ -96,6 +101,7 @@ fn profile(attacker: &Combatant, strike: Strike) -> StrikeProfile {
                 damage: DiceExpr::new(damage.count * multiplier, damage.sides, damage.bonus),
                 damage_mod: 0,
                 damage_type,
+                magical: true,
                 weapon_attack: false,
                 finesse_or_ranged: false,
             }
@@ -260,7 +266,7 @@ fn roll_swing(ctx: &mut Ctx, s: Swing) {
         damage_type: p.damage_type,
         critical,
         extra,
-        mundane: p.weapon_attack,
+        mundane: !p.magical,
     };
     let trigger = ReactionTrigger::Hit {
         attacker: s.attacker,

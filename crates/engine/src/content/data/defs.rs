@@ -81,6 +81,10 @@ pub struct WeaponDef {
     /// Fired from Near or Far.
     pub ranged: bool,
     pub weight_lb: i32,
+    /// A magic weapon's bonus to attack and damage rolls (a +1 Longsword: 1); its hits are
+    /// magical (no "nonmagical" resistance holds against them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub magic: i32,
 }
 
 /// An armor characters wear.
@@ -94,13 +98,16 @@ pub struct ArmorDef {
     /// Heavy armor's STR requirement: below it, speed −10 ft (§3.2).
     pub str_requirement: i32,
     pub weight_lb: i32,
+    /// Magic armor's bonus to armor class (+1 Chain Mail: 1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub magic: i32,
 }
 
 impl ArmorDef {
     /// Armor class with this armor, a DEX modifier and a shield's bonus (0 without one).
     pub fn armor_class(&self, dex_mod: i32, shield_bonus: i32) -> i32 {
         let dex = self.dex_cap.map_or(dex_mod, |cap| dex_mod.min(cap));
-        self.base_ac + dex + shield_bonus
+        self.base_ac + self.magic + dex + shield_bonus
     }
 }
 

@@ -174,6 +174,8 @@ struct RawWeapon {
     #[serde(default)]
     properties: Vec<S<String>>,
     weight: S<i64>,
+    /// A magic weapon's bonus, 1–3.
+    magic: Option<S<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -186,6 +188,8 @@ struct RawArmor {
     heavy: bool,
     strength: Option<S<i64>>,
     weight: S<i64>,
+    /// Magic armor's bonus, 1–3.
+    magic: Option<S<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -2034,6 +2038,7 @@ fn weapon(cx: &mut Ctx, w: &RawWeapon) -> Option<WeaponDef> {
         heavy: props.contains(&Property::Heavy),
         ranged: props.contains(&Property::Ranged),
         weight_lb: weight? as i32,
+        magic: cx.opt_int(w.magic.as_ref(), "magic bonus", 1..=3, 0)? as i32,
     })
 }
 
@@ -2061,6 +2066,7 @@ fn armor(cx: &mut Ctx, raw: &S<RawArmor>) -> Option<ArmorDef> {
         heavy: a.heavy,
         str_requirement: strength? as i32,
         weight_lb: weight? as i32,
+        magic: cx.opt_int(a.magic.as_ref(), "magic bonus", 1..=3, 0)? as i32,
     })
 }
 
