@@ -24,6 +24,7 @@ on_every_backend! {
     balance_verdicts_of_built_in_monsters_match_their_odds => crate::balance_verdicts_of_built_in_monsters_match_their_odds;
     homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes => crate::homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes;
     another_guild_is_refused_the_homebrew_item_spell_and_shelf => crate::another_guild_is_refused_the_homebrew_item_spell_and_shelf;
+    an_import_names_by_line_what_does_nothing_in_a_fight => crate::an_import_names_by_line_what_does_nothing_in_a_fight;
 }
 
 const EXAMPLE: &str = include_str!("../../../examples/homebrew/marsh-raiders.toml");
@@ -590,5 +591,33 @@ async fn another_guild_is_refused_the_homebrew_item_spell_and_shelf(db: Db) -> R
         panic!("cast in guild B: {cast:?}");
     };
     assert!(valid.contains("Fire Bolt") && !valid.contains("Marsh Bolt"), "{valid}");
+    Ok(())
+}
+
+async fn an_import_names_by_line_what_does_nothing_in_a_fight(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    let done = svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    assert!(done.warnings.is_empty(), "{:?}", done.warnings);
+    let swimmer = "[[monster]]\n\
+                   name = \"Reef Eel\"\n\
+                   tier = 1\n\
+                   xp = 50\n\
+                   hp = \"3d8\"\n\
+                   ac = 12\n\
+                   abilities = { str = 12, dex = 14, con = 12, int = 2, wis = 10, cha = 4 }\n\
+                   attacks = [{ name = \"Bite\", to_hit = 4, damage = \"1d6+2\", type = \"piercing\" }]\n\
+                   speeds = { swim = 40 }\n";
+    let done = svc.homebrew_import(camp, swimmer, now()).await?;
+    assert_eq!(names(&done.added), ["monster Reef Eel"], "a warning stores the entry");
+    assert_eq!(done.warnings.len(), 1, "{:?}", done.warnings);
+    assert!(
+        done.warnings[0].starts_with("line 9: `swim = 40` is kept on the stat block but does nothing in a fight"),
+        "{}",
+        done.warnings[0]
+    );
+    // The stored homebrew's own warnings are not the new file's.
+    let again = svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
     Ok(())
 }

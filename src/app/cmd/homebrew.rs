@@ -82,7 +82,11 @@ impl Homebrew {
                         lines.push(format!("{what}: {}", names(list)));
                     }
                 }
-                render::info("Homebrew imported", &lines.join("\n"))
+                if !done.warnings.is_empty() {
+                    lines.push("Kept, but does nothing in a fight:".to_owned());
+                    lines.extend(done.warnings.iter().map(|w| format!("• {w}")));
+                }
+                render::info("Homebrew imported", &lines.join("\n")).clamp_to_limits()
             }
             Self::List => {
                 let list = s.homebrew_list(campaign).await?;

@@ -42,6 +42,8 @@ pub struct Imported {
     pub changed: Vec<HomebrewEntry>,
     /// Entries already imported exactly so.
     pub unchanged: Vec<HomebrewEntry>,
+    /// What the file says that is kept but does nothing in a fight, one a line (`line 12: …`).
+    pub warnings: Vec<String>,
 }
 
 fn listed(e: &homebrew::Entry) -> HomebrewEntry {
@@ -138,7 +140,7 @@ impl Service {
         let new = homebrew::entries(text);
         let redefined = |r: &entry::Model| new.iter().any(|e| e.kind == r.kind && e.id.as_str() == r.key);
         let kept = joined(rows.iter().filter(|r| !redefined(r)));
-        Content::with_homebrew(&[
+        let checked = Content::with_homebrew(&[
             ContentFile {
                 path: STORED,
                 text: &kept,
@@ -153,7 +155,15 @@ impl Service {
                     .into(),
             ));
         }
-        let mut imported = Imported::default();
+        let mut imported = Imported {
+            warnings: checked
+                .warnings
+                .iter()
+                .filter(|w| w.file == UPLOAD)
+                .map(|w| format!("line {}: {}", w.line, w.message))
+                .collect(),
+            ..Imported::default()
+        };
         let txn = self.db().begin_write().await?;
         for e in &new {
             let existing = rows.iter().find(|r| r.kind == e.kind && r.key == e.id.as_str());

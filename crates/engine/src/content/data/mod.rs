@@ -157,6 +157,9 @@ pub struct Content {
     pub statuses: Table<StatusDef>,
     pub monsters: Table<MonsterDef>,
     pub zones: Table<ZoneDef>,
+    /// What the files say that is kept but does nothing in a fight (a swimming speed), by file
+    /// and line: an import reports them, never refuses them.
+    pub warnings: Vec<Issue>,
 }
 
 impl Content {

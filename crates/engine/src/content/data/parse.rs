@@ -648,6 +648,8 @@ fn features() -> Vec<(&'static str, Feature)> {
 struct Report<'a> {
     files: &'a [ContentFile<'a>],
     issues: Vec<Issue>,
+    /// What the files say that does nothing in a fight: reported, never refused.
+    warnings: Vec<Issue>,
 }
 
 impl Report<'_> {
@@ -658,6 +660,15 @@ impl Report<'_> {
 
     fn at(&self, file: usize, span: &Range<usize>) -> String {
         format!("{}:{}", self.files[file].path, self.line(file, span.start))
+    }
+
+    fn warn(&mut self, file: usize, span: &Range<usize>, message: impl Into<String>) {
+        let line = self.line(file, span.start);
+        self.warnings.push(Issue {
+            file: self.files[file].path.to_owned(),
+            line,
+            message: message.into(),
+        });
     }
 
     fn push(&mut self, file: usize, span: &Range<usize>, message: impl Into<String>) {
@@ -687,6 +698,11 @@ fn list<T>(options: &[(&str, T)]) -> String {
 impl Ctx<'_, '_> {
     fn err(&mut self, span: &Range<usize>, message: impl Into<String>) {
         self.report.push(self.file, span, message);
+    }
+
+    /// Something accepted that does nothing in a fight (`Content::warnings`).
+    fn warn(&mut self, span: &Range<usize>, message: impl Into<String>) {
+        self.report.warn(self.file, span, message);
     }
 
     /// A whole number in `range`; `what` names it in the message.
@@ -1103,6 +1119,7 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
     let mut report = Report {
         files,
         issues: Vec::new(),
+        warnings: Vec::new(),
     };
     let mut parsed: Vec<(usize, RawFile)> = Vec::new();
     for (i, file) in files.iter().enumerate() {
@@ -1132,8 +1149,9 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
         }
     }
     replace(&mut report, &mut parsed);
-    let content = build(&mut report, &parsed);
+    let mut content = build(&mut report, &parsed);
     if report.issues.is_empty() {
+        content.warnings = report.warnings;
         Ok(content)
     } else {
         Err(ContentError { issues: report.issues })
@@ -1473,6 +1491,7 @@ fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
         statuses: statuses.into_table(),
         monsters: monsters.into_table(),
         zones: zones.into_table(),
+        warnings: Vec::new(),
     }
 }
 
@@ -3105,6 +3124,21 @@ fn speeds(cx: &mut Ctx, raw: &RawSpeeds) -> Option<Speeds> {
     let swim = cx.opt_int(raw.swim.as_ref(), "swim speed", 0..=200, 0);
     let climb = cx.opt_int(raw.climb.as_ref(), "climb speed", 0..=200, 0);
     let burrow = cx.opt_int(raw.burrow.as_ref(), "burrow speed", 0..=200, 0);
+    for (mode, speed, missing) in [
+        ("swim", &raw.swim, "water"),
+        ("climb", &raw.climb, "walls"),
+        ("burrow", &raw.burrow, "ground to dig"),
+    ] {
+        if let Some(feet) = speed.as_ref().filter(|f| *f.get_ref() > 0) {
+            cx.warn(
+                &feet.span(),
+                format!(
+                    "`{mode} = {}` is kept on the stat block but does nothing in a fight: the band model has no {missing} (docs/content.md)",
+                    feet.get_ref()
+                ),
+            );
+        }
+    }
     Some(Speeds {
         fly: fly? as i32,
         swim: swim? as i32,

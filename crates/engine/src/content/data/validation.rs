@@ -515,3 +515,30 @@ fn an_item_without_a_price_is_priced_zero_and_a_bad_price_is_refused() {
         "homebrew.toml:5: price -5 is out of range: allowed 0–1000000"
     );
 }
+
+#[test]
+fn a_swimming_climbing_or_burrowing_speed_loads_with_a_warning_by_line_and_flying_with_none() {
+    let text = monster("speeds = { fly = 30, swim = 40, climb = 20, burrow = 0 }\n");
+    let mut files = BUILTIN.to_vec();
+    files.push(ContentFile {
+        path: HOMEBREW,
+        text: &text,
+    });
+    let content = Content::load(&files).expect("a warning never refuses");
+    let warnings: Vec<String> = content.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(
+        warnings[0].starts_with("homebrew.toml:9: `swim = 40` is kept on the stat block but does nothing in a fight"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].contains("`climb = 20`") && warnings[1].contains("no walls"),
+        "{}",
+        warnings[1]
+    );
+    assert!(
+        Content::builtin().unwrap().warnings.is_empty(),
+        "the built-in content says nothing idle"
+    );
+}
