@@ -556,6 +556,9 @@ pub fn item_used(
             });
         }
         ItemEffect::Restrain { dc } => throw_net(ctx, target, dc),
+        ItemEffect::Status(status) => {
+            crate::statuses::bestow(ctx, id, target, crate::content::statuses::StatusEffect::from(&*status));
+        }
         ItemEffect::Scroll(_) => {}
     }
     Ok(vec![])

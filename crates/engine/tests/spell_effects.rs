@@ -706,3 +706,40 @@ fn a_concentration_spell_needs_a_status_to_hold_up() {
     .to_string();
     assert!(why.contains("gives none"), "{why}");
 }
+
+#[test]
+fn a_status_potion_blesses_whoever_drinks_it_or_an_ally_it_is_administered_to() {
+    let content = content();
+    let heroism = engine::content::Item::named("Potion of Heroism").expect("an item name");
+    let (mut f, party, _) = party();
+    let (aria, bo) = (party[1], party[2]);
+    f.get_mut(aria).items.insert(heroism, 2);
+    f.get_mut(aria).draw_on(&content);
+    f.melee(aria, bo);
+    f.turn_of(aria);
+    let events = f.act(
+        aria,
+        Command::UseItem {
+            item: heroism,
+            target: None,
+        },
+    );
+    assert_eq!(applied(&events, "Blessed"), [aria]);
+    assert!(!any(&events, |e| matches!(e, Event::SavingThrow { .. })));
+    f.turn_of(aria);
+    let events = f.act(
+        aria,
+        Command::UseItem {
+            item: heroism,
+            target: Some(bo),
+        },
+    );
+    assert_eq!(applied(&events, "Blessed"), [bo]);
+    assert_eq!(f.get(aria).items.get(&heroism).copied().unwrap_or(0), 0, "both drunk");
+    // A status that ends on a repeat of its inflicting save has no save to repeat from a potion.
+    let why = common::homebrew_refused(&format!(
+        "{SRD_SPELLS}\n[[item]]\nname = \"Murky Draught\"\neffect = \"status\"\nstatus = \"Held\"\nweight = 0.5\n"
+    ))
+    .to_string();
+    assert!(why.contains("an item gives it with no save"), "{why}");
+}

@@ -293,6 +293,8 @@ pub enum ItemEffectDef {
     /// Thrown at an enemy within 30 ft: restrained unless it makes a DEX save against `dc`;
     /// a STR or DEX check against the same DC frees it (a net, §3.2 Restrained).
     Restrain { dc: i32 },
+    /// The status takes hold of whoever drinks it, no save (a Potion of Heroism's blessing).
+    Status(Box<StatusDef>),
 }
 
 /// A consumable.
@@ -310,7 +312,10 @@ pub struct ItemDef {
 impl ItemDef {
     /// Whether it may be given to an ally (potions may be administered).
     pub fn can_administer(&self) -> bool {
-        matches!(self.effect, ItemEffectDef::Heal(_) | ItemEffectDef::CurePoison)
+        matches!(
+            self.effect,
+            ItemEffectDef::Heal(_) | ItemEffectDef::CurePoison | ItemEffectDef::Status(_)
+        )
     }
 }
 

@@ -256,6 +256,8 @@ struct RawItem {
     spell: Option<S<String>>,
     /// The DC of a `restrain` item's save and of the check that escapes it.
     dc: Option<S<i64>>,
+    /// The `[[status]]` a `status` item gives.
+    status: Option<S<String>>,
     /// Thom's price; absent or 0, the shop does not sell it (nor buy it back).
     price: Option<S<i64>>,
     weight: S<f64>,
@@ -572,14 +574,16 @@ enum ItemKind {
     Scroll,
     CurePoison,
     Restrain,
+    Status,
 }
 
-const ITEM_EFFECTS: [(&str, ItemKind); 5] = [
+const ITEM_EFFECTS: [(&str, ItemKind); 6] = [
     ("heal", ItemKind::Heal),
     ("haste", ItemKind::Haste),
     ("scroll", ItemKind::Scroll),
     ("cure_poison", ItemKind::CurePoison),
     ("restrain", ItemKind::Restrain),
+    ("status", ItemKind::Status),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1372,7 +1376,7 @@ fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
         parsed,
         |f| &f.item,
         |cx, i| {
-            let def = item(cx, i, &spells);
+            let def = item(cx, i, &spells, &statuses);
             let raw = i.get_ref();
             items.add(cx, &raw.name, &raw.aliases, def.map(|d| (d.name.clone(), d)));
         },
@@ -2089,7 +2093,7 @@ fn armor(cx: &mut Ctx, raw: &S<RawArmor>) -> Option<ArmorDef> {
     })
 }
 
-fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemDef> {
+fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>, statuses: &Kind<StatusDef>) -> Option<ItemDef> {
     let i = raw.get_ref();
     let name = cx.name(&i.name, "item")?;
     let kind = cx.choice(&i.effect, "item effect", &ITEM_EFFECTS)?;
@@ -2098,11 +2102,13 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemD
         ("healing", span_of(i.healing.as_ref())),
         ("spell", span_of(i.spell.as_ref())),
         ("dc", span_of(i.dc.as_ref())),
+        ("status", span_of(i.status.as_ref())),
     ];
     let takes: &[&str] = match kind {
         ItemKind::Heal => &["healing"],
         ItemKind::Scroll => &["spell"],
         ItemKind::Restrain => &["dc"],
+        ItemKind::Status => &["status"],
         ItemKind::Haste | ItemKind::CurePoison => &[],
     };
     if !cx.not_taken(&kind_name, &fields, takes) {
@@ -2132,6 +2138,26 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>) -> Option<ItemD
             Some(s) => ItemEffectDef::Scroll(Box::new(spells.get(cx, s, &format!("item `{name}`"))?.clone())),
             None => {
                 cx.err(&i.effect.span(), format!("item {kind_name} needs `spell`"));
+                return None;
+            }
+        },
+        ItemKind::Status => match &i.status {
+            Some(st) => {
+                let status = statuses.get(cx, st, &format!("item `{name}`"))?.clone();
+                if status.save_ends == Some(SaveEnds::Inflicting) {
+                    cx.err(
+                        &st.span(),
+                        format!(
+                            "status `{}` ends on a repeat of the save that inflicted it (`save_ends = true`), but an item gives it with no save",
+                            status.name
+                        ),
+                    );
+                    return None;
+                }
+                ItemEffectDef::Status(Box::new(status))
+            }
+            None => {
+                cx.err(&i.effect.span(), format!("item {kind_name} needs `status`"));
                 return None;
             }
         },
