@@ -86,7 +86,7 @@ pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
             sheet.armor.name(),
             sheet.shield,
         ),
-        inventory: Vec::new(),
+        inventory: sheet.items.clone(),
         notes,
         fight: Vec::new(),
     }

@@ -52,6 +52,8 @@ pub struct Sheet {
     /// The names of `spells`, in the same order (a homebrew spell's id is not its name).
     pub spell_names: Vec<String>,
     pub coins: i64,
+    /// Consumables carried, by the name the campaign's content gives them, with counts.
+    pub items: Vec<(String, u32)>,
     /// Duels won in a row (reset by a loss or a death, seed 000 §8.2).
     pub arena_streak: i32,
     /// The pet's name (`cmd::pets`), and the name it fights under.
@@ -116,6 +118,10 @@ impl Sheet {
                 .map(|s| s.name.to_string())
                 .collect(),
             coins: row.coins,
+            items: carried_items(row, content)?
+                .into_iter()
+                .map(|(_, n, name)| (name, n))
+                .collect(),
             arena_streak: row.arena_streak,
             pet: row
                 .pet
@@ -325,17 +331,9 @@ impl Service {
             None => Vec::new(),
         };
         let content = self.content(campaign_id).await?;
-        let items: Vec<(Item, u32)> = convert::inventory(&row)?.into_iter().filter(|(_, n)| *n > 0).collect();
-        let item_names = items
-            .iter()
-            .map(|(item, _)| {
-                content
-                    .items
-                    .get(item.as_str())
-                    .filter(|d| item.names(&d.name))
-                    .map_or_else(|| item.label(), |d| d.name.to_string())
-            })
-            .collect();
+        let carried = carried_items(&row, &content)?;
+        let items = carried.iter().map(|(item, n, _)| (*item, *n)).collect();
+        let item_names = carried.into_iter().map(|(_, _, name)| name).collect();
         Ok(Inventory {
             coins: row.coins,
             items,
@@ -399,6 +397,26 @@ impl Service {
         .await?;
         Sheet::of(&updated, &*self.content(campaign_id).await?)
     }
+}
+
+/// The consumables a character row carries (none of those at 0), and their names as `content`
+/// gives them (an item it no longer defines — homebrew since removed — by its id).
+fn carried_items(
+    row: &character::Model,
+    content: &engine::content::data::Content,
+) -> Result<Vec<(Item, u32, String)>, ServiceError> {
+    Ok(convert::inventory(row)?
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(item, n)| {
+            let name = content
+                .items
+                .get(item.as_str())
+                .filter(|d| item.names(&d.name))
+                .map_or_else(|| item.label(), |d| d.name.to_string());
+            (item, n, name)
+        })
+        .collect())
 }
 
 /// A character row at another level: max HP follows, and current HP moves by as much.

@@ -280,7 +280,7 @@ impl Service {
         let room = u32::try_from(exp.room).unwrap_or(0) + 1;
         if room > zone.rooms {
             return Err(ServiceError::InvalidInput(format!(
-                "You've cleared all {} rooms of {} — /expedition complete to head home.",
+                "You've cleared all {} rooms of {} — /expedition leave to head home.",
                 zone.rooms, zone.name
             )));
         }
@@ -364,7 +364,7 @@ impl Service {
         }))
     }
 
-    /// `/expedition complete`: after the last room, head home with the materials; HP is
+    /// `/expedition leave` after the last room: head home with the materials; HP is
     /// restored at the inn.
     pub async fn complete_expedition(
         &self,
@@ -375,7 +375,8 @@ impl Service {
         self.end_expedition(campaign_id, player_id, COMPLETED, now).await
     }
 
-    /// `/expedition leave`: turn back early, keeping what was harvested; HP is restored at the inn.
+    /// `/expedition leave`: turn back early, keeping what was harvested, or — every room
+    /// explored — complete it ([`Service::complete_expedition`]); HP is restored at the inn.
     pub async fn leave_expedition(
         &self,
         campaign_id: i64,
@@ -397,6 +398,11 @@ impl Service {
         Self::not_fighting(&*txn, &row).await?;
         let exp = active(&*txn, row.id).await?.ok_or(ServiceError::NoExpedition)?;
         let rooms = parse_zone(&exp.zone)?.rooms;
+        let status = if status == LEFT && exp.room >= rooms as i32 {
+            COMPLETED
+        } else {
+            status
+        };
         if status == COMPLETED && exp.room < rooms as i32 {
             return Err(ServiceError::InvalidInput(format!(
                 "You've explored {} of {rooms} rooms — /expedition advance, or /expedition leave to turn back.",
