@@ -2,7 +2,9 @@
 //! model: a stat block's `auras = [{…}]` act on each enemy that starts its turn — each model's own
 //! turn, a timeline cycle of its own included — in melee with the aura's standing holder. An
 //! aura with a save is resisted by it: a failure takes the damage and the status, a success half
-//! the damage (with `half`) or none and never the status; an aura without one always acts.
+//! the damage (with `half`) or none and never the status; an aura without one always acts. A
+//! success against an aura with `immune_on_save` makes the creature immune to that holder's aura
+//! for the rest of the fight.
 
 use crate::combatant::CombatantId;
 use crate::content::data::{AfflictionDef, AuraDef};
@@ -25,6 +27,12 @@ pub fn at_turn_start(ctx: &mut Ctx, id: CombatantId) {
         .filter(|h| h.side != side && h.is_standing() && ctx.combat.band(h.id, id) == Band::Melee)
         .filter_map(|h| Some((h.id, h.stat_block()?.auras.clone())))
         .flat_map(|(h, auras)| auras.into_vec().into_iter().map(move |a| (h, a)))
+        .filter(|(h, a)| {
+            !me.conditions
+                .aura_immune
+                .iter()
+                .any(|(i, name)| i == h && **name == *a.name)
+        })
         .collect();
     for (holder, aura) in holders {
         if ctx.combat.outcome.is_some() || !ctx.combat.get(id).is_standing() {
@@ -44,6 +52,10 @@ fn suffer(ctx: &mut Ctx, holder: CombatantId, target: CombatantId, aura: &AuraDe
     let resisted = aura
         .save
         .is_some_and(|(ability, dc)| crate::saves::roll(ctx, target, ability, dc, false));
+    if resisted && aura.immune_on_save {
+        let immune = &mut ctx.combat.get_mut(target).conditions.aura_immune;
+        immune.push((holder, aura.name.to_string()));
+    }
     if let (Some(damage), Some(damage_type)) = (aura.damage, aura.damage_type) {
         let rolled = damage.roll(ctx.dice, false);
         let amount = match (resisted, aura.half) {

@@ -111,6 +111,9 @@ pub struct Conditions {
     /// The spell it concentrates on (`crate::concentration`), whose statuses last while it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration: Option<String>,
+    /// The auras (holder, aura name) it is immune to, having saved against them (`crate::auras`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aura_immune: Vec<(CombatantId, String)>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference

@@ -151,3 +151,81 @@ fn an_aura_must_do_something_and_a_save_needs_its_dc() {
         "{refused}"
     );
 }
+
+const GHASTLY: &str = r#"
+[[status]]
+name = "Retching"
+kind = "condition"
+condition = "poisoned"
+turns = 1
+
+[[monster]]
+name = "Ghastly Brute"
+tier = 2
+xp = 450
+hp = "20d10"
+ac = 12
+abilities = { str = 16, dex = 10, con = 16, int = 6, wis = 10, cha = 6 }
+attacks = [{ name = "Slam", to_hit = 5, damage = "1d6+3", type = "bludgeoning" }]
+auras = [{ name = "Stench", save = "con", dc = 13, status = "Retching", immune_on_save = true }]
+"#;
+
+#[test]
+fn a_creature_that_saves_against_a_stench_is_immune_to_it_for_the_rest_of_the_fight_in_every_ruleset() {
+    let brute = Arc::clone(content(GHASTLY).monsters.get("Ghastly Brute").unwrap());
+    for ruleset in Ruleset::ALL {
+        let mut saved = 0;
+        let mut failed_then_met_again = 0;
+        for seed in 0..4 {
+            let mut all: Vec<Combatant> = ["Aria", "Bo"]
+                .iter()
+                .map(|name| {
+                    Combatant::character(
+                        name,
+                        Race::HUMAN,
+                        Class::FIGHTER,
+                        5,
+                        Controller::Ai(Behaviour::Aggressive),
+                    )
+                })
+                .collect();
+            all.push(Combatant::of_monster("Ghastly Brute", Arc::clone(&brute)));
+            let mut combat = Combat::new(all, Terrain::default()).with_ruleset(ruleset);
+            let mut dice = Dice::seeded(seed);
+            let events =
+                apply(&mut combat, Actor::Director, Command::Begin, &mut dice, common::now()).expect("it begins");
+            let mut immune: Vec<CombatantId> = Vec::new();
+            let mut failed: Vec<CombatantId> = Vec::new();
+            for (i, e) in events.iter().enumerate() {
+                let Event::Aura { target, .. } = e else { continue };
+                assert!(
+                    !immune.contains(target),
+                    "{}: {} met the Stench again after saving against it",
+                    ruleset.name(),
+                    combat.get(*target).name
+                );
+                failed_then_met_again += usize::from(failed.contains(target));
+                let success = events[i..].iter().find_map(|e| match e {
+                    Event::SavingThrow { id, success, .. } if id == target => Some(*success),
+                    _ => None,
+                });
+                match success {
+                    Some(true) => {
+                        immune.push(*target);
+                        saved += 1;
+                    }
+                    Some(false) => failed.push(*target),
+                    None => {}
+                }
+            }
+        }
+        assert!(saved > 0, "{}: someone saved", ruleset.name());
+        assert!(failed_then_met_again > 0, "{}: a failure is met again", ruleset.name());
+    }
+}
+
+#[test]
+fn immunity_on_a_save_needs_a_save() {
+    let why = common::homebrew_refused(&GHASTLY.replace(r#"save = "con", dc = 13, status"#, "status")).to_string();
+    assert!(why.contains("`immune_on_save` needs `save` and `dc`"), "{why}");
+}

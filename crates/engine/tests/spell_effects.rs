@@ -586,6 +586,12 @@ fn goblin_attacks(f: &mut Fight, goblin: CombatantId, cleo: CombatantId) -> Vec<
     events
 }
 
+/// Whether none of `ids` holds `status`.
+fn nobody_holds(f: &Fight, ids: &[CombatantId], status: &str) -> bool {
+    ids.iter()
+        .all(|&id| f.get(id).statuses.iter().all(|s| s.name != status))
+}
+
 fn ended(events: &[Event], status: &str) -> Vec<CombatantId> {
     events
         .iter()
@@ -611,11 +617,7 @@ fn a_second_concentration_spell_ends_the_first_and_every_status_it_held_up() {
     let mut was = blessed;
     was.sort_unstable();
     assert_eq!(gone, was, "every blessing ends with the concentration");
-    assert!(
-        party
-            .iter()
-            .all(|&p| f.get(p).statuses.iter().all(|s| s.name != "Blessed"))
-    );
+    assert!(nobody_holds(&f, &party, "Blessed"));
     assert_eq!(f.get(cleo).conditions.concentration.as_deref(), Some("Bane"));
 }
 
@@ -689,11 +691,7 @@ fn dropping_to_0_hit_points_or_being_paralyzed_ends_concentration() {
         f.get(cleo).conditions.concentration.is_none(),
         "the held cannot concentrate"
     );
-    assert!(
-        party
-            .iter()
-            .all(|&p| f.get(p).statuses.iter().all(|s| s.name != "Blessed"))
-    );
+    assert!(nobody_holds(&f, &party, "Blessed"));
     // The Hexer concentrates on its hold; Cleo's blessings are gone, its hold stays.
     assert_eq!(f.get(hexer).conditions.concentration.as_deref(), Some("Hold Person"));
 }

@@ -631,6 +631,10 @@ pub struct AuraDef {
     pub half: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<StatusDef>,
+    /// A success makes the creature immune to this aura of this holder for the rest of the fight
+    /// (the Ghast's Stench: "immune … for 24 hours").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub immune_on_save: bool,
 }
 
 /// A stat block's Regeneration ("regains 10 hit points at the start of its turn; if it takes

@@ -411,6 +411,8 @@ struct RawAura {
     #[serde(default)]
     half: bool,
     status: Option<S<String>>,
+    /// A success makes the creature immune to this aura for the rest of the fight.
+    immune_on_save: Option<S<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -666,22 +668,24 @@ impl Report<'_> {
         format!("{}:{}", self.files[file].path, self.line(file, span.start))
     }
 
-    fn warn(&mut self, file: usize, span: &Range<usize>, message: impl Into<String>) {
-        let line = self.line(file, span.start);
-        self.warnings.push(Issue {
+    fn issue(&self, file: usize, span: &Range<usize>, message: impl Into<String>) -> Issue {
+        Issue {
             file: self.files[file].path.to_owned(),
-            line,
+            line: self.line(file, span.start),
             message: message.into(),
-        });
+        }
     }
 
+    /// Something accepted that does nothing in a fight.
+    fn warn(&mut self, file: usize, span: &Range<usize>, message: impl Into<String>) {
+        let warning = self.issue(file, span, message);
+        self.warnings.push(warning);
+    }
+
+    /// A problem: the files are refused.
     fn push(&mut self, file: usize, span: &Range<usize>, message: impl Into<String>) {
-        let line = self.line(file, span.start);
-        self.issues.push(Issue {
-            file: self.files[file].path.to_owned(),
-            line,
-            message: message.into(),
-        });
+        let problem = self.issue(file, span, message);
+        self.issues.push(problem);
     }
 }
 
@@ -2877,6 +2881,17 @@ fn aura(cx: &mut Ctx, raw: &S<RawAura>, statuses: &Kind<StatusDef>) -> Option<Au
         }
         _ => {}
     }
+    let immune_on_save = a.immune_on_save.as_ref().is_some_and(|b| *b.get_ref());
+    if let Some(flag) = a.immune_on_save.as_ref().filter(|_| immune_on_save && a.save.is_none()) {
+        cx.err(
+            &flag.span(),
+            format!(
+                "aura `{}` has no save to succeed on: `immune_on_save` needs `save` and `dc`",
+                a.name.get_ref()
+            ),
+        );
+        ok = false;
+    }
     let damage = damage.map_or(Some(None), |d| d.map(Some));
     let damage_type = damage_type.map_or(Some(None), |t| t.map(Some));
     ok.then_some(())?;
@@ -2887,6 +2902,7 @@ fn aura(cx: &mut Ctx, raw: &S<RawAura>, statuses: &Kind<StatusDef>) -> Option<Au
         save: save?,
         half: a.half,
         status: status?,
+        immune_on_save,
     })
 }
 
