@@ -36,9 +36,9 @@ fn brute() -> Arc<MonsterDef> {
     Arc::clone(content(STINKER).monsters.get("Reeking Brute").unwrap())
 }
 
-/// Three level-5 fighters (the AI's) against the Reeking Brute and a goblin under `ruleset`.
-fn fight(ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
-    let mut all: Vec<Combatant> = ["Aria", "Bo", "Cy"]
+/// Level-5 fighters named `party` (the AI's) against `foes` under `ruleset`, played out by `Begin`.
+fn played(party: &[&str], foes: Vec<Combatant>, ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>) {
+    let mut all: Vec<Combatant> = party
         .iter()
         .map(|name| {
             Combatant::character(
@@ -50,12 +50,21 @@ fn fight(ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
             )
         })
         .collect();
-    all.push(Combatant::of_monster("Reeking Brute", brute()));
-    all.push(Combatant::monster("Goblin", engine::content::Monster::GOBLIN));
+    all.extend(foes);
     let mut combat = Combat::new(all, Terrain::default()).with_ruleset(ruleset);
-    let brute = combat.combatants[3].id;
     let mut dice = Dice::seeded(seed);
     let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, common::now()).expect("it begins");
+    (combat, events)
+}
+
+/// Three level-5 fighters (the AI's) against the Reeking Brute and a goblin under `ruleset`.
+fn fight(ruleset: Ruleset, seed: u64) -> (Combat, Vec<Event>, CombatantId) {
+    let foes = vec![
+        Combatant::of_monster("Reeking Brute", brute()),
+        Combatant::monster("Goblin", engine::content::Monster::GOBLIN),
+    ];
+    let (combat, events) = played(&["Aria", "Bo", "Cy"], foes, ruleset, seed);
+    let brute = combat.combatants[3].id;
     (combat, events, brute)
 }
 
@@ -177,23 +186,8 @@ fn a_creature_that_saves_against_a_stench_is_immune_to_it_for_the_rest_of_the_fi
         let mut saved = 0;
         let mut failed_then_met_again = 0;
         for seed in 0..4 {
-            let mut all: Vec<Combatant> = ["Aria", "Bo"]
-                .iter()
-                .map(|name| {
-                    Combatant::character(
-                        name,
-                        Race::HUMAN,
-                        Class::FIGHTER,
-                        5,
-                        Controller::Ai(Behaviour::Aggressive),
-                    )
-                })
-                .collect();
-            all.push(Combatant::of_monster("Ghastly Brute", Arc::clone(&brute)));
-            let mut combat = Combat::new(all, Terrain::default()).with_ruleset(ruleset);
-            let mut dice = Dice::seeded(seed);
-            let events =
-                apply(&mut combat, Actor::Director, Command::Begin, &mut dice, common::now()).expect("it begins");
+            let brute = Combatant::of_monster("Ghastly Brute", Arc::clone(&brute));
+            let (combat, events) = played(&["Aria", "Bo"], vec![brute], ruleset, seed);
             let mut immune: Vec<CombatantId> = Vec::new();
             let mut failed: Vec<CombatantId> = Vec::new();
             for (i, e) in events.iter().enumerate() {
