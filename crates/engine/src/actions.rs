@@ -547,6 +547,10 @@ pub fn item_used(
             let amount = dice.roll(ctx.dice, false);
             attack::heal(ctx, id, target, amount);
         }
+        ItemEffect::TempHp(dice) => {
+            let amount = dice.roll(ctx.dice, false);
+            crate::temp_hp::gain(ctx, id, target, amount);
+        }
         ItemEffect::Haste => haste(ctx, target),
         ItemEffect::CurePoison => {
             ctx.combat.get_mut(target).conditions.poisoned = false;

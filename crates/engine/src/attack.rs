@@ -478,7 +478,17 @@ fn undead_fortitude(ctx: &mut Ctx, p: &PendingDamage, amount: i32) -> bool {
     held
 }
 
-fn land_amount(ctx: &mut Ctx, p: PendingDamage) {
+fn land_amount(ctx: &mut Ctx, mut p: PendingDamage) {
+    let whole = p.amount.max(0);
+    let absorbed = crate::temp_hp::absorb(ctx, p.target, whole);
+    if absorbed > 0 {
+        p.cut_to(whole - absorbed);
+        if p.amount == 0 {
+            // All of it on the buffer: damage taken all the same, for concentration.
+            crate::concentration::after_damage(ctx, p.target, whole);
+            return;
+        }
+    }
     let amount = p.amount.max(0);
     let downed = ctx.combat.get(p.target).is_downed();
     if downed {
@@ -516,7 +526,7 @@ fn land_amount(ctx: &mut Ctx, p: PendingDamage) {
         extra: p.extra,
     });
     if hp > 0 {
-        crate::concentration::after_damage(ctx, p.target, amount);
+        crate::concentration::after_damage(ctx, p.target, whole);
         return;
     }
     crate::concentration::end(ctx, p.target);

@@ -117,6 +117,16 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
             target: Some(me.id),
         });
     }
+    // Temporary hit points while it has none and the fight is still big enough to be worth it.
+    if enemies >= 2
+        && me.temp_hp == 0
+        && let Some(ward) = find(&|e| matches!(e, SpellEffectDef::TempHp { .. }))
+    {
+        return Some(Command::Cast {
+            spell: Spell::named(&ward.name)?,
+            target: Some(me.id),
+        });
+    }
     let choice = None
         .or_else(|| {
             (enemies >= 2)

@@ -398,6 +398,11 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
             let amount = dice.roll(ctx.dice, false) + caster.casting_modifier();
             attack::heal(ctx, cast.caster, t, amount);
         }
+        SpellEffect::TempHp { dice } => {
+            let Some(t) = target else { return };
+            let amount = dice.roll(ctx.dice, false);
+            crate::temp_hp::gain(ctx, cast.caster, t, amount);
+        }
         SpellEffect::HuntersMark => {
             let Some(t) = target else { return };
             ctx.combat.get_mut(cast.caster).conditions.hunters_mark = Some(t);

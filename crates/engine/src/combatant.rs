@@ -243,6 +243,9 @@ pub struct Combatant {
     pub abilities: Abilities,
     pub hp: i32,
     pub max_hp: i32,
+    /// Temporary hit points (`crate::temp_hp`): lost before `hp`, never stacked.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub temp_hp: i32,
     /// Pounds carried besides weapons and armor.
     pub pack_lb: i32,
     pub initiative: i32,
@@ -352,6 +355,7 @@ impl Combatant {
             abilities,
             hp,
             max_hp: hp,
+            temp_hp: 0,
             pack_lb: 0,
             initiative: 0,
             resources: TurnResources::default(),

@@ -270,6 +270,32 @@ pub enum Event {
         amount: i32,
         remaining: i32,
     },
+    /// A stat block's own reaction (`crate::reactions`): `by` took `reaction` against
+    /// `attacker`'s hit; `missed` when raised AC turned the hit into a miss, else the damage fell
+    /// by `amount` to `remaining`.
+    StatBlockReaction {
+        by: CombatantId,
+        attacker: CombatantId,
+        reaction: Box<str>,
+        missed: bool,
+        amount: i32,
+        remaining: i32,
+    },
+    /// `target` was given `amount` temporary hit points by `by` (`crate::temp_hp`) and now has
+    /// `temp_hp`; `kept` when those it had were as many or more, so nothing changed.
+    TempHpGained {
+        target: CombatantId,
+        by: CombatantId,
+        amount: i32,
+        temp_hp: i32,
+        kept: bool,
+    },
+    /// `id`'s temporary hit points took `amount` of a hit; `left` remain.
+    TempHpAbsorbed {
+        id: CombatantId,
+        amount: i32,
+        left: i32,
+    },
     Resisted {
         target: CombatantId,
         amount: i32,

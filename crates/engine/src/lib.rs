@@ -40,6 +40,7 @@ pub mod saves;
 pub mod sheet;
 pub mod state;
 pub mod statuses;
+pub mod temp_hp;
 pub mod timing;
 pub mod turn;
 pub mod violation;

@@ -171,6 +171,43 @@ pub fn line(c: &Combat, event: &Event) -> String {
                 n(*target)
             )
         }
+        Event::StatBlockReaction {
+            by,
+            attacker,
+            reaction,
+            missed,
+            amount,
+            remaining,
+        } => {
+            if *missed {
+                format!("{} reacts: {reaction} — {}'s hit misses", n(*by), n(*attacker))
+            } else {
+                format!(
+                    "{} reacts: {reaction} — the damage falls by {amount} (to {remaining})",
+                    n(*by)
+                )
+            }
+        }
+        Event::TempHpGained {
+            target,
+            by,
+            amount,
+            temp_hp,
+            kept,
+        } => {
+            if *kept {
+                format!(
+                    "{} gives {} {amount} temporary HP; they keep their {temp_hp}",
+                    n(*by),
+                    n(*target)
+                )
+            } else {
+                format!("{} gives {} {amount} temporary HP", n(*by), n(*target))
+            }
+        }
+        Event::TempHpAbsorbed { id, amount, left } => {
+            format!("{}'s temporary HP take {amount} ({left} left)", n(*id))
+        }
         Event::Defended {
             target,
             damage_type,

@@ -459,6 +459,58 @@ impl Renderer {
                     ("damage", &remaining.to_string()),
                 ],
             ),
+            Event::StatBlockReaction {
+                by,
+                attacker,
+                reaction,
+                missed,
+                amount,
+                remaining,
+            } => {
+                let reaction = escape_markdown(reaction);
+                if *missed {
+                    one(
+                        Key::StatBlockReactionMiss,
+                        &[("name", &n(*by)), ("attacker", &n(*attacker)), ("reaction", &reaction)],
+                    )
+                } else {
+                    one(
+                        Key::StatBlockReactionReduce,
+                        &[
+                            ("name", &n(*by)),
+                            ("reaction", &reaction),
+                            ("amount", &amount.to_string()),
+                            ("damage", &remaining.to_string()),
+                        ],
+                    )
+                }
+            }
+            Event::TempHpGained {
+                target,
+                by,
+                amount,
+                temp_hp,
+                kept,
+            } => {
+                let key = if *kept { Key::TempHpKept } else { Key::TempHpGained };
+                one(
+                    key,
+                    &[
+                        ("name", &n(*by)),
+                        ("target", &n(*target)),
+                        ("amount", &amount.to_string()),
+                        ("temp", &temp_hp.to_string()),
+                    ],
+                )
+            }
+            Event::TempHpAbsorbed { id, amount, left } => one(
+                Key::TempHpAbsorbed,
+                &[
+                    ("name", &n(*id)),
+                    ("amount", &amount.to_string()),
+                    ("temp", &left.to_string()),
+                ],
+            ),
             Event::Resisted { target, amount } => {
                 one(Key::Resisted, &[("name", &n(*target)), ("amount", &amount.to_string())])
             }
@@ -1358,6 +1410,9 @@ pub fn hp_line(combat: &Combat, c: &Combatant) -> String {
             (k.disengaged, "disengaged"),
         ];
         status.extend(flags.iter().filter(|(on, _)| *on).map(|(_, s)| (*s).to_owned()));
+        if c.temp_hp > 0 {
+            status.push(format!("+{} temp HP", c.temp_hp));
+        }
         if let Some(r) = &c.readied
             && !r.fired
         {

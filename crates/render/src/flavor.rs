@@ -213,6 +213,16 @@ keys! {
         ReactionPromptReadied => ["name", "mover", "did"],
         ReactionPassed => ["name"],
         DamageReduced => ["name", "target", "reaction", "amount", "damage"],
+        /// Temporary hit points given (`{temp}`: what the target now has).
+        TempHpGained => ["name", "target", "amount", "temp"],
+        /// Temporary hit points given, fewer than the target already had.
+        TempHpKept => ["name", "target", "amount", "temp"],
+        /// A hit taken on temporary hit points (`{temp}`: those left).
+        TempHpAbsorbed => ["name", "amount", "temp"],
+        /// A stat block's reaction turned a hit into a miss.
+        StatBlockReactionMiss => ["name", "attacker", "reaction"],
+        /// A stat block's reaction cut a hit's damage.
+        StatBlockReactionReduce => ["name", "reaction", "amount", "damage"],
         SpellCountered => ["name", "caster", "spell"],
         CounterspellFailed => ["name", "caster"],
         /// TDGS mutual destruction: both would stop the other; the faster goes first.

@@ -190,6 +190,9 @@ registry! {
     Shield => shield,
     /// TDGS Cleric, 1/day: a hit would drop the cleric or an ally to 0 HP — its damage is 0.
     DivineIntervention => divine_intervention,
+    /// A stat block's own reaction to a hit (`reactions = [...]` in its content): more AC
+    /// against the attack, less damage, or half.
+    StatBlock => stat_block,
 }
 
 pub(crate) use counterspell::resolve as resolve_counterspell;
@@ -688,14 +691,7 @@ pub(crate) fn reduce_pending(
     kind: ReactionKind,
     reduce: impl FnOnce(i32) -> i32,
 ) {
-    let pending = ctx.combat.queue.iter_mut().find_map(|step| match step {
-        Step::Damage(p) if p.target == target => Some(p),
-        _ => None,
-    });
-    if let Some(p) = pending {
-        let before = p.amount;
-        p.cut_to(reduce(before));
-        let (amount, remaining) = (before - p.amount, p.amount);
+    if let Some((amount, remaining)) = cut_pending(ctx, target, reduce) {
         ctx.emit(Event::DamageReduced {
             target,
             by: reactor,
@@ -704,6 +700,18 @@ pub(crate) fn reduce_pending(
             remaining,
         });
     }
+}
+
+/// Cuts the next pending damage to `target` to `reduce` of it: how much it fell by and what is
+/// left, if any damage was pending.
+pub(crate) fn cut_pending(ctx: &mut Ctx, target: CombatantId, reduce: impl FnOnce(i32) -> i32) -> Option<(i32, i32)> {
+    let p = ctx.combat.queue.iter_mut().find_map(|step| match step {
+        Step::Damage(p) if p.target == target => Some(p),
+        _ => None,
+    })?;
+    let before = p.amount;
+    p.cut_to(reduce(before));
+    Some((before - p.amount, p.amount))
 }
 
 /// Takes reaction `kind`: the timing model's cost first (on the tick timeline the reaction's own
@@ -964,7 +972,7 @@ mod tests {
     }
 
     #[test]
-    fn a_hit_is_answered_by_its_target_s_three_damage_reactions_and_two_anyone_may_take() {
+    fn a_hit_is_answered_by_its_target_s_four_reactions_and_two_anyone_may_take() {
         let hit = answering(TriggerKind::Hit);
         assert_eq!(
             hit.anyone.iter().collect::<Vec<_>>(),
@@ -972,7 +980,12 @@ mod tests {
         );
         assert_eq!(
             hit.target.iter().collect::<Vec<_>>(),
-            [ReactionKind::Parry, ReactionKind::UncannyDodge, ReactionKind::Shield]
+            [
+                ReactionKind::Parry,
+                ReactionKind::UncannyDodge,
+                ReactionKind::Shield,
+                ReactionKind::StatBlock
+            ]
         );
         assert_eq!(
             answering(TriggerKind::LeavesMelee).anyone.iter().collect::<Vec<_>>(),

@@ -219,6 +219,8 @@ pub enum SpellEffectDef {
     },
     /// Heal an ally (or self): dice + casting modifier.
     Heal { dice: DiceExpr },
+    /// Temporary hit points for an ally (or self): the dice, no modifier (`crate::temp_hp`).
+    TempHp { dice: DiceExpr },
     /// Mark a target: +1d6 on the caster's weapon hits against it.
     HuntersMark,
     /// Entangle the target on a failed save: half speed.
@@ -248,6 +250,53 @@ pub struct InnateSpell {
 
 /// The most innate spells a stat block lists.
 pub const MAX_INNATE: usize = 8;
+
+/// A reaction a stat block defines (SRD 5.1 "Reactions", such as a Bandit Captain's Parry): what
+/// sets it off and what it does, taken through the registry's stat-block reaction
+/// (`crate::reactions`), once a round like any reaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReactionDef {
+    pub name: Box<str>,
+    pub on: ReactsTo,
+    pub effect: ReactionEffect,
+}
+
+/// What sets a stat block's reaction off: an attack by a creature it can see that hits it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReactsTo {
+    /// Any attack.
+    Hit,
+    /// A melee attack.
+    MeleeHit,
+    /// A ranged attack.
+    RangedHit,
+}
+
+impl ReactsTo {
+    /// Whether a hit by a melee (`true`) or ranged attack sets it off.
+    pub fn answers(self, melee: bool) -> bool {
+        match self {
+            ReactsTo::Hit => true,
+            ReactsTo::MeleeHit => melee,
+            ReactsTo::RangedHit => !melee,
+        }
+    }
+}
+
+/// What a stat block's reaction does to the hit that set it off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReactionEffect {
+    /// Adds this much to its AC against that one attack: a hit that no longer beats it misses
+    /// (a critical hit lands whatever the AC).
+    Ac(i32),
+    /// Reduces the damage by this roll.
+    Reduce(DiceExpr),
+    /// Halves the damage (rounded down).
+    Halve,
+}
+
+/// The most reactions a stat block lists.
+pub const MAX_REACTIONS: usize = 2;
 
 /// A spell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -284,6 +333,8 @@ impl SpellDef {
 pub enum ItemEffectDef {
     /// Restores HP; on a downed character it also stabilises.
     Heal(DiceExpr),
+    /// Temporary hit points for whoever drinks it (`crate::temp_hp`).
+    TempHp(DiceExpr),
     /// +30 ft speed for the rest of the fight.
     Haste,
     /// Casts the spell without a slot.
@@ -314,7 +365,7 @@ impl ItemDef {
     pub fn can_administer(&self) -> bool {
         matches!(
             self.effect,
-            ItemEffectDef::Heal(_) | ItemEffectDef::CurePoison | ItemEffectDef::Status(_)
+            ItemEffectDef::Heal(_) | ItemEffectDef::TempHp(_) | ItemEffectDef::CurePoison | ItemEffectDef::Status(_)
         )
     }
 }
@@ -861,6 +912,9 @@ pub struct MonsterDef {
     /// of times a day — a fight is its day (`crate::casting`); at most [`MAX_INNATE`].
     #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
     pub innate_spells: Box<[InnateSpell]>,
+    /// Its own reactions, at most [`MAX_REACTIONS`]; the first that answers a trigger is taken.
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub reactions: Box<[ReactionDef]>,
     pub casting_mod: i32,
     /// Passive Perception is 10 + this.
     pub perception: i32,

@@ -17,8 +17,9 @@ use super::defs::{
     AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, AuraDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef,
     Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, InnateSpell, ItemDef, ItemEffectDef, KitDef, LEVELS,
     LegendaryDef, LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS,
-    MAX_INNATE, MonsterDef, RaceDef, RaceTrait, RegenerationDef, SaveEnds, ShieldDef, SignedDice, Speeds, SpellDef,
-    SpellEffectDef, SpellTarget, StatusDef, StatusKindDef, WeaponDef, ZoneDef,
+    MAX_INNATE, MAX_REACTIONS, MonsterDef, RaceDef, RaceTrait, ReactionDef, ReactionEffect, ReactsTo, RegenerationDef,
+    SaveEnds, ShieldDef, SignedDice, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef,
+    WeaponDef, ZoneDef,
 };
 use super::{Content, ContentError, ContentFile, Issue, Table};
 use crate::content::CastingTime;
@@ -231,6 +232,8 @@ struct RawSpell {
     half_on_save: Option<S<bool>>,
     area: Option<S<bool>>,
     healing: Option<S<String>>,
+    /// The temporary hit points a `temp_hp` spell gives (`"1d4+4"`).
+    temp_hp: Option<S<String>>,
     on_hit: Option<S<RawAffliction>>,
     /// The `[[status]]` a `save` spell's failure gives, or a `buff` bestows.
     status: Option<S<String>>,
@@ -253,6 +256,8 @@ struct RawItem {
     aliases: Vec<S<String>>,
     effect: S<String>,
     healing: Option<S<String>>,
+    /// The temporary hit points a `temp_hp` item gives.
+    temp_hp: Option<S<String>>,
     spell: Option<S<String>>,
     /// The DC of a `restrain` item's save and of the check that escapes it.
     dc: Option<S<i64>>,
@@ -396,7 +401,20 @@ struct RawMonster {
     regeneration: Option<S<RawRegeneration>>,
     #[serde(default)]
     auras: Vec<S<RawAura>>,
+    /// Its own reactions: `[{ name = "Parry", on = "melee hit", ac = 2 }]`.
+    #[serde(default)]
+    reactions: Vec<S<RawReaction>>,
     pattern: Option<S<Vec<S<String>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReaction {
+    name: S<String>,
+    on: S<String>,
+    ac: Option<S<i64>>,
+    reduce: Option<S<String>>,
+    half: Option<S<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -553,9 +571,10 @@ enum SpellKind {
     Haste,
     Counterspell,
     Buff,
+    TempHp,
 }
 
-const SPELL_EFFECTS: [(&str, SpellKind); 11] = [
+const SPELL_EFFECTS: [(&str, SpellKind); 12] = [
     ("attack", SpellKind::Attack),
     ("beams", SpellKind::Beams),
     ("darts", SpellKind::Darts),
@@ -567,6 +586,7 @@ const SPELL_EFFECTS: [(&str, SpellKind); 11] = [
     ("haste", SpellKind::Haste),
     ("counterspell", SpellKind::Counterspell),
     ("buff", SpellKind::Buff),
+    ("temp_hp", SpellKind::TempHp),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -577,15 +597,17 @@ enum ItemKind {
     CurePoison,
     Restrain,
     Status,
+    TempHp,
 }
 
-const ITEM_EFFECTS: [(&str, ItemKind); 6] = [
+const ITEM_EFFECTS: [(&str, ItemKind); 7] = [
     ("heal", ItemKind::Heal),
     ("haste", ItemKind::Haste),
     ("scroll", ItemKind::Scroll),
     ("cure_poison", ItemKind::CurePoison),
     ("restrain", ItemKind::Restrain),
     ("status", ItemKind::Status),
+    ("temp_hp", ItemKind::TempHp),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1130,6 +1152,7 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
         warnings: Vec::new(),
     };
     let mut parsed: Vec<(usize, RawFile)> = Vec::new();
+    let mut broken: Vec<(usize, Vec<RangeInclusive<usize>>)> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         if i >= homebrew_from && file.text.len() > MAX_HOMEBREW_BYTES {
             report.push(
@@ -1143,27 +1166,249 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
             );
             continue;
         }
-        match toml::from_str::<RawFile>(file.text) {
-            Ok(raw) => {
+        match structure(file.text) {
+            Structure::Read(raw) => {
                 if i >= homebrew_from {
                     homebrew_only(&mut report, i, &raw);
                 }
                 parsed.push((i, raw));
             }
-            Err(e) => {
-                let span = e.span().unwrap_or(0..0);
-                report.push(i, &span, e.message().trim().to_owned());
+            Structure::Broken { raw, problems } => {
+                for (span, message) in &problems {
+                    report.push(i, span, message.clone());
+                }
+                if let Some(raw) = raw {
+                    // Its sound entries are read on for their problems too; those with a key
+                    // missing, unknown or of the wrong type have said what is wrong with them.
+                    let lines: Vec<RangeInclusive<usize>> = broken_entries(&raw, &problems, file.text.len())
+                        .iter()
+                        .map(|span| report.line(i, span.start)..=report.line(i, span.end.saturating_sub(1)))
+                        .collect();
+                    broken.push((i, lines));
+                    parsed.push((i, raw));
+                }
             }
         }
     }
     replace(&mut report, &mut parsed);
+    let structural = report.issues.len();
     let mut content = build(&mut report, &parsed);
+    let path_of = |i: usize| files[i].path;
+    let mut n = 0;
+    report.issues.retain(|issue| {
+        n += 1;
+        n <= structural
+            || !broken
+                .iter()
+                .any(|(i, lines)| issue.file == path_of(*i) && lines.iter().any(|l| l.contains(&issue.line)))
+    });
     if report.issues.is_empty() {
         content.warnings = report.warnings;
         Ok(content)
     } else {
         Err(ContentError { issues: report.issues })
     }
+}
+
+/// A file read against the schema.
+enum Structure {
+    /// Every key known, none missing, each of its type.
+    Read(RawFile),
+    /// What is wrong with its shape, every problem with its span: a TOML syntax error (then no
+    /// file), or keys unknown, missing or of the wrong type — then the file as read with those
+    /// keys left out or stood in for, so its other entries can be checked too.
+    Broken {
+        raw: Option<RawFile>,
+        problems: Vec<(Range<usize>, String)>,
+    },
+}
+
+/// The most a file's shape is retried for its next problem.
+const MAX_SHAPE_PROBLEMS: usize = 100;
+
+/// Reads `text` against the schema, finding every unknown key, missing key and value of the wrong
+/// type rather than the first: after each, it reads again with the unknown key left out, or the
+/// missing or mistyped value stood in for by one of each TOML type in turn.
+fn structure(text: &str) -> Structure {
+    let (mut doc, syntax) = toml::de::DeTable::parse_recoverable(text);
+    if !syntax.is_empty() {
+        let problems = syntax
+            .iter()
+            .map(|e| (e.span().unwrap_or(0..0), e.message().trim().to_owned()))
+            .collect();
+        return Structure::Broken { raw: None, problems };
+    }
+    let mut problems: Vec<(Range<usize>, String)> = Vec::new();
+    // The stand-in being tried: where it is, and which of the candidates it is.
+    let mut trial: Option<Trial> = None;
+    while problems.len() < MAX_SHAPE_PROBLEMS {
+        let e = match RawFile::deserialize(toml::de::Deserializer::from(doc.clone())) {
+            Ok(raw) if problems.is_empty() => return Structure::Read(raw),
+            Ok(raw) => {
+                return Structure::Broken {
+                    raw: Some(raw),
+                    problems,
+                };
+            }
+            Err(e) => e,
+        };
+        let span = e.span().unwrap_or(0..0);
+        let message = e.message().trim().to_owned();
+        let unknown = message.starts_with("unknown field");
+        let missing = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.split('`').next())
+            .map(str::to_owned);
+        // The stand-in is of the wrong type: the next one, the problem already told.
+        if let Some(t) = trial.take()
+            && t.at == span
+            && !unknown
+            && missing.is_none()
+        {
+            let next = Trial {
+                which: t.which + 1,
+                ..t
+            };
+            if next.which < STAND_INS.len() && next.stand_in(&mut doc) {
+                trial = Some(next);
+                continue;
+            }
+            break;
+        }
+        let fixed = if unknown {
+            leave_out(&mut doc, &span)
+        } else {
+            // A missing key is stood in for at its table's end, a mistyped value where it is.
+            let t = Trial {
+                at: missing.as_ref().map_or(span.clone(), |_| span.end..span.end),
+                table: span.clone(),
+                key: missing,
+                which: 0,
+            };
+            let fixed = t.stand_in(&mut doc);
+            trial = Some(t);
+            fixed
+        };
+        problems.push((span, message));
+        if !fixed {
+            break;
+        }
+    }
+    Structure::Broken { raw: None, problems }
+}
+
+/// A stand-in for a missing or mistyped value: the `which`th of [`STAND_INS`], spanning `at` —
+/// for the missing `key` of the table spanning `table`, or for the value spanning `at`.
+struct Trial {
+    at: Range<usize>,
+    table: Range<usize>,
+    key: Option<String>,
+    which: usize,
+}
+
+impl Trial {
+    fn stand_in(&self, doc: &mut Spanned<DocTable<'_>>) -> bool {
+        stand_in(doc, self)
+    }
+}
+
+/// The values a missing or mistyped key is stood in for by, one of each TOML type.
+const STAND_INS: [&str; 6] = ["0", "\"\"", "false", "{}", "[]", "0.0"];
+
+type DocTable<'i> = toml::de::DeTable<'i>;
+type DocValue<'i> = Spanned<toml::de::DeValue<'i>>;
+
+/// Leaves out the key at `span` (its name's span or its value's).
+fn leave_out(doc: &mut Spanned<DocTable<'_>>, span: &Range<usize>) -> bool {
+    fn in_table(table: &mut DocTable<'_>, span: &Range<usize>) -> bool {
+        let found = table
+            .iter()
+            .find(|(k, v)| k.span() == *span || v.span() == *span)
+            .map(|(k, _)| k.get_ref().to_string());
+        if let Some(key) = found {
+            table.remove(key.as_str());
+            return true;
+        }
+        table.iter_mut().any(|(_, v)| in_value(v, span))
+    }
+    // Every table is searched: an array of tables (`[[monster]]`) spans only its first header.
+    fn in_value(value: &mut DocValue<'_>, span: &Range<usize>) -> bool {
+        match value.get_mut() {
+            toml::de::DeValue::Table(t) => in_table(t, span),
+            toml::de::DeValue::Array(a) => a.iter_mut().any(|v| in_value(v, span)),
+            _ => false,
+        }
+    }
+    in_table(doc.get_mut(), span)
+}
+
+/// Puts `trial`'s stand-in in `doc`: as its table's `key`, or in place of the value at its span.
+fn stand_in(doc: &mut Spanned<DocTable<'_>>, trial: &Trial) -> bool {
+    fn in_table<'i>(table: &mut DocTable<'i>, table_span: &Range<usize>, trial: &Trial, value: &DocValue<'i>) -> bool {
+        if let Some(key) = &trial.key
+            && *table_span == trial.table
+        {
+            let name = Spanned::new(trial.at.clone(), std::borrow::Cow::Owned(key.clone()));
+            table.insert(name, value.clone());
+            return true;
+        }
+        if trial.key.is_none()
+            && let Some((_, v)) = table.iter_mut().find(|(_, v)| v.span() == trial.at)
+        {
+            *v = value.clone();
+            return true;
+        }
+        table.iter_mut().any(|(_, v)| in_value(v, trial, value))
+    }
+    // Every table is searched: an array of tables (`[[monster]]`) spans only its first header.
+    fn in_value<'i>(v: &mut DocValue<'i>, trial: &Trial, value: &DocValue<'i>) -> bool {
+        let here = v.span();
+        match v.get_mut() {
+            toml::de::DeValue::Table(t) => in_table(t, &here, trial, value),
+            toml::de::DeValue::Array(a) => {
+                if trial.key.is_none()
+                    && let Some(item) = a.iter_mut().find(|item| item.span() == trial.at)
+                {
+                    *item = value.clone();
+                    return true;
+                }
+                a.iter_mut().any(|item| in_value(item, trial, value))
+            }
+            _ => false,
+        }
+    }
+    let Ok(parsed) = toml::de::DeValue::parse(STAND_INS[trial.which]) else {
+        return false;
+    };
+    let mut stand_in = parsed.into_inner();
+    stand_in.make_owned();
+    let value = Spanned::new(trial.at.clone(), stand_in);
+    let doc_span = doc.span();
+    in_table(doc.get_mut(), &doc_span, trial, &value)
+}
+
+/// The stretches of a file of `len` bytes held by the entries of `raw` (a `[[monster]]`, the
+/// `[levels]` table …) that hold one of `problems`: each entry from its start to the next's.
+fn broken_entries(raw: &RawFile, problems: &[(Range<usize>, String)], len: usize) -> Vec<Range<usize>> {
+    let mut starts: Vec<usize> = Vec::new();
+    starts.extend(raw.race.iter().map(|e| e.span().start));
+    starts.extend(raw.class.iter().map(|e| e.span().start));
+    starts.extend(raw.levels.iter().map(|e| e.span().start));
+    starts.extend(raw.weapon.iter().map(|e| e.span().start));
+    starts.extend(raw.armor.iter().map(|e| e.span().start));
+    starts.extend(raw.shield.iter().map(|e| e.span().start));
+    starts.extend(raw.spell.iter().map(|e| e.span().start));
+    starts.extend(raw.item.iter().map(|e| e.span().start));
+    starts.extend(raw.status.iter().map(|e| e.span().start));
+    starts.extend(raw.monster.iter().map(|e| e.span().start));
+    starts.extend(raw.zone.iter().map(|e| e.span().start));
+    starts.sort_unstable();
+    let ends = starts.iter().skip(1).copied().chain(std::iter::once(len));
+    let regions: Vec<Range<usize>> = starts.iter().zip(ends).map(|(&s, e)| s..e.max(s + 1)).collect();
+    regions
+        .into_iter()
+        .filter(|region| problems.iter().any(|(p, _)| region.contains(&p.start)))
+        .collect()
 }
 
 /// The most a homebrew file may hold: bytes, and entries of all kinds together.
@@ -1833,7 +2078,7 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
     let kind_name = format!("effect `{}`", s.effect.get_ref());
     let target = match &s.target {
         Some(t) => match cx.choice(t, "spell target", &TARGETS) {
-            Some(SpellTarget::Enemy | SpellTarget::None) if kind == SpellKind::Buff => {
+            Some(SpellTarget::Enemy | SpellTarget::None) if matches!(kind, SpellKind::Buff | SpellKind::TempHp) => {
                 cx.err(
                     &t.span(),
                     format!("a spell of {kind_name} is cast on an ally: leave `target` out or write \"ally\""),
@@ -1842,7 +2087,7 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
             }
             chosen => chosen,
         },
-        None if kind == SpellKind::Buff => Some(SpellTarget::Ally),
+        None if matches!(kind, SpellKind::Buff | SpellKind::TempHp) => Some(SpellTarget::Ally),
         None => Some(SpellTarget::Enemy),
     };
     let fields = [
@@ -1853,6 +2098,7 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         ("half_on_save", span_of(s.half_on_save.as_ref())),
         ("area", span_of(s.area.as_ref())),
         ("healing", span_of(s.healing.as_ref())),
+        ("temp_hp", span_of(s.temp_hp.as_ref())),
         ("status", span_of(s.status.as_ref())),
         ("targets", span_of(s.targets.as_ref())),
     ];
@@ -1862,6 +2108,7 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         SpellKind::Save => &["save", "damage", "type", "half_on_save", "area", "status", "targets"],
         SpellKind::Buff => &["status", "targets"],
         SpellKind::Heal => &["healing"],
+        SpellKind::TempHp => &["temp_hp"],
         SpellKind::Entangle => &["save"],
         SpellKind::HuntersMark | SpellKind::MistyStep | SpellKind::Haste | SpellKind::Counterspell => &[],
     };
@@ -1973,6 +2220,15 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
             },
             None => {
                 need(cx, "healing");
+                return None;
+            }
+        },
+        SpellKind::TempHp => match &s.temp_hp {
+            Some(t) => SpellEffectDef::TempHp {
+                dice: cx.dice(t, "temporary hit points")?,
+            },
+            None => {
+                need(cx, "temp_hp");
                 return None;
             }
         },
@@ -2104,12 +2360,14 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>, statuses: &Kind
     let kind_name = format!("effect `{}`", i.effect.get_ref());
     let fields = [
         ("healing", span_of(i.healing.as_ref())),
+        ("temp_hp", span_of(i.temp_hp.as_ref())),
         ("spell", span_of(i.spell.as_ref())),
         ("dc", span_of(i.dc.as_ref())),
         ("status", span_of(i.status.as_ref())),
     ];
     let takes: &[&str] = match kind {
         ItemKind::Heal => &["healing"],
+        ItemKind::TempHp => &["temp_hp"],
         ItemKind::Scroll => &["spell"],
         ItemKind::Restrain => &["dc"],
         ItemKind::Status => &["status"],
@@ -2162,6 +2420,13 @@ fn item(cx: &mut Ctx, raw: &S<RawItem>, spells: &Kind<SpellDef>, statuses: &Kind
             }
             None => {
                 cx.err(&i.effect.span(), format!("item {kind_name} needs `status`"));
+                return None;
+            }
+        },
+        ItemKind::TempHp => match &i.temp_hp {
+            Some(t) => ItemEffectDef::TempHp(cx.dice(t, "temporary hit points")?),
+            None => {
+                cx.err(&i.effect.span(), format!("item {kind_name} needs `temp_hp`"));
                 return None;
             }
         },
@@ -2629,6 +2894,7 @@ fn monster(
         }
     }
     let innate_spells = innate_spells(cx, m, spells, &mut known, &user);
+    let reactions = reactions(cx, m, &user);
     let mut innate = Vec::new();
     for s in &m.statuses {
         match statuses.get(cx, s, &user) {
@@ -2681,6 +2947,7 @@ fn monster(
         spells: known.into(),
         spell_slots: spell_slots?,
         innate_spells: innate_spells?,
+        reactions: reactions?,
         casting_mod: casting_mod? as i32,
         perception: perception? as i32,
         stealth: stealth? as i32,
@@ -2689,6 +2956,59 @@ fn monster(
         saves: saves?,
         speeds: speeds?,
     })
+}
+
+const REACTS_TO: [(&str, ReactsTo); 3] = [
+    ("hit", ReactsTo::Hit),
+    ("melee hit", ReactsTo::MeleeHit),
+    ("ranged hit", ReactsTo::RangedHit),
+];
+
+/// `reactions = [{ name, on, ac | reduce | half }]`: up to [`MAX_REACTIONS`] reactions to a hit
+/// (`on` = "hit", "melee hit" or "ranged hit"), each doing exactly one thing: `ac = 1..=10` more
+/// AC against that attack, `reduce = "1d8+3"` less damage, or `half = true`.
+fn reactions(cx: &mut Ctx, m: &RawMonster, user: &str) -> Option<Box<[ReactionDef]>> {
+    if m.reactions.len() > MAX_REACTIONS {
+        cx.err(
+            &m.reactions[MAX_REACTIONS].span(),
+            format!(
+                "{user} has {} reactions: allowed at most {MAX_REACTIONS}",
+                m.reactions.len()
+            ),
+        );
+        return None;
+    }
+    let mut ok = true;
+    let mut out = Vec::new();
+    for raw in &m.reactions {
+        let r = raw.get_ref();
+        let name = cx.name(&r.name, "reaction");
+        let on = cx.choice(&r.on, "reaction trigger", &REACTS_TO);
+        let half = r.half.as_ref().filter(|h| *h.get_ref());
+        let effect = match (&r.ac, &r.reduce, half) {
+            (Some(ac), None, None) => cx
+                .int(ac, "reaction ac", 1..=10)
+                .map(|ac| ReactionEffect::Ac(ac as i32)),
+            (None, Some(dice), None) => cx.dice(dice, "reaction reduce").map(ReactionEffect::Reduce),
+            (None, None, Some(_)) => Some(ReactionEffect::Halve),
+            _ => {
+                cx.err(
+                    &raw.span(),
+                    format!(
+                        "reaction `{}` must do exactly one thing: `ac = 2` (more AC against the hit), \
+                         `reduce = \"1d8\"` (less damage) or `half = true`",
+                        r.name.get_ref()
+                    ),
+                );
+                None
+            }
+        };
+        match (name, on, effect) {
+            (Some(name), Some(on), Some(effect)) => out.push(ReactionDef { name, on, effect }),
+            _ => ok = false,
+        }
+    }
+    ok.then(|| out.into())
 }
 
 /// `innate_spells = [{ spell, per_day? }]`: up to [`MAX_INNATE`] spells cast with no slot, at

@@ -73,6 +73,41 @@ fn an_unknown_field_names_the_fields_allowed() {
 }
 
 #[test]
+fn unknown_keys_missing_keys_wrong_types_and_bad_values_are_all_reported_together_by_line() {
+    // Line 1 `[[monster]]` … line 9: an unknown key, 10: another, in the same monster; a second
+    // monster with two keys missing and one of the wrong type; a third with a bad value; a
+    // spell with an unknown key inside an inline table.
+    let text = format!(
+        "{}\
+         [[monster]]\n\
+         name = \"Mud Crab\"\n\
+         tier = \"one\"\n\
+         hp = \"2d8\"\n\
+         abilities = {{ str = 12, dex = 10, con = 12, int = 1, wis = 8, cha = 2 }}\n\
+         attacks = [{{ name = \"Claw\", to_hit = 3, damage = \"1d6+1\", type = \"bludgeoning\", reach = 10 }}]\n\
+         {}",
+        monster("hpp = 3\nwings = 2\n"),
+        monster("")
+            .replace("Cave Crab", "Sand Crab")
+            .replace("ac = 14", "ac = 99"),
+    );
+    let found = problems(&text);
+    let expect = [
+        "homebrew.toml:9: unknown field `hpp`",
+        "homebrew.toml:10: unknown field `wings`",
+        "homebrew.toml:13: invalid type: string \"one\", expected i64",
+        "homebrew.toml:16: unknown field `reach`",
+        "homebrew.toml:11: missing field `xp`",
+        "homebrew.toml:11: missing field `ac`",
+        "homebrew.toml:22: armor class 99 is out of range",
+    ];
+    for e in expect {
+        assert!(found.iter().any(|p| p.starts_with(e)), "no `{e}` in {found:#?}");
+    }
+    assert_eq!(found.len(), expect.len(), "only those: {found:#?}");
+}
+
+#[test]
 fn an_unknown_top_level_table_is_refused() {
     let p = one("[[monstr]]\nname = \"Crab\"\n");
     assert!(
@@ -83,8 +118,13 @@ fn an_unknown_top_level_table_is_refused() {
 
 #[test]
 fn a_missing_field_is_named() {
-    let p = one("[[zone]]\nname = \"Bog\"\ntier = 1\n");
-    assert!(p.starts_with("homebrew.toml:1: missing field `rooms`"), "{p}");
+    let p = problems("[[zone]]\nname = \"Bog\"\ntier = 1\n");
+    assert!(p[0].starts_with("homebrew.toml:1: missing field `rooms`"), "{p:#?}");
+    assert!(
+        p.iter()
+            .any(|p| p.starts_with("homebrew.toml:1: missing field `monsters`")),
+        "every missing field: {p:#?}"
+    );
 }
 
 #[test]
@@ -93,7 +133,7 @@ fn an_unknown_spell_effect_lists_the_effects() {
     assert_eq!(
         p,
         "homebrew.toml:5: unknown spell effect `teleport`: allowed are `attack`, `beams`, `darts`, `save`, \
-         `heal`, `hunters_mark`, `entangle`, `misty_step`, `haste`, `counterspell`, `buff`"
+         `heal`, `hunters_mark`, `entangle`, `misty_step`, `haste`, `counterspell`, `buff`, `temp_hp`"
     );
 }
 
