@@ -98,7 +98,16 @@ fn spell_choice(c: &Combat, me: &Combatant, target: CombatantId) -> Option<Comma
         .iter()
         .filter(|o| o.side != me.side && o.is_standing())
         .count();
-    let castable: Vec<&SpellDef> = me.known_spells().iter().filter(|s| me.can_cast(s)).collect();
+    // What it can cast now at whom it would cast it: an ally spell on itself, any other on `target`.
+    let castable: Vec<&SpellDef> = me
+        .known_spells()
+        .iter()
+        .filter(|s| me.can_cast(s))
+        .filter(|s| {
+            let on = if s.targets_ally() { me } else { c.get(target) };
+            s.affects(on.creature_type())
+        })
+        .collect();
     let find = |wanted: &dyn Fn(&SpellEffectDef) -> bool| castable.iter().find(|s| wanted(&s.effect));
     let in_melee = c.band(me.id, target) == Band::Melee;
     // A buff no ally holds yet, while the fight is still big enough to be worth it.

@@ -7,7 +7,7 @@ use crate::action_economy::Resource;
 use crate::combat::Combat;
 use crate::combatant::{Combatant, CombatantId};
 use crate::content::CastingTime;
-use crate::content::data::{AfflictionDef, Area, SpellDef, SpellEffectDef as SpellEffect, StatusDef};
+use crate::content::data::{AfflictionDef, Area, CreatureType, SpellDef, SpellEffectDef as SpellEffect, StatusDef};
 use crate::content::statuses::{Affliction, StatusEffect};
 use crate::content::{Ability, Spell};
 use crate::event::{AttackKind, Event};
@@ -118,17 +118,19 @@ fn spell_target(
     if stats.targets_ally() {
         let t = target.unwrap_or(id);
         actions::ally(ctx.combat, id, t, true)?;
+        affected(stats, ctx.combat.get(t))?;
         return Ok(Some(t));
     }
     if let Some(t) = target {
         actions::enemy(ctx.combat, id, t)?;
+        affected(stats, ctx.combat.get(t))?;
         Ok(Some(t))
     } else {
         let mut enemies: Vec<(Band, CombatantId)> = ctx
             .combat
             .bands_of(id)
             .into_iter()
-            .filter(|(t, _)| ctx.combat.get(*t).is_standing())
+            .filter(|(t, _)| ctx.combat.get(*t).is_standing() && stats.affects(ctx.combat.get(*t).creature_type()))
             .map(|(t, b)| (b, t))
             .collect();
         enemies.sort();
@@ -139,6 +141,25 @@ fn spell_target(
                 reason: "There's no enemy left to target.".into(),
             })
     }
+}
+
+/// Refuses a target of a creature type the spell does not affect (Hold Person on a wolf).
+fn affected(stats: &SpellDef, target: &Combatant) -> Result<(), RuleViolation> {
+    if stats.affects(target.creature_type()) {
+        return Ok(());
+    }
+    let types: Vec<&str> = stats.affects.iter().map(|t| t.name()).collect();
+    let is = target
+        .creature_type()
+        .map_or_else(|| "of no type it names".to_owned(), |t| format!("a {}", t.name()));
+    Err(RuleViolation::InvalidTarget {
+        reason: format!(
+            "{} affects only a {} — {} is {is}.",
+            stats.name,
+            types.join(" or a "),
+            target.name
+        ),
+    })
 }
 
 /// Refuses a Misty Step that would go nowhere.
@@ -269,12 +290,13 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
         return;
     }
     let caster = ctx.combat.get(cast.caster);
-    let Ok((spell_level, effect, status, concentration)) = spell_def(caster, cast.spell).map(|d| {
+    let Ok((spell_level, effect, status, concentration, affects)) = spell_def(caster, cast.spell).map(|d| {
         (
             d.level,
             d.effect,
             d.status.clone(),
             d.concentration.then(|| d.name.to_string()),
+            d.affects.clone(),
         )
     }) else {
         return;
@@ -345,7 +367,11 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                     .combatants
                     .iter()
                     .filter(|o| {
-                        o.id != t && o.id != cast.caster && !o.is_dead() && ctx.combat.band(o.id, t) == Band::Melee
+                        o.id != t
+                            && o.id != cast.caster
+                            && !o.is_dead()
+                            && ctx.combat.band(o.id, t) == Band::Melee
+                            && (affects.is_empty() || o.creature_type().is_some_and(|k| affects.contains(&k)))
                     })
                     .map(|o| o.id)
                     .collect();
@@ -373,7 +399,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 return;
             };
             let affliction = spell_affliction(status, ability, caster.spell_save_dc(), held_by);
-            for victim in also_caught(ctx.combat, cast.caster, t, targets, true) {
+            for victim in also_caught(ctx.combat, cast.caster, t, targets, true, &affects) {
                 steps.push(Step::Afflict {
                     source: cast.caster,
                     target: victim,
@@ -389,7 +415,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                 concentration: held_by,
                 ..StatusEffect::from(&status)
             };
-            for ally in also_caught(ctx.combat, cast.caster, t, targets, false) {
+            for ally in also_caught(ctx.combat, cast.caster, t, targets, false, &affects) {
                 crate::statuses::bestow(ctx, cast.caster, ally, status.clone());
             }
         }
@@ -467,6 +493,7 @@ fn also_caught(
     target: CombatantId,
     count: u32,
     enemies: bool,
+    affects: &[CreatureType],
 ) -> Vec<CombatantId> {
     let mut chosen = vec![target];
     if count <= 1 {
@@ -477,6 +504,7 @@ fn also_caught(
         .combatants
         .iter()
         .filter(|o| o.id != target && o.is_standing() && (o.side == side) != enemies)
+        .filter(|o| affects.is_empty() || o.creature_type().is_some_and(|k| affects.contains(&k)))
         .map(|o| {
             let band = if o.id == caster {
                 Band::Melee

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::action_economy::TurnResources;
 use crate::combat::Ruleset;
 use crate::content::data::{
-    ArmorDef, ClassDef, ClassLevel, Defences, Feature, ItemDef, ItemEffectDef, MAX_ABILITIES, MAX_INNATE, MonsterDef,
-    RaceDef, RaceTrait, SpellDef, WeaponDef,
+    ArmorDef, ClassDef, ClassLevel, CreatureType, Defences, Feature, ItemDef, ItemEffectDef, MAX_ABILITIES, MAX_INNATE,
+    MonsterDef, RaceDef, RaceTrait, SpellDef, WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
 use crate::death_saves::DeathSaveState;
@@ -561,6 +561,14 @@ impl Combatant {
     /// Its stat block, if it is a monster.
     pub fn stat_block(&self) -> Option<&MonsterDef> {
         self.sheet.monster_def()
+    }
+
+    /// Its creature type: a character's is humanoid, a monster's what its stat block names.
+    pub fn creature_type(&self) -> Option<CreatureType> {
+        match self.stat_block() {
+            Some(m) => m.creature_type,
+            None => Some(CreatureType::Humanoid),
+        }
     }
 
     /// Its class's name, if it is a character.

@@ -19,6 +19,7 @@ const SRD_SPELLS: &str = include_str!("../../../examples/homebrew/srd-spells.tom
 const HEXER: &str = r#"
 [[monster]]
 name = "Hexer"
+creature_type = "humanoid"
 tier = 2
 xp = 200
 hp = "8d8"
@@ -32,6 +33,7 @@ casting_mod = 3
 
 [[monster]]
 name = "Iron Sentinel"
+creature_type = "humanoid"
 tier = 2
 xp = 200
 hp = "8d8"
@@ -42,6 +44,7 @@ condition_immunities = ["paralyzed"]
 
 [[monster]]
 name = "Bog Witch"
+creature_type = "fey"
 tier = 2
 xp = 450
 hp = "9d8"
@@ -291,6 +294,48 @@ fn a_creature_immune_to_paralysis_is_never_held() {
         }
     )));
     assert!(f.get(iron).statuses.is_empty());
+}
+
+#[test]
+fn hold_person_affects_only_humanoids_and_a_cast_at_a_beast_is_refused_changing_nothing() {
+    let content = content();
+    let mut cleric = pc("Mira", Race::HUMAN, Class::CLERIC, 5);
+    cleric.draw_on(&content);
+    let mut f = Fight::new(vec![
+        cleric,
+        puppet("Wolf", Monster::WOLF),
+        puppet("Goblin", Monster::GOBLIN),
+    ]);
+    let (mira, wolf, goblin) = (f.id("Mira"), f.id("Wolf"), f.id("Goblin"));
+    f.melee(mira, wolf);
+    f.melee(mira, goblin);
+    f.turn_of(mira);
+    let why = f.refused_for(mira, cast("Hold Person", wolf));
+    assert_eq!(
+        why.to_string(),
+        "Hold Person affects only a humanoid — Wolf is a beast."
+    );
+    // At a goblin, a humanoid, it is cast.
+    let events = f.act(mira, cast("Hold Person", goblin));
+    assert_eq!(save_totals(&events).len(), 1, "the goblin saves");
+    // A player character is a humanoid: the Bog Witch's Hold Person reaches Mira.
+    assert!(
+        content
+            .spells
+            .get("Hold Person")
+            .unwrap()
+            .affects(f.get(mira).creature_type())
+    );
+}
+
+#[test]
+fn a_creature_type_must_be_one_of_the_fourteen() {
+    let why =
+        common::homebrew_refused(&HEXER.replace(r#"creature_type = "fey""#, r#"creature_type = "faerie""#)).to_string();
+    assert!(
+        why.contains("unknown creature type `faerie`: allowed are `aberration`, `beast`"),
+        "{why}"
+    );
 }
 
 #[test]

@@ -298,6 +298,65 @@ pub enum ReactionEffect {
 /// The most reactions a stat block lists.
 pub const MAX_REACTIONS: usize = 2;
 
+/// A creature's type (SRD 5.1 "Monsters": aberration, beast … undead): what a spell that affects
+/// only some types asks (Hold Person's humanoid). Every player character is a humanoid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum CreatureType {
+    Aberration,
+    Beast,
+    Celestial,
+    Construct,
+    Dragon,
+    Elemental,
+    Fey,
+    Fiend,
+    Giant,
+    Humanoid,
+    Monstrosity,
+    Ooze,
+    Plant,
+    Undead,
+}
+
+impl CreatureType {
+    pub const ALL: [CreatureType; 14] = [
+        CreatureType::Aberration,
+        CreatureType::Beast,
+        CreatureType::Celestial,
+        CreatureType::Construct,
+        CreatureType::Dragon,
+        CreatureType::Elemental,
+        CreatureType::Fey,
+        CreatureType::Fiend,
+        CreatureType::Giant,
+        CreatureType::Humanoid,
+        CreatureType::Monstrosity,
+        CreatureType::Ooze,
+        CreatureType::Plant,
+        CreatureType::Undead,
+    ];
+
+    /// As content writes it: `humanoid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CreatureType::Aberration => "aberration",
+            CreatureType::Beast => "beast",
+            CreatureType::Celestial => "celestial",
+            CreatureType::Construct => "construct",
+            CreatureType::Dragon => "dragon",
+            CreatureType::Elemental => "elemental",
+            CreatureType::Fey => "fey",
+            CreatureType::Fiend => "fiend",
+            CreatureType::Giant => "giant",
+            CreatureType::Humanoid => "humanoid",
+            CreatureType::Monstrosity => "monstrosity",
+            CreatureType::Ooze => "ooze",
+            CreatureType::Plant => "plant",
+            CreatureType::Undead => "undead",
+        }
+    }
+}
+
 /// A spell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpellDef {
@@ -316,9 +375,18 @@ pub struct SpellDef {
     /// Its `status` lasts only while the caster concentrates on it (`crate::concentration`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub concentration: bool,
+    /// The creature types it affects (Hold Person: humanoids); empty, every creature.
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub affects: Box<[CreatureType]>,
 }
 
 impl SpellDef {
+    /// Whether it affects a creature of type `kind` (`None`: a stat block that names none, which
+    /// only a spell for every creature affects).
+    pub fn affects(&self, kind: Option<CreatureType>) -> bool {
+        self.affects.is_empty() || kind.is_some_and(|k| self.affects.contains(&k))
+    }
+
     pub fn targets_ally(&self) -> bool {
         self.target == SpellTarget::Ally
     }
@@ -931,6 +999,9 @@ pub struct MonsterDef {
     /// Flying, swimming, climbing and burrowing speeds.
     #[serde(default, skip_serializing_if = "Speeds::is_empty")]
     pub speeds: Speeds,
+    /// Its creature type, when its stat block names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creature_type: Option<CreatureType>,
 }
 
 impl MonsterDef {

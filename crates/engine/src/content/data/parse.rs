@@ -14,9 +14,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defs::{
-    AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, AuraDef, ClassDef, ClassLevel, ClassSpell, DamagePartDef,
-    Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, InnateSpell, ItemDef, ItemEffectDef, KitDef, LEVELS,
-    LegendaryDef, LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS,
+    AbilityDef, AfflictionDef, Area, ArmorDef, AttackDef, AuraDef, ClassDef, ClassLevel, ClassSpell, CreatureType,
+    DamagePartDef, Defences, Feature, FeatureGrant, HiddenDef, HiddenKind, InnateSpell, ItemDef, ItemEffectDef, KitDef,
+    LEVELS, LegendaryDef, LegendaryEffect, LegendaryOptionDef, LevelsDef, MAX_ABILITIES, MAX_AURAS, MAX_EXTRA_PARTS,
     MAX_INNATE, MAX_REACTIONS, MonsterDef, RaceDef, RaceTrait, ReactionDef, ReactionEffect, ReactsTo, RegenerationDef,
     SaveEnds, ShieldDef, SignedDice, Speeds, SpellDef, SpellEffectDef, SpellTarget, StatusDef, StatusKindDef,
     WeaponDef, ZoneDef,
@@ -241,6 +241,9 @@ struct RawSpell {
     targets: Option<S<i64>>,
     /// Its `status` lasts while the caster concentrates (`crate::concentration`).
     concentration: Option<S<bool>>,
+    /// The creature types it affects (`["humanoid"]`); every creature when left out.
+    #[serde(default)]
+    affects: Vec<S<String>>,
     /// The classes that learn it (a homebrew spell): each caster of one of them knows it from
     /// the first level with slots of its level (a cantrip from level 1).
     #[serde(default)]
@@ -401,6 +404,8 @@ struct RawMonster {
     regeneration: Option<S<RawRegeneration>>,
     #[serde(default)]
     auras: Vec<S<RawAura>>,
+    /// Its creature type (`"humanoid"`).
+    creature_type: Option<S<String>>,
     /// Its own reactions: `[{ name = "Parry", on = "melee hit", ac = 2 }]`.
     #[serde(default)]
     reactions: Vec<S<RawReaction>>,
@@ -2268,6 +2273,15 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         }
         None => None,
     };
+    let mut affects = Some(Vec::new());
+    for t in &s.affects {
+        match (cx.choice(t, "creature type", &CREATURE_TYPES), affects.as_mut()) {
+            (Some(t), Some(list)) if !list.contains(&t) => list.push(t),
+            (Some(_), _) => {}
+            (None, _) => affects = None,
+        }
+    }
+    let affects: Option<Box<[CreatureType]>> = affects.map(Into::into);
     Some(SpellDef {
         name,
         level: level? as u32,
@@ -2276,6 +2290,7 @@ fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<
         effect,
         on_hit,
         concentration: concentration(cx, s, status.is_some())?,
+        affects: affects?,
         status,
     })
 }
@@ -2895,6 +2910,10 @@ fn monster(
     }
     let innate_spells = innate_spells(cx, m, spells, &mut known, &user);
     let reactions = reactions(cx, m, &user);
+    let creature_type = match &m.creature_type {
+        Some(t) => cx.choice(t, "creature type", &CREATURE_TYPES).map(Some),
+        None => Some(None),
+    };
     let mut innate = Vec::new();
     for s in &m.statuses {
         match statuses.get(cx, s, &user) {
@@ -2948,6 +2967,7 @@ fn monster(
         spell_slots: spell_slots?,
         innate_spells: innate_spells?,
         reactions: reactions?,
+        creature_type: creature_type?,
         casting_mod: casting_mod? as i32,
         perception: perception? as i32,
         stealth: stealth? as i32,
@@ -2957,6 +2977,24 @@ fn monster(
         speeds: speeds?,
     })
 }
+
+/// The creature types, as content writes them.
+const CREATURE_TYPES: [(&str, CreatureType); 14] = [
+    ("aberration", CreatureType::Aberration),
+    ("beast", CreatureType::Beast),
+    ("celestial", CreatureType::Celestial),
+    ("construct", CreatureType::Construct),
+    ("dragon", CreatureType::Dragon),
+    ("elemental", CreatureType::Elemental),
+    ("fey", CreatureType::Fey),
+    ("fiend", CreatureType::Fiend),
+    ("giant", CreatureType::Giant),
+    ("humanoid", CreatureType::Humanoid),
+    ("monstrosity", CreatureType::Monstrosity),
+    ("ooze", CreatureType::Ooze),
+    ("plant", CreatureType::Plant),
+    ("undead", CreatureType::Undead),
+];
 
 const REACTS_TO: [(&str, ReactsTo); 3] = [
     ("hit", ReactsTo::Hit),
