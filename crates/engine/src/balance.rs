@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use chrono::DateTime;
 
@@ -113,6 +114,18 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Adds `other`'s counts (duels run elsewhere of the same matchup) to these.
+    fn absorb(&mut self, other: &Tally) {
+        self.party_wins += other.party_wins;
+        self.foe_wins += other.foe_wins;
+        self.halted += other.halted;
+        for (rounds, n) in &other.rounds {
+            *self.rounds.entry(*rounds).or_default() += n;
+        }
+        self.hp_lost += other.hp_lost;
+        self.deaths += other.deaths;
+    }
+
     fn share(&self, n: u32) -> f64 {
         f64::from(n) / f64::from(self.duels.max(1))
     }
@@ -208,12 +221,12 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// Runs `duels` seeded duels of `matchup`: duel `i` on `Dice::seeded(seed + i)`. `progress`
-/// is told how many have run, now and then.
+/// Runs `duels` seeded duels of `matchup`: duel `i` on `Dice::seeded(seed + i)`, spread over the
+/// machine's cores in blocks (each duel on its own seed, so the tally is the same however they
+/// are spread). `progress` is told how many have run, now and then.
 pub fn duel(matchup: &Matchup, duels: u32, seed: u64, mut progress: impl FnMut(u32)) -> Tally {
-    let now = DateTime::from_timestamp(0, 0).expect("the epoch is a time");
     let hp_full: u64 = matchup.party.iter().map(|c| c.max_hp.max(0) as u64).sum();
-    let mut tally = Tally {
+    let empty = Tally {
         duels,
         party_wins: 0,
         foe_wins: 0,
@@ -226,29 +239,72 @@ pub fn duel(matchup: &Matchup, duels: u32, seed: u64, mut progress: impl FnMut(u
         party_size: matchup.party.len() as u32,
     };
     let members: Vec<Combatant> = matchup.party.iter().chain(&matchup.foes).cloned().collect();
-    for i in 0..duels {
-        let mut combat = Combat::new(members.clone(), Terrain::default()).with_ruleset(matchup.ruleset);
-        let mut dice = Dice::seeded(seed.wrapping_add(u64::from(i)));
-        // Every side is the AI's: `Begin` runs the whole fight. A matchup the engine refuses
-        // (it never is, for sides `side` built) counts as a halted duel.
-        let begun = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now).is_ok();
-        match combat.outcome {
-            Some(Outcome::Victory) if begun => tally.party_wins += 1,
-            Some(Outcome::Defeat) if begun => tally.foe_wins += 1,
-            _ => tally.halted += 1,
+    let blocks = duels.div_ceil(BLOCK);
+    let next = AtomicU32::new(0);
+    let done = AtomicU32::new(0);
+    // Takes blocks until none is left, into its own tally.
+    let work = |tally: &mut Tally, after_block: &mut dyn FnMut()| {
+        loop {
+            let block = next.fetch_add(1, Ordering::Relaxed);
+            if block >= blocks {
+                break;
+            }
+            let end = ((block + 1) * BLOCK).min(duels);
+            for i in block * BLOCK..end {
+                one_duel(matchup.ruleset, &members, seed.wrapping_add(u64::from(i)), tally);
+            }
+            done.fetch_add(end - block * BLOCK, Ordering::Relaxed);
+            after_block();
         }
-        *tally.rounds.entry(combat.round.min(MAX_ROUNDS)).or_default() += 1;
-        for c in combat.combatants.iter().filter(|c| c.side == Side::Party) {
-            let left = if c.is_standing() { c.hp.clamp(0, c.max_hp) } else { 0 };
-            tally.hp_lost += (c.max_hp - left).max(0) as u64;
-            tally.deaths += u32::from(c.is_dead());
+    };
+    let helpers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(blocks as usize)
+        .saturating_sub(1);
+    let mut tally = empty.clone();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..helpers)
+            .map(|_| {
+                let mut own = empty.clone();
+                let work = &work;
+                scope.spawn(move || {
+                    work(&mut own, &mut || {});
+                    own
+                })
+            })
+            .collect();
+        work(&mut tally, &mut || progress(done.load(Ordering::Relaxed)));
+        for handle in handles {
+            let own = handle.join().expect("a duel thread never panics");
+            tally.absorb(&own);
         }
-        if i % 256 == 255 {
-            progress(i + 1);
-        }
-    }
+    });
     progress(duels);
     tally
+}
+
+/// Duels a thread takes at a time.
+const BLOCK: u32 = 64;
+
+/// One duel on `Dice::seeded(seed)`, counted into `tally`.
+fn one_duel(ruleset: Ruleset, members: &[Combatant], seed: u64, tally: &mut Tally) {
+    let now = DateTime::from_timestamp(0, 0).expect("the epoch is a time");
+    let mut combat = Combat::new(members.to_vec(), Terrain::default()).with_ruleset(ruleset);
+    let mut dice = Dice::seeded(seed);
+    // Every side is the AI's: `Begin` runs the whole fight. A matchup the engine refuses
+    // (it never is, for sides `side` built) counts as a halted duel.
+    let begun = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now).is_ok();
+    match combat.outcome {
+        Some(Outcome::Victory) if begun => tally.party_wins += 1,
+        Some(Outcome::Defeat) if begun => tally.foe_wins += 1,
+        _ => tally.halted += 1,
+    }
+    *tally.rounds.entry(combat.round.min(MAX_ROUNDS)).or_default() += 1;
+    for c in combat.combatants.iter().filter(|c| c.side == Side::Party) {
+        let left = if c.is_standing() { c.hp.clamp(0, c.max_hp) } else { 0 };
+        tally.hp_lost += (c.max_hp - left).max(0) as u64;
+        tally.deaths += u32::from(c.is_dead());
+    }
 }
 
 #[cfg(test)]
@@ -273,6 +329,18 @@ mod tests {
         assert_eq!(Verdict::of(0.99, 0.3), Verdict::Medium);
         assert_eq!(Verdict::of(0.99, 0.29), Verdict::Easy);
         assert_eq!(Verdict::of(1.0, 0.0), Verdict::Easy);
+    }
+
+    #[test]
+    fn duels_spread_over_threads_tally_as_the_same_duels_run_in_two_halves() {
+        let m = matchup("fighter:3,cleric:3", "goblin:3", Ruleset::Gogobee);
+        let whole = duel(&m, 300, 5, |_| {});
+        let mut halves = duel(&m, 100, 5, |_| {});
+        halves.absorb(&duel(&m, 200, 105, |_| {}));
+        halves.duels = 300;
+        assert_eq!(whole, halves);
+        assert_eq!(whole, duel(&m, 300, 5, |_| {}), "the same seed, the same tally");
+        assert_eq!(whole.party_wins + whole.foe_wins + whole.halted, 300);
     }
 
     #[test]

@@ -9,6 +9,8 @@ mod common;
 
 use engine::content::data::{ItemDef, MonsterDef, SpellDef, StatusDef};
 use engine::{Combat, Combatant, Terrain};
+use std::fmt::Write as _;
+
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 
@@ -108,13 +110,13 @@ prop_compose! {
             saves.join(", "),
         );
         if let Some(fly) = fly {
-            monster += &format!("speeds = {{ fly = {fly} }}\n");
+            let _ = writeln!(monster, "speeds = {{ fly = {fly} }}");
         }
         if !reactions.is_empty() {
-            monster += &format!("reactions = [{}]\n", reactions.join(", "));
+            let _ = writeln!(monster, "reactions = [{}]", reactions.join(", "));
         }
         if let Some(t) = creature {
-            monster += &format!("creature_type = \"{t}\"\n");
+            let _ = writeln!(monster, "creature_type = \"{t}\"");
         }
         if innate {
             monster += "innate_spells = [{ spell = \"Round Ward\", per_day = 2 }, { spell = \"Fire Bolt\" }]\ncasting_mod = 3\n";
@@ -123,7 +125,7 @@ prop_compose! {
             monster += "legendary_resistance = 2\nlegendary = { actions = 3, options = [{ name = \"Swipe\", attack = \"Strike 0\" }] }\n";
         }
         if let Some((hp, stopped)) = regeneration {
-            monster += &format!("regeneration = {{ hp = {hp}, stopped_by = {} }}\n", list(&stopped));
+            let _ = writeln!(monster, "regeneration = {{ hp = {hp}, stopped_by = {} }}", list(&stopped));
         }
         if aura {
             monster += "auras = [{ name = \"Dread\", save = \"wis\", dc = 12, status = \"Round Dread\", immune_on_save = true }]\n";
