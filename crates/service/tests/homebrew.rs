@@ -25,6 +25,7 @@ on_every_backend! {
     homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes => crate::homebrew_items_are_granted_sold_and_used_and_spells_cast_by_their_classes;
     another_guild_is_refused_the_homebrew_item_spell_and_shelf => crate::another_guild_is_refused_the_homebrew_item_spell_and_shelf;
     an_import_names_by_line_what_does_nothing_in_a_fight => crate::an_import_names_by_line_what_does_nothing_in_a_fight;
+    imports_add_up_past_one_files_limit_and_the_server_still_loads => crate::imports_add_up_past_one_files_limit_and_the_server_still_loads;
 }
 
 const EXAMPLE: &str = include_str!("../../../examples/homebrew/marsh-raiders.toml");
@@ -619,5 +620,57 @@ async fn an_import_names_by_line_what_does_nothing_in_a_fight(db: Db) -> Result<
     // The stored homebrew's own warnings are not the new file's.
     let again = svc.homebrew_import(camp, EXAMPLE, now()).await?;
     assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    Ok(())
+}
+
+/// `count` statuses named `{prefix} 1` … (one homebrew entry each).
+fn statuses(prefix: &str, count: usize) -> String {
+    (1..=count)
+        .map(|i| {
+            format!("[[status]]\nname = \"{prefix} {i}\"\nkind = \"damage\"\namount = 1\ntype = \"fire\"\nturns = 1\n")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn imports_add_up_past_one_files_limit_and_the_server_still_loads(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    // Two files of 150 entries each: 300 stored, more than one file may hold (200).
+    svc.homebrew_import(camp, &statuses("Ember", 150), now()).await?;
+    svc.homebrew_import(camp, &statuses("Cinder", 150), now()).await?;
+    assert_eq!(svc.homebrew_list(camp).await?.len(), 300);
+    let content = svc.content(camp).await?;
+    assert!(
+        content.statuses.get("Cinder 150").is_some(),
+        "the server's content loads whole"
+    );
+    // A third import and a removal still work.
+    let done = svc.homebrew_import(camp, EXAMPLE, now()).await?;
+    assert!(!done.added.is_empty());
+    svc.homebrew_remove(camp, "Ember 1").await?;
+    assert_eq!(svc.homebrew_list(camp).await?.len(), 299 + done.added.len());
+    // Past the server's limit, an import is refused with the numbers, and nothing is stored.
+    let before = svc.homebrew_list(camp).await?.len();
+    let mut refused = None;
+    for k in 0..6 {
+        match svc
+            .homebrew_import(camp, &statuses(&format!("Ash {k}"), 150), now())
+            .await
+        {
+            Ok(_) => {}
+            Err(ServiceError::InvalidInput(why)) => {
+                refused = Some(why);
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let why = refused.expect("the server's limit is reached");
+    assert!(why.contains("a server keeps at most 1000"), "{why}");
+    assert!(why.contains("nothing was stored"), "{why}");
+    let after = svc.homebrew_list(camp).await?.len();
+    assert!(after <= 1_000 && after > before, "{before} → {after}");
+    assert!(after + 150 > 1_000, "refused only past the limit: {after}");
     Ok(())
 }

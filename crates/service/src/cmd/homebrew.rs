@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use engine::content::data::{Content, ContentError, ContentFile, homebrew};
+use engine::content::data::{Content, ContentError, ContentFile, MAX_CAMPAIGN_ENTRIES, homebrew};
 use engine::content::id::Id;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder};
 
@@ -94,7 +94,10 @@ fn cached(text: &str) -> Result<Arc<Content>, ContentError> {
     {
         return Ok(Arc::clone(hit));
     }
-    let loaded = Arc::new(Content::with_homebrew(&[ContentFile { path: STORED, text }])?);
+    let loaded = Arc::new(Content::with_stored_homebrew(
+        &[ContentFile { path: STORED, text }],
+        &[],
+    )?);
     let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if cache.len() >= 64 {
         cache.clear();
@@ -139,14 +142,25 @@ impl Service {
         let upload = ContentFile { path: UPLOAD, text };
         let new = homebrew::entries(text);
         let redefined = |r: &entry::Model| new.iter().any(|e| e.kind == r.kind && e.id.as_str() == r.key);
+        let kept_rows = rows.iter().filter(|r| !redefined(r)).count();
+        if kept_rows + new.len() > MAX_CAMPAIGN_ENTRIES {
+            return Err(ServiceError::InvalidInput(format!(
+                "The file was not imported: this server holds {} homebrew entries, and its {} would make {} — \
+                 a server keeps at most {MAX_CAMPAIGN_ENTRIES}. Remove some first (/homebrew list, /homebrew remove); \
+                 nothing was stored.",
+                rows.len(),
+                new.len(),
+                kept_rows + new.len()
+            )));
+        }
         let kept = joined(rows.iter().filter(|r| !redefined(r)));
-        let checked = Content::with_homebrew(&[
-            ContentFile {
+        let checked = Content::with_stored_homebrew(
+            &[ContentFile {
                 path: STORED,
                 text: &kept,
-            },
-            upload,
-        ])
+            }],
+            &[upload],
+        )
         .map_err(|e| refusal("The file was not imported", &e))?;
         if new.is_empty() {
             return Err(ServiceError::InvalidInput(
@@ -239,10 +253,13 @@ impl Service {
         let gone = self.homebrew_named(campaign_id, name).await?;
         let rows = self.homebrew_rows(campaign_id).await?;
         let kept = joined(rows.iter().filter(|r| !gone.iter().any(|g| g.id == r.id)));
-        Content::with_homebrew(&[ContentFile {
-            path: STORED,
-            text: &kept,
-        }])
+        Content::with_stored_homebrew(
+            &[ContentFile {
+                path: STORED,
+                text: &kept,
+            }],
+            &[],
+        )
         .map_err(|e| refusal(&format!("{} is still needed", gone[0].name), &e))?;
         let ids: Vec<i64> = gone.iter().map(|g| g.id).collect();
         let txn = self.db().begin_write().await?;

@@ -22,7 +22,10 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 pub use defs::*;
-pub use parse::{ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_DICE, MAX_HOMEBREW_BYTES, MAX_HOMEBREW_ENTRIES, MAX_NAME_LEN};
+pub use parse::{
+    ARMOR_CLASS, DICE_BONUS, DIE_SIDES, MAX_CAMPAIGN_ENTRIES, MAX_DICE, MAX_HOMEBREW_BYTES, MAX_HOMEBREW_ENTRIES,
+    MAX_NAME_LEN,
+};
 pub use world::{
     GoodKind, InnDef, MaterialDef, PetDef, RecipeDef, RoomDef, SHIELD, StockDef, WORLD_BUILTIN, World, normalize_name,
 };
@@ -171,7 +174,7 @@ impl Content {
     /// Reads and validates `files` together (one may refer to what another defines); fails
     /// with every problem found, each naming its file and line.
     pub fn load(files: &[ContentFile<'_>]) -> Result<Content, ContentError> {
-        parse::load(files, files.len())
+        parse::load(files, files.len(), files.len())
     }
 
     /// The built-in content with a server's homebrew files over it (docs/homebrew.md): they may
@@ -180,7 +183,19 @@ impl Content {
     /// built-in's place with `replaces`; a name may not shadow a built-in otherwise.
     pub fn with_homebrew(homebrew: &[ContentFile<'_>]) -> Result<Content, ContentError> {
         let files: Vec<ContentFile<'_>> = BUILTIN.iter().chain(homebrew).copied().collect();
-        parse::load(&files, BUILTIN.len())
+        parse::load(&files, BUILTIN.len(), BUILTIN.len())
+    }
+
+    /// The built-in content with a campaign's `stored` homebrew over it, then `uploads` (a file
+    /// being imported): every file holds homebrew kinds only, but only the uploads are held to
+    /// a file's limits ([`MAX_HOMEBREW_BYTES`], [`MAX_HOMEBREW_ENTRIES`]) — what a campaign has
+    /// stored is bounded when imported ([`MAX_CAMPAIGN_ENTRIES`]), so it always loads whole.
+    pub fn with_stored_homebrew(
+        stored: &[ContentFile<'_>],
+        uploads: &[ContentFile<'_>],
+    ) -> Result<Content, ContentError> {
+        let files: Vec<ContentFile<'_>> = BUILTIN.iter().chain(stored).chain(uploads).copied().collect();
+        parse::load(&files, BUILTIN.len(), BUILTIN.len() + stored.len())
     }
 
     /// The id of the spell named or aliased `text`.

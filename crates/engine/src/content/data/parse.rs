@@ -1149,8 +1149,15 @@ impl<T> Kind<T> {
 // ---------------------------------------------------------------------------------------------
 // Loading.
 
-/// Reads `files` into [`Content`], or every problem found.
-pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Content, ContentError> {
+/// Reads `files` into [`Content`], or every problem found. The files from `homebrew_from` on are
+/// homebrew (monsters, items, spells and statuses only); those from `limited_from` on are
+/// uploads, each held to [`MAX_HOMEBREW_BYTES`] and [`MAX_HOMEBREW_ENTRIES`] — a campaign's stored
+/// homebrew, checked entry by entry when it was imported, is not.
+pub(super) fn load(
+    files: &[ContentFile<'_>],
+    homebrew_from: usize,
+    limited_from: usize,
+) -> Result<Content, ContentError> {
     let mut report = Report {
         files,
         issues: Vec::new(),
@@ -1159,7 +1166,7 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
     let mut parsed: Vec<(usize, RawFile)> = Vec::new();
     let mut broken: Vec<(usize, Vec<RangeInclusive<usize>>)> = Vec::new();
     for (i, file) in files.iter().enumerate() {
-        if i >= homebrew_from && file.text.len() > MAX_HOMEBREW_BYTES {
+        if i >= limited_from && file.text.len() > MAX_HOMEBREW_BYTES {
             report.push(
                 i,
                 &(0..0),
@@ -1174,7 +1181,7 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
         match structure(file.text) {
             Structure::Read(raw) => {
                 if i >= homebrew_from {
-                    homebrew_only(&mut report, i, &raw);
+                    homebrew_only(&mut report, i, &raw, i >= limited_from);
                 }
                 parsed.push((i, raw));
             }
@@ -1183,6 +1190,9 @@ pub(super) fn load(files: &[ContentFile<'_>], homebrew_from: usize) -> Result<Co
                     report.push(i, span, message.clone());
                 }
                 if let Some(raw) = raw {
+                    if i >= homebrew_from {
+                        homebrew_only(&mut report, i, &raw, i >= limited_from);
+                    }
                     // Its sound entries are read on for their problems too; those with a key
                     // missing, unknown or of the wrong type have said what is wrong with them.
                     let lines: Vec<RangeInclusive<usize>> = broken_entries(&raw, &problems, file.text.len())
@@ -1419,10 +1429,12 @@ fn broken_entries(raw: &RawFile, problems: &[(Range<usize>, String)], len: usize
 /// The most a homebrew file may hold: bytes, and entries of all kinds together.
 pub const MAX_HOMEBREW_BYTES: usize = 256 * 1024;
 pub const MAX_HOMEBREW_ENTRIES: usize = 200;
+/// The most homebrew entries one campaign may store, over all its imports.
+pub const MAX_CAMPAIGN_ENTRIES: usize = 1_000;
 
 /// A homebrew file may define monsters, items, spells and statuses, at most
 /// [`MAX_HOMEBREW_ENTRIES`] of them; races, classes, gear, zones and level tables are the game's.
-fn homebrew_only(report: &mut Report, file: usize, raw: &RawFile) {
+fn homebrew_only(report: &mut Report, file: usize, raw: &RawFile, limited: bool) {
     let not_allowed = |what: &str| {
         format!("a homebrew file cannot define {what}: allowed [[monster]], [[item]], [[spell]] and [[status]]")
     };
@@ -1442,7 +1454,7 @@ fn homebrew_only(report: &mut Report, file: usize, raw: &RawFile) {
         report.push(file, &(0..0), not_allowed("spell-slot tables"));
     }
     let entries = raw.monster.len() + raw.item.len() + raw.spell.len() + raw.status.len();
-    if entries > MAX_HOMEBREW_ENTRIES {
+    if limited && entries > MAX_HOMEBREW_ENTRIES {
         let span = raw.monster.get(MAX_HOMEBREW_ENTRIES).map_or(0..0, Spanned::span);
         report.push(
             file,
