@@ -25,6 +25,17 @@ pub fn join(ctx: &mut Ctx, actor: Actor, combatant: &Combatant) -> Result<(), Ru
     if ctx.combat.combatants.len() >= MAX_COMBATANTS {
         return Err(RuleViolation::FightFull { max: MAX_COMBATANTS });
     }
+    let name = crate::content::normalize(&combatant.name);
+    if let Some(taken) = ctx
+        .combat
+        .combatants
+        .iter()
+        .find(|c| crate::content::normalize(&c.name) == name)
+    {
+        return Err(RuleViolation::NameTaken {
+            name: taken.name.clone(),
+        });
+    }
     let id = CombatantId(ctx.combat.combatants.len() as u32);
     let mut c = combatant.clone();
     c.id = id;
@@ -48,4 +59,57 @@ pub fn join(ctx: &mut Ctx, actor: Actor, combatant: &Combatant) -> Result<(), Ru
     };
     ctx.emit(Event::Joined { id, placement });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Class, Monster, Race};
+    use crate::{Command, Controller, Dice, Terrain, apply};
+
+    fn now() -> chrono::DateTime<chrono::Utc> {
+        chrono::DateTime::from_timestamp(1_700_000_000, 0).expect("a time")
+    }
+
+    #[test]
+    fn a_second_of_a_name_is_refused_whatever_its_case_and_nothing_changes() {
+        let aria = Combatant::character(
+            "Aria",
+            Race::HUMAN,
+            Class::FIGHTER,
+            3,
+            Controller::Player("aria".into()),
+        );
+        let goblin = Combatant::monster("Goblin 2", Monster::GOBLIN);
+        let mut combat = Combat::new(vec![aria, goblin], Terrain::default());
+        let mut dice = Dice::seeded(1);
+        for name in ["Aria", "goblin 2", "GOBLIN 2"] {
+            let before = combat.clone();
+            let joiner = Combatant::monster(name, Monster::GOBLIN);
+            let why = apply(
+                &mut combat,
+                Actor::Director,
+                Command::Join {
+                    combatant: Box::new(joiner),
+                },
+                &mut dice,
+                now(),
+            )
+            .expect_err("a name the fight holds");
+            assert!(matches!(why, RuleViolation::NameTaken { .. }), "{why:?}");
+            assert_eq!(combat, before);
+        }
+        let fresh = Combatant::monster("Goblin 3", Monster::GOBLIN);
+        apply(
+            &mut combat,
+            Actor::Director,
+            Command::Join {
+                combatant: Box::new(fresh),
+            },
+            &mut dice,
+            now(),
+        )
+        .expect("a new name joins");
+        assert_eq!(combat.combatants.len(), 3);
+    }
 }

@@ -18,6 +18,9 @@ pub enum RuleViolation {
     /// The fight holds as many combatants as it may.
     #[error("This fight is full: at most {max} combatants take part in one fight.")]
     FightFull { max: usize },
+    /// Names are unique in a fight: every command names its target by them.
+    #[error("Someone called {name} is already in this fight — a fight never holds two of a name.")]
+    NameTaken { name: String },
     /// The combat has already begun.
     #[error("This combat has already begun.")]
     AlreadyStarted,

@@ -328,7 +328,7 @@ impl ConditionSet {
 }
 
 /// Parses a content name leniently: case, spaces, dashes, underscores and apostrophes are ignored.
-pub(crate) fn normalize(name: &str) -> String {
+pub fn normalize(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)

@@ -158,15 +158,26 @@ pub(crate) fn name_monsters(kind: &Arc<MonsterDef>, count: u32, existing: &[Comb
         .iter()
         .filter(|c| c.monster_name() == Some(&*kind.name))
         .count() as u32;
-    (1..=count)
-        .map(|i| {
-            let name = if count == 1 && already == 0 {
-                kind.name.to_string()
-            } else {
-                format!("{} {}", kind.name, already + i)
-            };
-            Combatant::of_monster(&name, Arc::clone(kind))
-        })
+    // Never a name the fight holds (a homebrew monster called "Aria", or "Goblin 2" beside goblins).
+    let norm = engine::content::normalize;
+    let taken = |name: &str, chosen: &[String]| {
+        existing.iter().any(|c| norm(&c.name) == norm(name)) || chosen.iter().any(|c| norm(c) == norm(name))
+    };
+    let mut names: Vec<String> = Vec::new();
+    if count == 1 && already == 0 && !taken(&kind.name, &names) {
+        names.push(kind.name.to_string());
+    }
+    let mut i = already;
+    while names.len() < count as usize {
+        i += 1;
+        let candidate = format!("{} {i}", kind.name);
+        if !taken(&candidate, &names) {
+            names.push(candidate);
+        }
+    }
+    names
+        .iter()
+        .map(|name| Combatant::of_monster(name, Arc::clone(kind)))
         .collect()
 }
 
@@ -437,5 +448,42 @@ impl Service {
             ..exp
         };
         Ok((view(&ended)?, Sheet::of(&row, &*self.content(campaign_id).await?)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Controller;
+    use engine::content::{Class, Monster, Race};
+
+    fn names(monsters: &[Combatant]) -> Vec<&str> {
+        monsters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn monsters_are_never_named_as_someone_in_the_fight_already_is() {
+        let goblin = Arc::clone(Monster::GOBLIN.def());
+        let aria = Combatant::character(
+            "Aria",
+            Race::HUMAN,
+            Class::FIGHTER,
+            1,
+            Controller::Player("aria".into()),
+        );
+        assert_eq!(
+            names(&name_monsters(&goblin, 2, std::slice::from_ref(&aria))),
+            ["Goblin 1", "Goblin 2"]
+        );
+        // A homebrew monster called "Goblin 2" stands there already: the goblins go round it.
+        let mut impostor = Combatant::monster("Goblin 2", Monster::GOBLIN);
+        impostor.name = "goblin 2".into();
+        let lone = name_monsters(&goblin, 1, &[aria.clone(), impostor.clone()]);
+        assert_eq!(names(&lone), ["Goblin 3"]);
+        // A monster named like a player character is numbered instead.
+        let mut named_aria = (*goblin).clone();
+        named_aria.name = "Aria".into();
+        let named_aria = Arc::new(named_aria);
+        assert_eq!(names(&name_monsters(&named_aria, 1, &[aria])), ["Aria 1"]);
     }
 }

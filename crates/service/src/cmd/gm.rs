@@ -90,7 +90,8 @@ fn spawned(content: &Content, spawn: &Spawn, existing: &[Combatant]) -> Result<V
                     "name: is at most 32 characters (`#` is each one's number).".into(),
                 ));
             }
-            let taken = |n: &str| existing.iter().any(|c| c.name.eq_ignore_ascii_case(n));
+            let norm = engine::content::normalize;
+            let taken = |n: &str| existing.iter().any(|c| norm(&c.name) == norm(n));
             let mut names = Vec::new();
             let mut i = 0;
             while names.len() < spawn.count as usize {
@@ -102,7 +103,7 @@ fn spawned(content: &Content, spawn: &Spawn, existing: &[Combatant]) -> Result<V
                 } else {
                     format!("{pattern} {i}")
                 };
-                if !taken(&candidate) && !names.contains(&candidate) {
+                if !taken(&candidate) && !names.iter().any(|n: &String| norm(n) == norm(&candidate)) {
                     names.push(candidate);
                 }
             }
