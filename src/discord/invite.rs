@@ -82,6 +82,13 @@ mod tests {
     }
 
     #[test]
+    fn the_fake_discord_gives_the_bot_what_the_invite_asks_for_and_no_mention_everyone() {
+        let held = Permissions::from_bits_retain(fake_discord::permissions::BOT);
+        assert!(held.contains(PERMISSIONS), "{held:?}");
+        assert!(!held.contains(Permissions::MENTION_EVERYONE), "{held:?}");
+    }
+
+    #[test]
     fn the_readme_and_the_operations_guide_invite_with_exactly_these_permissions() {
         for file in ["README.md", "docs/operations.md"] {
             let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
