@@ -40,7 +40,7 @@ const BOT_ENV: &str = "Environment (or .env):
 #[derive(Debug, Subcommand)]
 enum Mode {
     /// Run the Discord bot (the default), configured from the environment or `.env`.
-    #[command(after_help = BOT_ENV)]
+    #[command(after_help = format!("{BOT_ENV}\n\n{}", discord::invite::help()))]
     Bot,
     /// Play at a terminal table: the same game, no Discord needed.
     Play {

@@ -13,6 +13,7 @@
 
 pub(crate) mod commands;
 mod config;
+pub(crate) mod invite;
 mod send;
 mod timers;
 

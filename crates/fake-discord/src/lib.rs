@@ -17,9 +17,11 @@
 //! [`FakeDiscord::press_button`], [`FakeDiscord::autocomplete`] — and read back what the bot
 //! did: [`FakeDiscord::wait_for_callback`] (with the latency from dispatch to callback),
 //! [`FakeDiscord::requests`], [`FakeDiscord::messages_in`]. Every JSON body the bot sends is
-//! checked against Discord's official OpenAPI spec ([`FakeDiscord::validation_errors`]); the
-//! spec is read from `DISCORD_OPENAPI_SPEC` (default `../shared/discord-api-spec/openapi.json`
-//! beside the repository) and never copied.
+//! checked against Discord's official OpenAPI spec ([`FakeDiscord::validation_errors`]). The
+//! spec is never copied into the repository: [`spec_path`] finds it (`DISCORD_OPENAPI_SPEC`, else
+//! `../shared/discord-api-spec/openapi.json` beside the clone, else the cache `scripts/test`
+//! downloads the pinned version into), and without it the fake does not start
+//! ([`StartError::SpecMissing`], saying how to get it): bodies are always checked.
 //!
 //! Point serenity at it with
 //! `HttpBuilder::new(fake.token()).proxy(fake.rest_url()).ratelimiter_disabled(true)` (serenity
@@ -54,8 +56,9 @@
 //! bot message `content` is capped at 2000 characters and a message's embeds at 6000 in all
 //! (the spec says 4000 and checks no total); empty messages are refused (50006); a second
 //! callback to one interaction is refused (40060), as is one after the 3-second deadline
-//! (10062); and a body that breaks the schema is answered 400 "Invalid Form Body" (50035)
-//! unless [`Config::reject_invalid_bodies`] is off.
+//! (10062); a multipart body carries its JSON in a `payload_json` part (Discord also takes
+//! plain form fields; serenity never sends them); and a body that breaks the schema is answered
+//! 400 "Invalid Form Body" (50035) unless [`Config::reject_invalid_bodies`] is off.
 
 // `json!` objects as big as a GUILD_CREATE need a deeper macro recursion.
 #![recursion_limit = "256"]
@@ -66,6 +69,7 @@ mod interactions;
 mod limits;
 mod openapi;
 mod rest;
+mod spec_file;
 mod state;
 mod world;
 
@@ -79,7 +83,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 
 pub use ids::{ApplicationId, ChannelId, CommandId, GuildId, InteractionId, MessageId, UserId};
-pub use openapi::{BodyCheck, SPEC_ENV, default_spec_path};
+pub use openapi::BodyCheck;
+pub use spec_file::{PinnedSpec, SPEC_ENV, SpecMissing, pinned_spec, spec_beside_clone, spec_cache_file, spec_path};
 pub use world::{FakeChannel, FakeGuild, FakeUser, Role, permissions};
 
 use ids::SnowflakeGen;
@@ -102,7 +107,7 @@ pub struct Config {
     /// Answer a body that breaks the OpenAPI schema with 400 "Invalid Form Body" (50035), as
     /// Discord would, instead of carrying it out. Either way it is in `validation_errors()`.
     pub reject_invalid_bodies: bool,
-    /// Discord's OpenAPI spec; `None` reads `DISCORD_OPENAPI_SPEC`, else [`default_spec_path`].
+    /// Discord's OpenAPI spec; `None` is wherever [`spec_path`] finds it.
     pub spec_path: Option<PathBuf>,
     /// The shard count `GET /gateway/bot` recommends (what an autosharding bot starts). Bots
     /// may IDENTIFY with any `[id, count]`; each session gets the guilds its shard owns.
@@ -121,6 +126,31 @@ impl Default for Config {
             spec_path: None,
             shards: 1,
         }
+    }
+}
+
+/// Why the fake could not start. Its `Debug` is its message, so an `unwrap` shows how to mend it.
+#[derive(thiserror::Error)]
+pub enum StartError {
+    /// No ephemeral port on 127.0.0.1.
+    #[error("binding 127.0.0.1 on an ephemeral port: {0}")]
+    Bind(#[from] std::io::Error),
+    /// Discord's OpenAPI spec is not there; the message says how to get it.
+    #[error("{0}")]
+    SpecMissing(#[from] SpecMissing),
+    /// The spec's file is there but is not a spec (unreadable, not JSON, no `paths`).
+    #[error("Discord's OpenAPI spec at {path} could not be read: {why}")]
+    SpecUnreadable {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+impl std::fmt::Debug for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 
@@ -248,14 +278,23 @@ impl FakeDiscord {
     /// Starts a fake with [`Config::default`] and the default world: guild "GogoBee Test"
     /// (channels `#combat` and `#tavern`) owned by `owner`, with members `alice`, `bob` and
     /// `carol`, and the bot.
+    ///
+    /// # Panics
+    /// When it cannot start, with the reason (for a missing spec, how to get it).
     pub async fn start() -> Self {
         Self::start_with(Config::default())
             .await
-            .expect("binding 127.0.0.1 on ephemeral ports")
+            .unwrap_or_else(|e| panic!("the fake Discord did not start: {e}"))
     }
 
-    /// Starts a fake with the given configuration and the default world.
-    pub async fn start_with(config: Config) -> std::io::Result<Self> {
+    /// Starts a fake with the given configuration and the default world; without Discord's
+    /// OpenAPI spec it does not start.
+    pub async fn start_with(config: Config) -> Result<Self, StartError> {
+        let spec_path = match &config.spec_path {
+            Some(path) => path.clone(),
+            None => spec_path()?,
+        };
+        let spec = openapi::spec(&spec_path)?;
         let rest_listener = TcpListener::bind(("127.0.0.1", 0)).await?;
         let gateway_listener = TcpListener::bind(("127.0.0.1", 0)).await?;
         let rest_addr = rest_listener.local_addr()?;
@@ -300,7 +339,6 @@ impl FakeDiscord {
             channels,
         };
 
-        let spec = openapi::spec(&config.spec_path.clone().unwrap_or_else(openapi::spec_path));
         let shared = Arc::new(Shared {
             config,
             bot,
@@ -970,11 +1008,6 @@ impl FakeDiscord {
                 _ => None,
             })
             .collect()
-    }
-
-    /// Why bodies are not being validated (the spec could not be loaded), or `None` when they are.
-    pub fn validation_skipped(&self) -> Option<String> {
-        self.shared.spec.as_ref().err().cloned()
     }
 
     /// Every frame the bot sent on the gateway (IDENTIFY, heartbeats, RESUME, ...), in order.

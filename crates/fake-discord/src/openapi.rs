@@ -1,5 +1,5 @@
 //! Checks request bodies against Discord's official OpenAPI spec (3.1, so its schemas are JSON
-//! Schema 2020-12). The spec is read from where `DISCORD_OPENAPI_SPEC` points, never copied.
+//! Schema 2020-12). The spec is read where [`crate::spec_path`] finds it, never copied.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -7,13 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-/// The environment variable naming the spec file.
-pub const SPEC_ENV: &str = "DISCORD_OPENAPI_SPEC";
-
-/// Where the spec is when the variable is unset: `shared/` beside the repository.
-pub fn default_spec_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/discord-api-spec/openapi.json")
-}
+use crate::{SpecMissing, StartError};
 
 /// The outcome of checking one request body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,8 +26,6 @@ pub enum BodyCheck {
         /// One line per violation: where in the body, and what is wrong.
         errors: Vec<String>,
     },
-    /// Not checked; the reason says why (spec absent, multipart body, ...).
-    Skipped(String),
 }
 
 impl BodyCheck {
@@ -57,35 +49,26 @@ pub(crate) struct Spec {
     validators: Mutex<HashMap<String, Arc<Result<jsonschema::Validator, String>>>>,
 }
 
-/// Where the spec is read from: `DISCORD_OPENAPI_SPEC`, else [`default_spec_path`].
-pub(crate) fn spec_path() -> PathBuf {
-    std::env::var_os(SPEC_ENV).map_or_else(default_spec_path, PathBuf::from)
-}
-
 /// The spec at `path`, loaded once per process: indexing 1 MB of JSON and compiling
 /// validators once serves every test (those of the requests every bot makes are compiled here,
-/// ≈ 0.4–0.6 s, rather than while the first of them waits). An absent spec is reported loudly, once.
-pub(crate) fn spec(path: &Path) -> Result<Arc<Spec>, String> {
-    type Loaded = Result<Arc<Spec>, String>;
-    static SPECS: Mutex<Vec<(PathBuf, Loaded)>> = Mutex::new(Vec::new());
+/// ≈ 0.4–0.6 s, rather than while the first of them waits). A spec that is not there, or not a
+/// spec, is an error saying so.
+pub(crate) fn spec(path: &Path) -> Result<Arc<Spec>, StartError> {
+    static SPECS: Mutex<Vec<(PathBuf, Arc<Spec>)>> = Mutex::new(Vec::new());
     let mut specs = SPECS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((_, loaded)) = specs.iter().find(|(p, _)| p == path) {
-        return loaded.clone();
+        return Ok(Arc::clone(loaded));
     }
-    let loaded = Spec::load(path).map(Arc::new);
-    if let Ok(spec) = &loaded {
-        spec.warm();
+    if !path.is_file() {
+        return Err(SpecMissing::at(path).into());
     }
-    if let Err(why) = &loaded {
-        eprintln!(
-            "\n{bar}\n!! fake-discord: Discord's OpenAPI spec could not be loaded from {path}\n!! ({why}).\n\
-             !! REQUEST BODIES ARE NOT BEING VALIDATED. Set {SPEC_ENV} to the spec's path.\n{bar}\n",
-            bar = "!".repeat(78),
-            path = path.display(),
-        );
-    }
-    specs.push((path.to_owned(), loaded.clone()));
-    loaded
+    let loaded = Arc::new(Spec::load(path).map_err(|why| StartError::SpecUnreadable {
+        path: path.to_owned(),
+        why,
+    })?);
+    loaded.warm();
+    specs.push((path.to_owned(), Arc::clone(&loaded)));
+    Ok(loaded)
 }
 
 impl Spec {
@@ -166,7 +149,12 @@ impl Spec {
         let mut verdicts = Vec::new();
         for candidate in &candidates {
             match self.errors(candidate, body) {
-                Err(why) => return BodyCheck::Skipped(format!("the schema of {} did not compile: {why}", op.id)),
+                Err(why) => {
+                    return BodyCheck::Invalid {
+                        errors: vec![format!("the spec's schema for {} did not compile: {why}", op.id)],
+                        operation: Some(op.id),
+                    };
+                }
                 Ok(errors) if errors.is_empty() => return BodyCheck::Valid { operation: op.id },
                 Ok(errors) => verdicts.push((candidate, errors)),
             }
@@ -347,9 +335,14 @@ fn escape(key: &str) -> String {
 mod tests {
     use super::*;
 
+    fn loaded() -> Arc<Spec> {
+        let path = crate::spec_path().unwrap_or_else(|missing| panic!("{missing}"));
+        spec(&path).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     #[test]
     fn the_most_literal_template_wins() {
-        let Ok(spec) = spec(&spec_path()) else { return };
+        let spec = loaded();
         assert_eq!(
             spec.template_for("/webhooks/1/tok/messages/@original"),
             Some("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
@@ -364,7 +357,7 @@ mod tests {
 
     #[test]
     fn an_overlong_callback_is_invalid_and_a_short_one_valid() {
-        let Ok(spec) = spec(&spec_path()) else { return };
+        let spec = loaded();
         let path = "/interactions/1/token/callback";
         let ok = spec.check("POST", path, &serde_json::json!({"type": 4, "data": {"content": "hi"}}));
         assert!(matches!(ok, BodyCheck::Valid { .. }), "{ok:?}");
@@ -378,7 +371,7 @@ mod tests {
 
     #[test]
     fn permissions_as_a_decimal_string_are_accepted_but_words_are_not() {
-        let Ok(spec) = spec(&spec_path()) else { return };
+        let spec = loaded();
         let path = "/applications/1/guilds/2/commands";
         let command = |perms: &str| serde_json::json!([{"name": "gm", "description": "GM tools", "default_member_permissions": perms}]);
         assert!(matches!(

@@ -105,14 +105,17 @@ async fn handle(
         Vec::new()
     };
     let relative = path.strip_prefix(PREFIX).filter(|r| r.starts_with('/'));
-    let check = match (&body, relative, &shared.spec) {
-        (None, _, _) if content_type.starts_with("multipart/") => {
-            BodyCheck::Skipped("multipart body without payload_json".into())
-        }
-        (None, _, _) => BodyCheck::NoBody,
-        (Some(_), _, Err(why)) => BodyCheck::Skipped(format!("spec not loaded: {why}")),
-        (Some(_), None, _) => BodyCheck::Skipped("not under /api/v10".into()),
-        (Some(body), Some(relative), Ok(spec)) => spec.check(method.as_str(), relative, body),
+    let check = match (&body, relative) {
+        (None, _) if content_type.starts_with("multipart/") && !bytes.is_empty() => BodyCheck::Invalid {
+            operation: None,
+            errors: vec!["a multipart body without a `payload_json` part holding JSON".into()],
+        },
+        (None, _) => BodyCheck::NoBody,
+        (Some(_), None) => BodyCheck::Invalid {
+            operation: None,
+            errors: vec![format!("a body sent to {path}, which is not under {PREFIX}")],
+        },
+        (Some(body), Some(relative)) => shared.spec.check(method.as_str(), relative, body),
     };
     let check = with_limits(check, relative, body.as_ref());
     let check = with_uploads(check, body.as_ref(), &uploads);
@@ -243,7 +246,7 @@ fn with_limits(check: BodyCheck, relative: Option<&str>, body: Option<&Value>) -
             errors.append(&mut broken);
             BodyCheck::Invalid { operation, errors }
         }
-        BodyCheck::NoBody | BodyCheck::Skipped(_) => BodyCheck::Invalid {
+        BodyCheck::NoBody => BodyCheck::Invalid {
             operation: None,
             errors: broken,
         },
@@ -375,7 +378,7 @@ fn with_uploads(check: BodyCheck, body: Option<&Value>, uploads: &[Upload]) -> B
             operation: Some(operation),
             errors: broken,
         },
-        BodyCheck::NoBody | BodyCheck::Skipped(_) => BodyCheck::Invalid {
+        BodyCheck::NoBody => BodyCheck::Invalid {
             operation: None,
             errors: broken,
         },

@@ -165,7 +165,7 @@ pub(crate) struct Shared {
     pub bot: FakeUser,
     pub app_owner: UserId,
     pub started: Instant,
-    pub spec: Result<Arc<Spec>, String>,
+    pub spec: Arc<Spec>,
     pub rest_url: String,
     pub gateway_url: String,
     pub state: Mutex<State>,

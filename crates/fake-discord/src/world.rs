@@ -68,8 +68,16 @@ pub mod permissions {
     /// What Discord reports for a server owner: every permission.
     pub const OWNER: u64 = (1 << 51) - 1;
 
-    /// What the bot was invited with (its `app_permissions`).
-    pub const BOT: u64 = MEMBER | MANAGE_MESSAGES | MENTION_EVERYONE;
+    /// What the bot holds (its `app_permissions`): `@everyone`'s and what GogoBee's invite asks
+    /// for (View Channel, Send Messages, Send Messages in Threads, Embed Links, Attach Files,
+    /// Read Message History), which `@everyone` already has in a fresh server.
+    pub const BOT: u64 = MEMBER
+        | VIEW_CHANNEL
+        | SEND_MESSAGES
+        | SEND_MESSAGES_IN_THREADS
+        | EMBED_LINKS
+        | ATTACH_FILES
+        | READ_MESSAGE_HISTORY;
 }
 
 /// How much a user may do in the fake's guilds (the owner of a guild always gets everything).

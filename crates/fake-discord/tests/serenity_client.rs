@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use fake_discord::{BodyCheck, Config, DriverError, FakeDiscord, GuildId};
+use fake_discord::{BodyCheck, Config, DriverError, FakeDiscord, GuildId, StartError};
 use poise::serenity_prelude as serenity;
 use serde_json::json;
 
@@ -222,7 +222,7 @@ async fn serenity_gets_ready_and_poise_answers_a_slash_command() {
         .find(|r| r.path.ends_with("/callback"))
         .expect("the callback was recorded");
     assert!(
-        fake.validation_skipped().is_some() || matches!(callback_request.check, BodyCheck::Valid { .. }),
+        matches!(callback_request.check, BodyCheck::Valid { .. }),
         "{:?}",
         callback_request.check
     );
@@ -576,24 +576,76 @@ async fn unknown_routes_are_recorded_and_answered_404() {
 }
 
 #[tokio::test]
-async fn a_missing_spec_is_reported_and_validation_skipped() {
+async fn a_missing_spec_stops_the_fake_with_how_to_get_it() {
     let config = Config {
         spec_path: Some("/nonexistent/openapi.json".into()),
         ..Config::default()
     };
-    let fake = FakeDiscord::start_with(config).await.unwrap();
-    assert!(fake.validation_skipped().is_some());
-    let response = reqwest::Client::new()
+    let Err(error) = FakeDiscord::start_with(config).await else {
+        panic!("the fake started without Discord's OpenAPI spec");
+    };
+    assert!(matches!(error, StartError::SpecMissing(_)), "{error:?}");
+    let message = error.to_string();
+    for needed in [
+        "/nonexistent/openapi.json",
+        "scripts/test",
+        "scripts/discord-spec",
+        "DISCORD_OPENAPI_SPEC",
+        fake_discord::pinned_spec().url,
+    ] {
+        assert!(message.contains(needed), "{needed:?} in {message}");
+    }
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_spec_stops_the_fake() {
+    let path = std::env::temp_dir().join(format!("fake-discord-not-a-spec-{}.json", std::process::id()));
+    std::fs::write(&path, "{\"openapi\": \"3.1.0\"}").unwrap();
+    let started = FakeDiscord::start_with(Config {
+        spec_path: Some(path.clone()),
+        ..Config::default()
+    })
+    .await;
+    std::fs::remove_file(&path).unwrap();
+    let Err(error) = started else {
+        panic!("the fake started with a spec that has no paths");
+    };
+    assert!(matches!(error, StartError::SpecUnreadable { .. }), "{error:?}");
+    assert!(error.to_string().contains("no `paths`"), "{error}");
+}
+
+#[tokio::test]
+async fn a_body_outside_the_api_or_a_multipart_body_without_json_is_invalid() {
+    let fake = FakeDiscord::start().await;
+    let client = reqwest::Client::new();
+    let outside = client
+        .post(format!(
+            "{}/api/v9/channels/{}/messages",
+            fake.rest_url(),
+            fake.channel()
+        ))
+        .header("Authorization", format!("Bot {}", fake.token()))
+        .json(&json!({"content": "hello"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(outside.status(), 400);
+    let form = client
         .post(format!(
             "{}/api/v10/channels/{}/messages",
             fake.rest_url(),
             fake.channel()
         ))
         .header("Authorization", format!("Bot {}", fake.token()))
-        .json(&json!({"content": "hello", "embeds": "not an array"}))
+        .header("Content-Type", "multipart/form-data; boundary=XYZ")
+        .body("--XYZ\r\nContent-Disposition: form-data; name=\"content\"\r\n\r\nhello\r\n--XYZ--\r\n")
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 200, "nothing to validate against");
-    assert!(matches!(fake.requests()[0].check, BodyCheck::Skipped(_)));
+    assert_eq!(form.status(), 400);
+    let failures = fake.validation_errors();
+    assert_eq!(failures.len(), 2, "{failures:#?}");
+    assert!(failures[0].errors[0].contains("not under /api/v10"), "{failures:#?}");
+    assert!(failures[1].errors[0].contains("payload_json"), "{failures:#?}");
+    assert!(fake.messages_in(fake.channel()).is_empty());
 }

@@ -1,6 +1,7 @@
-//! Every payload the renderer builds validates against Discord's official `OpenAPI` spec (read
-//! at test time from `DISCORD_OPENAPI_SPEC`, default `../shared/discord-api-spec/openapi.json`
-//! beside the repository — never copied into it), and our limits match the spec's.
+//! Every payload the renderer builds validates against Discord's official `OpenAPI` spec (found
+//! at test time where the fake Discord finds it, `fake_discord::spec_path` — never copied into
+//! the repository; missing, every test here fails saying how to get it), and our limits match
+//! the spec's.
 //!
 //! The validator is a small JSON-Schema subset, enough for message bodies: `$ref`, `type`,
 //! `properties` (strict: a property the schema does not declare is an error), `required`,
@@ -15,15 +16,9 @@ use render::payload::limits;
 use render::{CharacterSheet, Key, MessagePayload, RoomEntry};
 
 fn spec() -> Value {
-    let path = std::env::var("DISCORD_OPENAPI_SPEC").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/discord-api-spec/openapi.json"
-        )
-        .to_owned()
-    });
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("Discord's OpenAPI spec at {path} (set DISCORD_OPENAPI_SPEC): {e}"));
+    let path = fake_discord::spec_path().unwrap_or_else(|missing| panic!("{missing}"));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("Discord's OpenAPI spec at {}: {e}", path.display()));
     serde_json::from_str(&text).expect("the spec is JSON")
 }
 
