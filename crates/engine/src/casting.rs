@@ -371,7 +371,7 @@ pub fn resolve(ctx: &mut Ctx, cast: SpellCast) {
                             && o.id != cast.caster
                             && !o.is_dead()
                             && ctx.combat.band(o.id, t) == Band::Melee
-                            && (affects.is_empty() || o.creature_type().is_some_and(|k| affects.contains(&k)))
+                            && CreatureType::affected(&affects, o.creature_type())
                     })
                     .map(|o| o.id)
                     .collect();
@@ -504,7 +504,7 @@ fn also_caught(
         .combatants
         .iter()
         .filter(|o| o.id != target && o.is_standing() && (o.side == side) != enemies)
-        .filter(|o| affects.is_empty() || o.creature_type().is_some_and(|k| affects.contains(&k)))
+        .filter(|o| CreatureType::affected(affects, o.creature_type()))
         .map(|o| {
             let band = if o.id == caster {
                 Band::Melee

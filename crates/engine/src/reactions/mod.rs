@@ -702,6 +702,14 @@ pub(crate) fn reduce_pending(
     }
 }
 
+/// A hit by `attacker` on `target` turned into a miss: what it would have carried (its `Afflict`
+/// steps) no longer lands (Shield, a stat block's raised AC).
+pub(crate) fn drop_riders(ctx: &mut Ctx, attacker: CombatantId, target: CombatantId) {
+    ctx.combat
+        .queue
+        .retain(|step| !matches!(step, Step::Afflict { source, target: t, .. } if *source == attacker && *t == target));
+}
+
 /// Cuts the next pending damage to `target` to `reduce` of it: how much it fell by and what is
 /// left, if any damage was pending.
 pub(crate) fn cut_pending(ctx: &mut Ctx, target: CombatantId, reduce: impl FnOnce(i32) -> i32) -> Option<(i32, i32)> {

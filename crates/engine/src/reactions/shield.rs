@@ -60,9 +60,7 @@ impl Reaction for Shield {
         if !*critical && *total < me.armor_class() {
             // The hit becomes a miss: no damage, and nothing it would have carried lands.
             reduce_pending(ctx, *target, reactor, ReactionKind::Shield, |_| 0);
-            ctx.combat.queue.retain(
-                |step| !matches!(step, Step::Afflict { source, target: t, .. } if source == attacker && t == target),
-            );
+            super::drop_riders(ctx, *attacker, *target);
         }
         vec![]
     }

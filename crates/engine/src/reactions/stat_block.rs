@@ -75,9 +75,7 @@ impl Reaction for StatBlock {
         let cut = match def.effect {
             ReactionEffect::Ac(_) if missed => {
                 // The hit becomes a miss: no damage, and nothing it would have carried lands.
-                ctx.combat.queue.retain(
-                    |step| !matches!(step, Step::Afflict { source, target: t, .. } if *source == attacker && *t == target),
-                );
+                super::drop_riders(ctx, attacker, target);
                 let at = ctx.combat.queue.iter().position(
                     |step| matches!(step, Step::Damage(p) if p.target == target && p.source == Some(attacker)),
                 );

@@ -336,6 +336,11 @@ impl CreatureType {
         CreatureType::Undead,
     ];
 
+    /// Whether a creature of type `kind` is among `types` (empty: every creature, a type or none).
+    pub fn affected(types: &[CreatureType], kind: Option<CreatureType>) -> bool {
+        types.is_empty() || kind.is_some_and(|k| types.contains(&k))
+    }
+
     /// As content writes it: `humanoid`.
     pub fn name(self) -> &'static str {
         match self {
@@ -384,7 +389,7 @@ impl SpellDef {
     /// Whether it affects a creature of type `kind` (`None`: a stat block that names none, which
     /// only a spell for every creature affects).
     pub fn affects(&self, kind: Option<CreatureType>) -> bool {
-        self.affects.is_empty() || kind.is_some_and(|k| self.affects.contains(&k))
+        CreatureType::affected(&self.affects, kind)
     }
 
     pub fn targets_ally(&self) -> bool {

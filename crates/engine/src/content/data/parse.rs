@@ -1284,7 +1284,7 @@ fn structure(text: &str) -> Structure {
                 which: t.which + 1,
                 ..t
             };
-            if next.which < STAND_INS.len() && next.stand_in(&mut doc) {
+            if next.which < STAND_INS.len() && stand_in(&mut doc, &next) {
                 trial = Some(next);
                 continue;
             }
@@ -1300,7 +1300,7 @@ fn structure(text: &str) -> Structure {
                 key: missing,
                 which: 0,
             };
-            let fixed = t.stand_in(&mut doc);
+            let fixed = stand_in(&mut doc, &t);
             trial = Some(t);
             fixed
         };
@@ -1319,12 +1319,6 @@ struct Trial {
     table: Range<usize>,
     key: Option<String>,
     which: usize,
-}
-
-impl Trial {
-    fn stand_in(&self, doc: &mut Spanned<DocTable<'_>>) -> bool {
-        stand_in(doc, self)
-    }
 }
 
 /// The values a missing or mistyped key is stood in for by, one of each TOML type.
