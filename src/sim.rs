@@ -18,6 +18,23 @@ pub enum Sim {
     /// Two parties fight N seeded times; reports win rates, rounds, hit points lost and the
     /// verdict band for side A (docs/homebrew.md "Is it fair?"), and with --chart a PNG of it.
     Duel(DuelArgs),
+    /// The fairness grid: twenty-odd matchups and mirror matches, each fought under every
+    /// timing model; prints side A's win rate per model and the widest gap to the default.
+    Grid(GridArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GridArgs {
+    /// Duels per matchup and ruleset.
+    #[arg(long, default_value_t = 1_000)]
+    duels: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The gap, in points, a model's win rate may stand from the default ruleset's.
+    #[arg(long, default_value_t = 20.0)]
+    points: f64,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -60,6 +77,7 @@ pub fn run(sim: &Sim) -> Result<()> {
     match sim {
         Sim::DeathSaves(args) => death_saves(args),
         Sim::Duel(args) => duel(args),
+        Sim::Grid(args) => grid(args),
     }
 }
 
@@ -222,6 +240,81 @@ fn duel(args: &DuelArgs) -> Result<()> {
             println!("  Chart: {}", path.display());
         }
     }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct GridRow {
+    a: &'static str,
+    b: &'static str,
+    mirror: bool,
+    /// Side A's win rate per ruleset.
+    win_rates: std::collections::BTreeMap<&'static str, f64>,
+    spread_points: f64,
+    fair: bool,
+}
+
+fn grid(args: &GridArgs) -> Result<()> {
+    if !(1..=balance::MAX_DUELS).contains(&args.duels) {
+        bail!("--duels is 1 to {}", balance::MAX_DUELS);
+    }
+    let content = engine::content::data::builtin();
+    let rows = engine::fairness::GRID;
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new((rows.len() * Ruleset::ALL.len()) as u64).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} cells ({eta} left)").expect("valid template"),
+        )
+    };
+    let started = std::time::Instant::now();
+    let results = engine::fairness::run(rows, &Ruleset::ALL, content, args.duels, args.seed, |n| {
+        bar.set_position(n as u64);
+    })
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    bar.finish_and_clear();
+    let report: Vec<GridRow> = results
+        .iter()
+        .map(|r| GridRow {
+            a: r.row.a,
+            b: r.row.b,
+            mirror: r.row.mirror,
+            win_rates: r.tallies.iter().map(|(m, t)| (m.name(), t.win_rate())).collect(),
+            spread_points: r.spread(),
+            fair: r.fair(args.points),
+        })
+        .collect();
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    let names: Vec<&str> = Ruleset::ALL.iter().map(|m| m.name()).collect();
+    println!(
+        "Side A's win rate over {} duels per cell (seed {}); fair: within {} points of gogobee, a mirror 40–60 % everywhere",
+        args.duels, args.seed, args.points
+    );
+    println!("| A | B | {} | widest gap | fair |", names.join(" | "));
+    println!("|---|---|{}---|---|", "---|".repeat(names.len()));
+    for row in &report {
+        let rates: Vec<String> = names
+            .iter()
+            .map(|n| format!("{:.1} %", 100.0 * row.win_rates.get(n).copied().unwrap_or(0.0)))
+            .collect();
+        println!(
+            "| {} | {} | {} | {:.1} | {} |",
+            row.a,
+            if row.mirror { "(mirror)" } else { row.b },
+            rates.join(" | "),
+            row.spread_points,
+            if row.fair { "yes" } else { "no" }
+        );
+    }
+    let fair = report.iter().filter(|r| r.fair).count();
+    println!(
+        "{fair} of {} rows fair; {:.1} s",
+        report.len(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -24,6 +24,7 @@ pub mod death_saves;
 pub mod defences;
 pub mod dice;
 pub mod event;
+pub mod fairness;
 pub mod hospital;
 pub mod join;
 pub mod legendary;

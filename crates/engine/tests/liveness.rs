@@ -5,6 +5,13 @@
 //! is not fleeing it. The players here stand their ground: they attack what they can reach and
 //! otherwise end their turn, so every melee monster has to close the distance itself.
 //!
+//! A monster's turn counts as acting only when it changes something — it moves, attacks, casts,
+//! uses an ability or an item, helps, hides, searches, readies, breaks free: a Dash that moves
+//! nothing, a Dodge or an empty turn is idling, and a monster may not idle past the bound.
+//!
+//! Competence (turn-based models): a melee monster that starts its turn engaged with a standing
+//! enemy attacks (or uses an ability or a spell) in at least 95 % of those turns.
+//!
 //! Also: the same seed and the same commands, joins included, give the same log in every model.
 
 use chrono::{DateTime, Utc};
@@ -14,6 +21,7 @@ use engine::{
     Actor, Band, Combat, Combatant, CombatantId, Command, Controller, Dice, Event, Ruleset, Side, Terrain, apply,
 };
 use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
 
 fn now() -> DateTime<Utc> {
     DateTime::from_timestamp(1_800_000_000, 0).expect("a valid timestamp")
@@ -155,6 +163,44 @@ struct Watch {
     /// Per combatant: the clock it joined at (for the reach bound).
     joined_at: Vec<u64>,
     reached: Vec<bool>,
+    /// Per combatant: the clock when it last changed something (monsters only are held to it).
+    changed: Vec<u64>,
+    /// Turns a melee monster started engaged with a standing enemy, and those it struck in.
+    engaged_turns: u64,
+    struck_turns: u64,
+}
+
+/// Who changed the fight by this event: moved, attacked, cast, used, helped, readied, broke free.
+fn changer(e: &Event) -> Option<CombatantId> {
+    match e {
+        Event::Moved { id, feet, .. } if *feet > 0 => Some(*id),
+        Event::Closing { id, .. }
+        | Event::StoodUp { id, .. }
+        | Event::Teleported { id, .. }
+        | Event::EscapeAttempted { id, .. }
+        | Event::Helped { id, .. }
+        | Event::HideAttempted { id, .. }
+        | Event::Searched { id, .. }
+        | Event::AbilityUsed { id, .. }
+        | Event::ItemUsed { id, .. }
+        | Event::MedicineCheck { id, .. }
+        | Event::ReadiedActionSet { id, .. }
+        | Event::Grappled { id, .. }
+        | Event::Shoved { id, .. } => Some(*id),
+        Event::AttackRolled { attacker, .. } | Event::SwingLost { attacker, .. } => Some(*attacker),
+        Event::SpellCast { caster, .. } => Some(*caster),
+        _ => None,
+    }
+}
+
+/// Whether `e` is `id` striking: an attack, an ability or a spell.
+fn strikes(e: &Event, id: CombatantId) -> bool {
+    match e {
+        Event::AttackRolled { attacker, .. } | Event::SwingLost { attacker, .. } => *attacker == id,
+        Event::AbilityUsed { id: by, .. } | Event::Grappled { id: by, .. } | Event::Shoved { id: by, .. } => *by == id,
+        Event::SpellCast { caster, .. } => *caster == id,
+        _ => false,
+    }
 }
 
 impl Watch {
@@ -164,10 +210,84 @@ impl Watch {
             self.since.push(at);
             self.joined_at.push(at);
             self.reached.push(false);
+            self.changed.push(at);
         }
     }
 
-    fn observe(&mut self, combat: &Combat, events: &[Event]) -> Result<(), String> {
+    /// Tallies the turns of melee monsters that began engaged with a standing enemy, replaying
+    /// this command's moves and downings over the fight as it stood before it (turn-based models:
+    /// a turn runs from `TurnStarted` to `TurnEnded`).
+    fn tally_competence(&mut self, before: &Combat, after: &Combat, events: &[Event]) {
+        if matches!(after.ruleset, Ruleset::Ticks) {
+            return;
+        }
+        let key = |a: CombatantId, b: CombatantId| (a.0.min(b.0), a.0.max(b.0));
+        let mut moved: HashMap<(u32, u32), Band> = HashMap::new();
+        let mut down: HashSet<CombatantId> = before
+            .combatants
+            .iter()
+            .filter(|c| !c.is_standing())
+            .map(|c| c.id)
+            .collect();
+        let mut open: Option<(CombatantId, bool)> = None;
+        for e in events {
+            match e {
+                Event::Moved { id, to, .. } | Event::Teleported { id, to } => {
+                    for (other, band) in to {
+                        moved.insert(key(*id, *other), *band);
+                    }
+                }
+                Event::Downed { id, .. } | Event::Died { id, .. } => {
+                    down.insert(*id);
+                }
+                Event::Revived { id, .. } | Event::Woke { id } => {
+                    down.remove(id);
+                }
+                Event::Stunned { id } if open.is_some_and(|(o, _)| o == *id) => open = None,
+                Event::TurnStarted { id, .. } => {
+                    open = None;
+                    let Some(me) = before.combatants.get(id.0 as usize) else {
+                        continue;
+                    };
+                    if !melee_minded(me) || me.conditions.restrained || down.contains(id) {
+                        continue;
+                    }
+                    let engaged = before.combatants.iter().any(|o| {
+                        o.side != me.side
+                            && !down.contains(&o.id)
+                            && o.conditions.hidden.is_none()
+                            && moved
+                                .get(&key(*id, o.id))
+                                .copied()
+                                .unwrap_or_else(|| before.band(*id, o.id))
+                                == Band::Melee
+                    });
+                    if engaged {
+                        open = Some((*id, false));
+                    }
+                }
+                Event::TurnEnded { id } => {
+                    if let Some((o, struck)) = open.take()
+                        && o == *id
+                    {
+                        self.engaged_turns += 1;
+                        self.struck_turns += u64::from(struck);
+                    }
+                }
+                _ => {}
+            }
+            if let Some((o, struck)) = &mut open
+                && strikes(e, *o)
+            {
+                *struck = true;
+            }
+        }
+    }
+
+    fn observe(&mut self, before: Option<&Combat>, combat: &Combat, events: &[Event]) -> Result<(), String> {
+        if let Some(before) = before {
+            self.tally_competence(before, combat, events);
+        }
         for e in events {
             if matches!(e, Event::TurnStarted { .. }) {
                 self.turns_started += 1;
@@ -180,6 +300,9 @@ impl Watch {
                 e
             {
                 self.since[id.0 as usize] = at;
+            }
+            if let Some(id) = changer(e) {
+                self.changed[id.0 as usize] = at;
             }
         }
         if !combat.started || combat.outcome.is_some() {
@@ -194,14 +317,26 @@ impl Watch {
         let party_standing = combat.side_alive(Side::Party).any(Combatant::is_standing) && !party_rose;
         for c in &combat.combatants {
             let i = c.id.0 as usize;
-            if !c.is_standing() {
+            if !c.is_standing() || !party_standing {
                 self.since[i] = at;
-                continue;
+                self.changed[i] = at;
+                if !c.is_standing() {
+                    continue;
+                }
             }
             let idle = at.saturating_sub(self.since[i]);
             if idle > act_bound(combat) {
                 return Err(format!(
                     "{} has not acted for {idle} (bound {}) under {}",
+                    c.name,
+                    act_bound(combat),
+                    combat.ruleset.name()
+                ));
+            }
+            let idling = at.saturating_sub(self.changed[i]);
+            if c.stat_block().is_some() && idling > act_bound(combat) {
+                return Err(format!(
+                    "{} has changed nothing for {idling} (bound {}) under {}",
                     c.name,
                     act_bound(combat),
                     combat.ruleset.name()
@@ -232,9 +367,23 @@ impl Watch {
 /// Drives the fight to its end (or 4,000 commands), checking liveness after every command.
 /// Returns the referee log.
 fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
+    drive_watched(setup).map(|(log, _)| log)
+}
+
+/// As [`drive`], also returning what the watch saw.
+fn drive_watched(setup: &Setup) -> Result<(Vec<Event>, Watch), String> {
     let mut combat_seen = None;
     let mut log = Vec::new();
-    let result = drive_into(setup, &mut combat_seen, &mut log);
+    let mut watch = Watch {
+        turns_started: 0,
+        since: Vec::new(),
+        joined_at: Vec::new(),
+        reached: Vec::new(),
+        changed: Vec::new(),
+        engaged_turns: 0,
+        struck_turns: 0,
+    };
+    let result = drive_into(setup, &mut combat_seen, &mut log, &mut watch).map(|log| (log, watch));
     result.map_err(|why| match combat_seen {
         // The last 40 lines of the fight, to see why.
         Some(combat) => {
@@ -251,7 +400,12 @@ fn drive(setup: &Setup) -> Result<Vec<Event>, String> {
     })
 }
 
-fn drive_into(setup: &Setup, seen: &mut Option<Combat>, log: &mut Vec<Event>) -> Result<Vec<Event>, String> {
+fn drive_into(
+    setup: &Setup,
+    seen: &mut Option<Combat>,
+    log: &mut Vec<Event>,
+    watch: &mut Watch,
+) -> Result<Vec<Event>, String> {
     let mut initial = vec![setup.first_player.combatant(0), setup.first_monster.combatant(1)];
     let mut later: Vec<(u8, Combatant)> = Vec::new();
     for (i, (m, when)) in setup.more.iter().enumerate() {
@@ -267,17 +421,12 @@ fn drive_into(setup: &Setup, seen: &mut Option<Combat>, log: &mut Vec<Event>) ->
     };
     let mut combat = Combat::new(initial, terrain).with_ruleset(setup.ruleset);
     let mut dice = Dice::seeded(setup.seed);
-    let mut watch = Watch {
-        turns_started: 0,
-        since: Vec::new(),
-        joined_at: Vec::new(),
-        reached: Vec::new(),
-    };
     watch.grow(&combat);
+    let before = combat.clone();
     let events = apply(&mut combat, Actor::Director, Command::Begin, &mut dice, now()).map_err(|e| e.to_string())?;
     *seen = Some(combat.clone());
     log.extend(events.iter().cloned());
-    watch.observe(&combat, &events)?;
+    watch.observe(Some(&before), &combat, &events)?;
     let mut tried_attack = false;
     for step in 0..4_000u32 {
         if combat.outcome.is_some() {
@@ -295,13 +444,14 @@ fn drive_into(setup: &Setup, seen: &mut Option<Combat>, log: &mut Vec<Event>) ->
             .map_err(|e| format!("a join was refused: {e}"))?;
             *seen = Some(combat.clone());
             log.extend(events.iter().cloned());
-            watch.observe(&combat, &events)?;
+            watch.observe(None, &combat, &events)?;
             continue;
         }
         let Some((actor, command)) = player_move(&combat, tried_attack) else {
             return Err(format!("the fight waits on nobody under {}", combat.ruleset.name()));
         };
         tried_attack = matches!(command, Command::Attack { .. });
+        let before = combat.clone();
         match apply(&mut combat, actor, command, &mut dice, now()) {
             Ok(events) => {
                 if events
@@ -310,7 +460,7 @@ fn drive_into(setup: &Setup, seen: &mut Option<Combat>, log: &mut Vec<Event>) ->
                 {
                     tried_attack = false;
                 }
-                watch.observe(&combat, &events)?;
+                watch.observe(Some(&before), &combat, &events)?;
                 log.extend(events);
             }
             Err(_) if tried_attack => {}
@@ -414,5 +564,43 @@ mod regressions {
     fn ctb_speed_mapping_makes_the_zombie_the_slowest_unit() {
         let zombie = Combatant::monster("Zombie", Monster::ZOMBIE);
         assert_eq!(ctb::speed(&zombie), 6);
+    }
+}
+
+/// Competence over seeded party fights of every shape [`setup`] draws (1–6 players, 1–8
+/// monsters, joins before and after the start, difficult terrain or not).
+mod competence {
+    use super::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    fn strike_rate(ruleset: Ruleset, fights: usize) -> (u64, u64) {
+        let mut runner = TestRunner::deterministic();
+        let (mut engaged, mut struck) = (0, 0);
+        for _ in 0..fights {
+            let s = setup(ruleset).new_tree(&mut runner).expect("a setup").current();
+            let (_, watch) = drive_watched(&s).unwrap_or_else(|e| panic!("{}: {e}", ruleset.name()));
+            engaged += watch.engaged_turns;
+            struck += watch.struck_turns;
+        }
+        (engaged, struck)
+    }
+
+    #[test]
+    fn turn_based_models_a_melee_monster_engaged_with_a_standing_enemy_strikes_in_95_percent_of_its_turns() {
+        for ruleset in [Ruleset::Gogobee, Ruleset::Tdgs, Ruleset::Ctb] {
+            let (engaged, struck) = strike_rate(ruleset, 150);
+            eprintln!("{}: struck in {struck} of {engaged} engaged turns", ruleset.name());
+            assert!(
+                engaged >= 100,
+                "{}: only {engaged} engaged turns to judge",
+                ruleset.name()
+            );
+            assert!(
+                struck * 100 >= engaged * 95,
+                "{}: struck in {struck} of {engaged} engaged turns",
+                ruleset.name()
+            );
+        }
     }
 }
