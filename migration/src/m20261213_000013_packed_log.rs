@@ -1,4 +1,4 @@
-//! The combat log's entries packed (issue 13: per-command cost): a new column `packed` holds an
+//! The combat log's entries packed (less written per command): a new column `packed` holds an
 //! entry's command and events as one MessagePack array `[command, events]`, each written with
 //! its field names (self-describing, as the JSON was: an entry written today reads back whatever
 //! fields the engine adds or skips later).
