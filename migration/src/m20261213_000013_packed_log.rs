@@ -5,8 +5,8 @@
 //!
 //! An entry is what a command writes to SQLite between two snapshots, and its JSON was ≈ 290
 //! bytes of the ≈ 310 in its row: three rows filled a 1 KiB page, so every third command also
-//! wrote a new leaf, its parent and page 1 — ≈ 3.8 pages of WAL a command, over the 4 KB the
-//! issue allows. Packed, the same entry is ≈ 30 % smaller. Entries written before keep their
+//! wrote a new leaf, its parent and page 1 — ≈ 3.8 pages of WAL a command, over the 4 KB a
+//! command may write. Packed, the same entry is ≈ 30 % smaller. Entries written before keep their
 //! JSON in `command` and `events` (`packed` NULL); new ones leave those two empty. `down` writes
 //! each packed entry back as JSON (the older schema's only form) and drops the column.
 

@@ -192,7 +192,7 @@ proptest! {
     }
 }
 
-/// The two reports, exactly: an orc healed by `i32::MAX` stays at its maximum and alive;
+/// The two extremes, exactly: an orc healed by `i32::MAX` stays at its maximum and alive;
 /// hurt by `i32::MIN` it is slain at 0 HP (not wrapped back to life).
 #[tokio::test]
 async fn the_largest_heal_and_wound_saturate() -> Result<(), ServiceError> {
