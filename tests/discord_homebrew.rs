@@ -1,4 +1,4 @@
-//! End to end through Discord (issue 14): `/homebrew import file:<attachment>` — the server
+//! End to end through Discord: `/homebrew import file:<attachment>` — the server
 //! owner attaches a file, the bot downloads it from the attachment's URL (serenity's
 //! `Attachment::download`, from the fake Discord's CDN) and imports it; the guild then spawns
 //! its monster. A file that does not load is refused line by line, storing nothing. In two

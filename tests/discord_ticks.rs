@@ -1,5 +1,5 @@
-//! The tick timeline in Discord (issue 5: "Ticks are announced in batches (edit one message),
-//! not one message per tick"): the real bot against the fake Discord. However many ticks a
+//! The tick timeline in Discord (ticks are announced in batches, one message edited,
+//! not one message per tick): the real bot against the fake Discord. However many ticks a
 //! command runs, it answers with one narration message and edits the one running timeline
 //! message in place.
 

@@ -1,5 +1,5 @@
-//! The campaign's turn timer (issue 5: "the combat waits for that player's command, with the
-//! campaign's turn timer").
+//! The campaign's turn timer (the combat waits for that player's command, with the
+//! campaign's turn timer).
 //!
 //! `campaigns.turn_timeout_secs` has existed since the first migration, nullable and never set.
 //! It now means: seconds a player has to act once a fight waits on them, after which their turn

@@ -1,4 +1,4 @@
-//! Nothing lost, nothing doubled outside a fight (issue 18).
+//! Nothing lost, nothing doubled outside a fight.
 //!
 //! - `characters.version`: bumped by every write to a character, which names the version it
 //!   read (`WHERE id = ? AND version = ?`), as combats do: of two writers that read the same

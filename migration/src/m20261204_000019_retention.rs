@@ -1,4 +1,4 @@
-//! Retention of finished fights (issue 18): `combats.initial_state`, the state a fight was
+//! Retention of finished fights: `combats.initial_state`, the state a fight was
 //! created with (replay starts from it and re-applies the logged commands), and
 //! `combats.compacted_at`, set when a finished fight's log was dropped under the retention
 //! policy (its row keeps the seed and a summary of how it ended).

@@ -1,4 +1,4 @@
-//! Replay (issue 19): each fight's state as it was created — its combatants, terrain, ruleset and
+//! Replay: each fight's state as it was created — its combatants, terrain, ruleset and
 //! dice position — kept beside the append-only `combat_events` log, so `gogobee replay` can
 //! re-run the stored commands from the start and compare the events.
 

@@ -1,4 +1,4 @@
-//! Write what happened, not the whole fight (issue 13). A command appends its log row
+//! Write what happened, not the whole fight. A command appends its log row
 //! (`combat_events`) and bumps `combats.version`; the fight's whole state is written only now
 //! and then, as a snapshot: `combat_snapshots` holds each fight's latest one (the state at
 //! `version`), and loading a fight re-applies the logged commands after it. The ids of the

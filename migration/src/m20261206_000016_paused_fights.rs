@@ -1,4 +1,4 @@
-//! Abandoned fights and removed bots (issue 16): what pauses a fight, kept in the database so a
+//! Abandoned fights and removed bots: what pauses a fight, kept in the database so a
 //! restart keeps it paused.
 //!
 //! - `idle_fights`: per fight, how many turns in a row each player has let run out since the

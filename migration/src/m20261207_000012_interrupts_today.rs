@@ -1,4 +1,4 @@
-//! Per-day Interrupts (issue 12; seed 001 "Per day: Resets after long rest"):
+//! Per-day Interrupts (seed 001 "Per day: Resets after long rest"):
 //! `characters.interrupts_today`, the TDGS Interrupt uses a character has spent today (Divine
 //! Intervention, 1/day) — the UTC day and the uses, as JSON — so they hold between the day's
 //! fights. NULL when none; a long rest or a new day clears them.

@@ -1,4 +1,4 @@
-//! A character's name is unique in its campaign, case-insensitively (issue 20):
+//! A character's name is unique in its campaign, case-insensitively:
 //! `ux_characters_campaign_name` on `(campaign_id, lower(name))` replaces the plain index of the
 //! same columns, so two racing creates or renames cannot both take a name (PostgreSQL's READ
 //! COMMITTED lets both check). Names an older database doubled are folded first: every later

@@ -1,4 +1,4 @@
-//! A campaign's homebrew (issue 14): `homebrew`, one row per imported monster, item, spell or
+//! A campaign's homebrew: `homebrew`, one row per imported monster, item, spell or
 //! status — its kind, its id (the normalised name), its name and its TOML entry as imported —
 //! unique per `(campaign_id, kind, key)`, so importing the same file twice changes nothing and
 //! two guilds' homebrew never meet.

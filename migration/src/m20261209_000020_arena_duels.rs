@@ -1,4 +1,4 @@
-//! The arena (issue 20): `arena_duels`, one row per challenge — offered by one character to
+//! The arena: `arena_duels`, one row per challenge — offered by one character to
 //! another in a channel, then declined, or accepted and fought as the combat `combat_id` (an
 //! engine duel: it ends at 0 HP, no one dies), then over with its `winner_id` (none when the
 //! fight was halted). A character's win streak is `characters.arena_streak`, reset by a loss or

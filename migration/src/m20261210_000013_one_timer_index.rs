@@ -1,4 +1,4 @@
-//! One index on `timers.due_at`, not two (issue 13: fewer pages per command).
+//! One index on `timers.due_at`, not two (fewer pages per command).
 //!
 //! `ix_timers_due_at` (every row) and `ix_timers_pending` (the rows not yet fired) both index
 //! `due_at`, and every query on `due_at` asks for pending timers only (`fired_at IS NULL`: the

@@ -1,5 +1,5 @@
 //! The combat log guards a fight's version, and each entry names the timers pending after it
-//! (issue 13: a command writes its log entry, not the combat row).
+//! (a command writes its log entry, not the combat row).
 //!
 //! A command's write was its combat row's update (the version guard, the pending timers' ids)
 //! and its log entry: two B-trees, three pages of SQLite's WAL with the log's index. Now the
@@ -10,7 +10,7 @@
 //! then read as of its row (its latest snapshot's version), which `down` brings up to the log.
 //!
 //! The log stays a rowid table with its key's index on SQLite. As a `WITHOUT ROWID` table (one
-//! B-tree, measured this session) it wrote more, not less: its ≈ 400-byte entries, clustered by
+//! B-tree, as measured) it wrote more, not less: its ≈ 400-byte entries, clustered by
 //! fight, split their leaves every few commands (2.5 pages a command over 64 fights against
 //! 1.7 for the rowid table and its index, whose rows append and whose entries are small).
 

@@ -1,4 +1,4 @@
-//! A character's latest Hospital record by an index (issue 13: per-command cost).
+//! A character's latest Hospital record by an index (less read per command).
 //!
 //! `cmd::hospital::latest` (asked at every join, every `/hospital` and the arena's checks)
 //! orders a character's records by `admitted_at` then `id`, newest first. On

@@ -1,12 +1,12 @@
-//! The combat log's entries packed (issue 13: per-command cost): a new column `packed` holds an
+//! The combat log's entries packed (less written per command): a new column `packed` holds an
 //! entry's command and events as one MessagePack array `[command, events]`, each written with
 //! its field names (self-describing, as the JSON was: an entry written today reads back whatever
 //! fields the engine adds or skips later).
 //!
 //! An entry is what a command writes to SQLite between two snapshots, and its JSON was ≈ 290
 //! bytes of the ≈ 310 in its row: three rows filled a 1 KiB page, so every third command also
-//! wrote a new leaf, its parent and page 1 — ≈ 3.8 pages of WAL a command, over the 4 KB the
-//! issue allows. Packed, the same entry is ≈ 30 % smaller. Entries written before keep their
+//! wrote a new leaf, its parent and page 1 — ≈ 3.8 pages of WAL a command, over the 4 KB a
+//! command may write. Packed, the same entry is ≈ 30 % smaller. Entries written before keep their
 //! JSON in `command` and `events` (`packed` NULL); new ones leave those two empty. `down` writes
 //! each packed entry back as JSON (the older schema's only form) and drops the column.
 

@@ -132,7 +132,7 @@ async fn turn_timeout_default_backfills_unset_campaigns() -> Result<(), DbErr> {
     Ok(())
 }
 
-/// Upgrading a database the old check-then-insert races left doubled (issue 18): the newest
+/// Upgrading a database the old check-then-insert races left doubled: the newest
 /// active expedition of a character stays active (the older are marked left) and one debt per
 /// admission stays, so the unique indexes build; afterwards a second active expedition is refused.
 #[tokio::test]

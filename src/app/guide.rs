@@ -1,4 +1,4 @@
-//! The guide (issue 20): every command, grouped as a newcomer meets them, one line and an
+//! The guide: every command, grouped as a newcomer meets them, one line and an
 //! example each — what `/guide`, `/help` with no ally and the table's `help` show. `/help
 //! ally:<name>` stays the seed's Help action. A command the groups below do not name yet is
 //! listed under "More" with its usage, so the guide never leaves one out.

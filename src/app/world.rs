@@ -1,4 +1,4 @@
-//! The world around the fight (issue 20) as the app's shared pieces see it: autocomplete lists
+//! The world around the fight as the app's shared pieces see it: autocomplete lists
 //! for the shop, the workbench and the room at the inn.
 
 use chrono::{DateTime, Utc};

@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The expressions of issue 17's table (the same as `scripts/bench-dice`).
+/// The six expressions compared with Avrae's d20 (the same as `scripts/bench-dice`).
 pub const EXPRESSIONS: [&str; 6] = ["1d20+5", "4d6kh3", "2d20kh1+7", "8d6", "1d20+1d4+3", "10d10kh5+2"];
 
 fn bench(c: &mut Criterion) {

@@ -44,7 +44,7 @@ fn attack(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
-    // The cost of one attack should not grow with the size of the fight (issue 13).
+    // The cost of one attack should not grow with the size of the fight.
     for combatants in [2, 10, 40] {
         let start = fighter_turn_among(combatants);
         group.bench_function(format!("apply_attack_among_{combatants}"), |b| {

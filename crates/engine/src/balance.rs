@@ -1,4 +1,4 @@
-//! Balance before play (issue 14, docs/homebrew.md "Is it fair?"): a party fights a group of
+//! Balance before play (docs/homebrew.md "Is it fair?"): a party fights a group of
 //! monsters a few thousand seeded times under a ruleset, every side run by the AI; the tally
 //! gives the party's win rate, the rounds a fight lasts and the hit points it costs, and a
 //! verdict band (easy, medium, hard, deadly) for that party.

@@ -112,7 +112,7 @@ pub struct Combat {
     /// tick timeline's loop). Boxed: most fights never need it, and `Combat` stays small.
     #[serde(default)]
     pub model: Box<crate::state::ModelState>,
-    /// An arena duel (issue 20): no one dies in the ring — the fight ends as soon as one side
+    /// An arena duel: no one dies in the ring — the fight ends as soon as one side
     /// has no one standing (see `outcome::check_outcome`), before any death save is rolled.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub duel: bool,
@@ -364,7 +364,7 @@ impl Combat {
 
     /// Living opponents of `id` with the band to each, in combatant order.
     ///
-    /// One pass over the bands instead of a lookup per opponent (issue 13: an attack's cost should
+    /// One pass over the bands instead of a lookup per opponent (an attack's cost does
     /// not grow with the square of the fight). The first entry of a pair wins, as in [`Combat::band`].
     pub fn bands_of(&self, id: CombatantId) -> Vec<(CombatantId, Band)> {
         let side = self.get(id).side;

@@ -1,4 +1,4 @@
-//! Arena duels (issue 20; seed 000 §8.2's arena streak): two characters on opposite sides, under
+//! Arena duels (seed 000 §8.2's arena streak): two characters on opposite sides, under
 //! every timing model; the fight ends the moment one of them drops to 0 HP — no death save is
 //! rolled and no one dies.
 

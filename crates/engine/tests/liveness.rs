@@ -507,7 +507,7 @@ proptest! {
     }
 }
 
-/// The two defects the engine issue names, as fixed cases (each fails on the old engine).
+/// Two former defects of the engine, as fixed cases (each fails on an engine that has them).
 mod regressions {
     use super::*;
 

@@ -1,4 +1,4 @@
-//! `/homebrew balance` and `gogobee sim duel`'s answer (issue 14, docs/homebrew.md "Is it
+//! `/homebrew balance` and `gogobee sim duel`'s answer (docs/homebrew.md "Is it
 //! fair?"): the tally of seeded duels as one sentence per figure, and the same figures as a PNG
 //! chart — the outcome bar (party wins, foes win, halted) and how many rounds the duels lasted.
 //! The text and the chart are drawn from one [`Figures`], so their numbers are the same.

@@ -338,7 +338,7 @@ keys! {
         GmSetLevel => ["name", "level"],
         GmEndCombat => [],
         CharacterRenamed => ["name", "old"],
-        /// The arena (issue 20): a challenge, offered with Accept / Decline buttons.
+        /// The arena: a challenge, offered with Accept / Decline buttons.
         ArenaChallenge => ["name", "rival"],
         ArenaDeclined => ["name", "rival"],
         /// A duel's last line: `name` is still standing, `rival` at 0 HP (no one dies).
@@ -381,7 +381,7 @@ keys! {
         RestRemaining => ["name", "remaining"],
         RestBlocksExpedition => ["name", "remaining"],
         RestOver => ["name"],
-        /// The shop (issue 20): `good` reads "2 × Potion of Healing"; `left` is the coins after.
+        /// The shop: `good` reads "2 × Potion of Healing"; `left` is the coins after.
         ShopBought => ["name", "good", "coins", "left"],
         ShopSold => ["name", "good", "coins", "left"],
         /// The inn's rests, for coins.
@@ -391,7 +391,7 @@ keys! {
         RestRestoresInterrupts => ["name"],
         Crafted => ["name", "good", "coins"],
         CharacterRetired => ["name"],
-        /// A pet bought at the shop (issue 20).
+        /// A pet bought at the shop.
         PetAdopted => ["name", "pet", "coins", "left"],
         /// A room of one's own at the inn, bought once.
         RoomBought => ["name", "coins", "capacity"],

@@ -1,5 +1,5 @@
-//! What each timing model shows (DESIGN "Timing models"; issue 5: "each model's state is
-//! visible"): the state field of the status embed — the initiative order (GogoBee), the order by
+//! What each timing model shows (DESIGN "Timing models": each model's state is
+//! visible): the state field of the status embed — the initiative order (GogoBee), the order by
 //! REF → LUK with the coming Instant phase (TDGS), the charge race (CTB), the tick timeline
 //! (ticks) — and the turn's budget of a combatant: action / bonus / reaction / feet, action / step
 //! / free action / Interrupts left, AP / cooldowns, or the action in progress.

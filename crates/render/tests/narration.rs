@@ -1,4 +1,4 @@
-//! Narration that says what happened (seed 000, issue 15's slips): "1 turn", a readied action
+//! Narration that says what happened (seed 000): "1 turn", a readied action
 //! set off by a spell announced as the spell, a Counterspell's INT roll shown when it lands, an
 //! ally revived by a potion still prone.
 

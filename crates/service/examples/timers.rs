@@ -1,4 +1,4 @@
-//! The scheduler's figures (issue 7): how long a restarting process takes to restore 100,000
+//! The scheduler's figures: how long a restarting process takes to restore 100,000
 //! pending timers, and the timer lag (due → fired) under load.
 //!
 //! `cargo run --release -p service --example timers -- [DATABASE_URL] [pending] [load_timers] [load_seconds] [combats]`

@@ -1,4 +1,4 @@
-//! Where a repository function's statements run (issue 13): through sea-orm, on the pool or in
+//! Where a repository function's statements run: through sea-orm, on the pool or in
 //! a transaction; or, on a SQLite file, on connections of this process's own, on the caller's
 //! thread — a read outside any transaction on the [`Reader`], a write of its own on the group
 //! commit's connection (`writer::Writer::alone`), and every statement of a transaction

@@ -1,5 +1,5 @@
 //! What the database itself does, for `gogobee bench` to measure the service against in the same
-//! run (issue 13): small write transactions with nothing of GogoBee in them.
+//! run: small write transactions with nothing of GogoBee in them.
 //!
 //! - SQLite: one connection on a file of its own, WAL with `synchronous = NORMAL` (as the service
 //!   runs it) and the page size asked for (`gogobee bench` runs it with the service's,

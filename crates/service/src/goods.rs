@@ -1,4 +1,4 @@
-//! What a character carries, as the shop and the workbench change it (issue 20): the world's
+//! What a character carries, as the shop and the workbench change it: the world's
 //! data ([`world`]: Thom's stock, prices, rests, recipes — `crates/engine/content/shop.toml` and
 //! `recipes.toml`, checked against the built-in content once), and adding or taking goods and
 //! materials on a character row (the `inventory` and `gear` columns).

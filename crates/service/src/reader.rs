@@ -1,4 +1,4 @@
-//! A SQLite file's reads outside a transaction, on the command's own thread (issue 13).
+//! A SQLite file's reads outside a transaction, on the command's own thread.
 //!
 //! sqlx's SQLite driver runs each statement on its connection's worker thread and answers
 //! through a channel, then pings the connection on the worker again when it goes back to the

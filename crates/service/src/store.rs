@@ -9,7 +9,7 @@
 //! The fight's whole state is written only every [`SNAPSHOT_EVERY`] commands, at a death and when
 //! it ends, as its snapshot (`combat_snapshots`, in the same transaction), and with it the combat
 //! row (version, timers, status) and the denormalised `turn_resources`, `readied_actions` and
-//! `death_save_states` rows, which so always hold what the latest snapshot holds (issue 13: a
+//! `death_save_states` rows, which so always hold what the latest snapshot holds (a
 //! command between snapshots writes its log entry, nothing else). [`load`] rebuilds a fight from
 //! its latest snapshot and re-applies the commands logged after it through the engine
 //! ([`Live::replay`], deterministic: same state + same commands ⇒ same state); the last entry is
@@ -120,7 +120,7 @@ pub(crate) struct Live {
     pub window_since: Option<DateTimeUtc>,
     /// The fight's timer ([`COMBAT_TIMER`]): one row from the fight's first window or wait on
     /// a player to its end, not one a window and one a wait — windows open and turns pass
-    /// without writing it (issue 13: those rows were two of a command's ≈ five WAL pages).
+    /// without writing it (those rows would be two of a command's ≈ five WAL pages).
     /// It is due no later than the earliest deadline: the open window's end
     /// ([`Live::window_since`] plus the reaction timeout) and the wait's ([`Live::wait_since`]
     /// plus the turn timeout). Each time it is armed it is due at most the shorter timeout on

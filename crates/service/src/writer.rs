@@ -10,8 +10,8 @@
 //! next group, which a leader task spawned as the lead passes on writes, and so on until none
 //! is left. Each command still waits for its group's `COMMIT` before it answers.
 //!
-//! Why on the command's own task and not a thread of its own: the writer was a thread until
-//! issue 13 measured it — with one fight, the two thread wake-ups a command (to the writer and
+//! Why on the command's own task and not a thread of its own: as a thread of its own, the
+//! writer cost more than it saved — with one fight, the two thread wake-ups a command (to the writer and
 //! back) were a third of the process's time (`finish_task_switch` and the scheduler's spin
 //! locks in a profile). A commit blocks its worker for its duration (tens of microseconds a
 //! command, no `fsync` under `synchronous = NORMAL`); another process holding the write lock is

@@ -1,4 +1,4 @@
-//! The arena (issue 20) through the service, on every backend: a challenge only the challenged
+//! The arena through the service, on every backend: a challenge only the challenged
 //! player may answer, a real engine duel under the campaign's ruleset that ends at 0 HP (no
 //! death, no Hospital, HP as it was before), the streaks (winner +1, loser to 0), the running
 //! duel for spectators, and every refusal: yourself, no character, already fighting, a fight in

@@ -1,4 +1,4 @@
-//! Pets and housing (issue 20; seed 000 §8.2: both kept on death) through the service, on every
+//! Pets and housing (seed 000 §8.2: both kept on death) through the service, on every
 //! backend: a pet bought at the shop that joins its owner's fights through the engine's `Join`
 //! (so a fight rebuilt from its log has it too) and acts on its own turn; a room at the inn whose
 //! chest stores what its owner does not carry (never in both places, whatever races it) and gives

@@ -1,4 +1,4 @@
-//! Growth (issue 18), on every backend: a fight holds at most `MAX_COMBATANTS` (a spawn or a
+//! Growth, on every backend: a fight holds at most `MAX_COMBATANTS` (a spawn or a
 //! join past it is refused, changing nothing); a character is found by name through an index,
 //! not by reading the campaign's characters; the retention policy compacts finished fights
 //! older than the period to their summary and seed and deletes old fired timers, and replay
@@ -88,7 +88,7 @@ async fn gm_hp_finds_a_character_by_name_among_many(db: Db) -> Result<(), Servic
     Ok(())
 }
 
-/// SQLite's plans for the per-character look-ups name the indexes issue 18 added.
+/// SQLite's plans for the per-character look-ups name their indexes.
 #[tokio::test]
 async fn per_character_lookups_use_indexes() -> Result<(), ServiceError> {
     use sea_orm::{ConnectionTrait, DbBackend, Statement};
@@ -96,7 +96,7 @@ async fn per_character_lookups_use_indexes() -> Result<(), ServiceError> {
     let plans = [
         (
             "SELECT * FROM characters WHERE campaign_id = 1 AND lower(name) = 'aria'",
-            // Unique since issue 20 (one name per campaign); it replaced the plain index.
+            // Unique (one name per campaign), in place of a plain index.
             "ux_characters_campaign_name",
         ),
         (

@@ -1,4 +1,4 @@
-//! Homebrew (issue 14), on every backend: import → list → spawn → fight → remove; every refusal
+//! Homebrew, on every backend: import → list → spawn → fight → remove; every refusal
 //! lists its problems by line and stores nothing; importing twice changes nothing; one guild's
 //! homebrew never reaches another; a running fight keeps the definition it started with;
 //! `replaces` puts a homebrew monster in a built-in's place; `/gm spawn` overrides.

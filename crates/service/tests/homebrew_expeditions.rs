@@ -1,4 +1,4 @@
-//! Homebrew reaches expeditions (issue 14), on every backend: a zone names its monsters by id,
+//! Homebrew reaches expeditions, on every backend: a zone names its monsters by id,
 //! looked up in the campaign's content, so a monster that `replaces = "goblin"` is what that
 //! campaign's expeditions meet — with its own HP, AC and attacks — while another campaign's
 //! expeditions meet the built-in Goblin; and a party of two fights it to a victory.

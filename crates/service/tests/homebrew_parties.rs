@@ -1,4 +1,4 @@
-//! Homebrew as a party meets it (issue 14), in every ruleset and on every backend: the GM
+//! Homebrew as a party meets it, in every ruleset and on every backend: the GM
 //! spawns goblins (`replaces = "goblin"` makes them the file's Marsh Goblins), two players join
 //! before the start, a third after it, the GM brings two more as reinforcements mid-fight, and
 //! every player gets turns until the party has won.

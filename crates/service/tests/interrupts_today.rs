@@ -1,4 +1,4 @@
-//! Per-day Interrupts (issue 12; seed 001 "Per day: Resets after long rest"), on every
+//! Per-day Interrupts (seed 001 "Per day: Resets after long rest"), on every
 //! backend: the TDGS Interrupt uses a character spent today (a Cleric's Divine Intervention,
 //! 1/day) are kept on its row when a fight ends and given back to it when it joins the day's
 //! next fight; on a new day nothing is carried, and the next fight's end clears the row.

@@ -1,4 +1,4 @@
-//! Arithmetic at the limits (issue 18): every numeric option of the service's commands — `/gm
+//! Arithmetic at the limits: every numeric option of the service's commands — `/gm
 //! hp` in and out of a fight, `/gm coins`, `/gm give`, `/gm level`, `/gm spawn`, `/campaign
 //! timeout`, `/campaign turntimeout` — fed sequences of extreme values (the ends of their types,
 //! ±1, 0) and random ones. Whatever the sequence, each command is answered (done, or refused
@@ -192,7 +192,7 @@ proptest! {
     }
 }
 
-/// The issue's two reports, exactly: an orc healed by `i32::MAX` stays at its maximum and alive;
+/// The two extremes, exactly: an orc healed by `i32::MAX` stays at its maximum and alive;
 /// hurt by `i32::MIN` it is slain at 0 HP (not wrapped back to life).
 #[tokio::test]
 async fn the_largest_heal_and_wound_saturate() -> Result<(), ServiceError> {

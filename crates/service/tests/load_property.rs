@@ -1,4 +1,4 @@
-//! Write what happened, not the whole fight (issue 13), as a property: a fight loaded from the
+//! Write what happened, not the whole fight, as a property: a fight loaded from the
 //! database after any command — its latest snapshot and the log entries after it, re-applied —
 //! is the fight as it was applied, for random parties of 1–4 players (any class and level, some
 //! joining after the start), monsters, reinforcements mid-fight, rulesets, snapshot intervals

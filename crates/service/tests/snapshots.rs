@@ -1,4 +1,4 @@
-//! Write what happened, not the whole fight (issue 13), on every backend: a command logs itself
+//! Write what happened, not the whole fight, on every backend: a command logs itself
 //! and the fight's whole state is written only every few commands (its snapshot) and when it
 //! ends. A fight read back from the database — its latest snapshot and the commands logged after
 //! it, re-applied — is the fight as it was applied, after every command, for every snapshot

@@ -1,4 +1,4 @@
-//! The seed's loop end to end through the service (issue 20), on SQLite and PostgreSQL: out on
+//! The seed's loop end to end through the service, on SQLite and PostgreSQL: out on
 //! an expedition, a harvest brought home, sold at Thom's shop, a potion bought, a death, the fee
 //! paid after the coins were spent (capped at 40 % of what is left, so no debt), the recovery rest (and what it refuses),
 //! crafting from the rest of the harvest, an arena duel won, and the streak reset by the next

@@ -1,4 +1,4 @@
-//! The world around the fight (issue 20) through the service, on every backend: Thom's shop
+//! The world around the fight through the service, on every backend: Thom's shop
 //! (a buy you cannot afford refused with the price and the coins, nothing changed; concurrent
 //! buys spending the coins once; selling materials, trophies and spare gear), the inn's rests
 //! (what they heal and cost, and where they are refused), crafting, names unique in a campaign,

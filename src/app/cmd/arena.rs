@@ -1,4 +1,4 @@
-//! `/arena challenge|spectate|top` (issue 20): a duel offered with Accept / Decline buttons only
+//! `/arena challenge|spectate|top`: a duel offered with Accept / Decline buttons only
 //! the challenged player may press, the running duels as they stand, and the win streaks. TwinBee
 //! referees (`flavor/twinbee_gm.toml`).
 

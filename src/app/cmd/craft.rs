@@ -1,4 +1,4 @@
-//! `/craft list|make`: Thom Krooke's workbench (issue 20) — materials and coins into goods.
+//! `/craft list|make`: Thom Krooke's workbench — materials and coins into goods.
 
 use render::Key;
 

@@ -1,4 +1,4 @@
-//! `/house buy|list|store|take`: a room of one's own at Thom Krooke's inn (issue 20) — a chest
+//! `/house buy|list|store|take`: a room of one's own at Thom Krooke's inn — a chest
 //! for what you don't carry, and a free long rest.
 
 use render::Key;

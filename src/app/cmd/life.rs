@@ -1,4 +1,4 @@
-//! Character life and standings (issue 20): `/character retire`'s confirmation buttons,
+//! Character life and standings: `/character retire`'s confirmation buttons,
 //! `/leaderboard by:level|coins|streak`, and what the inventory shows of the pack.
 
 use chrono::{DateTime, Utc};

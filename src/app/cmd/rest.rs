@@ -1,4 +1,4 @@
-//! `/rest short|long`: a rest at Thom Krooke's inn, for coins (issue 20).
+//! `/rest short|long`: a rest at Thom Krooke's inn, for coins.
 
 use render::Key;
 use service::cmd::rest::RestKind;

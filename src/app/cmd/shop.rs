@@ -1,4 +1,4 @@
-//! `/shop list|buy|sell`: Thom Krooke's shop at the inn (issue 20), in his voice.
+//! `/shop list|buy|sell`: Thom Krooke's shop at the inn, in his voice.
 
 use engine::content::data::GoodKind;
 use render::Key;

@@ -1,5 +1,5 @@
 //! `/shop list|buy|sell`, `/rest short|long`, `/craft list|make`: Thom Krooke's inn; and
-//! `/leaderboard`, `/arena`, `/guide` (issue 20).
+//! `/leaderboard`, `/arena`, `/guide`.
 
 use super::{complete, options};
 use crate::discord::{Context, Error, play};

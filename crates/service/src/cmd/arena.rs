@@ -1,4 +1,4 @@
-//! The arena (issue 20; seed 000 §8.2's "Arena streak — reset to 0" on death): `/arena challenge
+//! The arena (seed 000 §8.2's "Arena streak — reset to 0" on death): `/arena challenge
 //! user:@x` offers a duel, which only the challenged player may accept or decline; an accepted
 //! challenge is a real engine fight in the channel under the campaign's ruleset, the challenger on
 //! one side and the challenged on the other, marked as a duel ([`engine::Combat::duel`]): it ends

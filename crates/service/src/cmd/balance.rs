@@ -1,4 +1,4 @@
-//! `/homebrew balance monster:… party:…` (issue 14, docs/homebrew.md "Is it fair?"): a few
+//! `/homebrew balance monster:… party:…` (docs/homebrew.md "Is it fair?"): a few
 //! thousand seeded duels of the party against the campaign's monster under the campaign's
 //! ruleset ([`engine::balance`]), run on a blocking thread so no other command waits for them,
 //! one question at a time per process.

@@ -434,7 +434,7 @@ pub fn fight_seed(session: u64, campaign_id: i64, channel_id: &str, number: u64,
 }
 
 /// Most combatants one fight may hold. Each snapshot writes the fight's whole state, and each
-/// load parses it, which grows with each combatant (issue 18 measured 1,200 goblins at 1.45 MB,
+/// load parses it, which grows with each combatant (1,200 goblins measured 1.45 MB,
 /// ≈ 1.2 kB each).
 pub const MAX_COMBATANTS: usize = engine::join::MAX_COMBATANTS;
 

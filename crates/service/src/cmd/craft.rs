@@ -1,4 +1,4 @@
-//! Crafting at Thom Krooke's workbench (issue 20): `/craft list` and `/craft make recipe`. A
+//! Crafting at Thom Krooke's workbench: `/craft list` and `/craft make recipe`. A
 //! recipe (content data, `recipes.toml`) turns materials brought home from expeditions (each
 //! zone's material, monsters' trophies) and coins into goods. One version-guarded write takes
 //! the materials and coins and adds the goods; anything short refuses it with what is missing,

@@ -1,4 +1,4 @@
-//! A campaign's homebrew (issue 14): monsters, items, spells and statuses a server owner imports
+//! A campaign's homebrew: monsters, items, spells and statuses a server owner imports
 //! as a content file (docs/homebrew.md), kept per campaign in `homebrew`, one row per entry.
 //! [`Service::content`] is what the campaign's new fights draw on: the built-in content with its
 //! homebrew over it. A fight already running keeps the definitions it started with (its

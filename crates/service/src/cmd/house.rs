@@ -1,4 +1,4 @@
-//! Housing (issue 20; seed 000 §8.2: "Housing — kept"): a room of one's own at Thom's inn,
+//! Housing (seed 000 §8.2: "Housing — kept"): a room of one's own at Thom's inn,
 //! bought once with coins (`/house buy`; price and chest size are content data, `shop.toml`'s
 //! `[room]`). Its chest stores goods and materials beyond what the character carries —
 //! `/house store`, `/house take`, `/house list` — and sleeping there is a free long rest

@@ -1,4 +1,4 @@
-//! Pets (issue 20; seed 000 §8.2: "Pet — kept"): bought at Thom's shop (`/shop buy item:Wolf
+//! Pets (seed 000 §8.2: "Pet — kept"): bought at Thom's shop (`/shop buy item:Wolf
 //! pup`; the pets and their prices are content data, `shop.toml`'s `[[pet]]`), one per
 //! character, stored by name in `characters.pet`.
 //!

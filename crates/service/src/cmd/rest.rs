@@ -1,4 +1,4 @@
-//! Rests outside combat at Thom Krooke's inn (issue 20): `/rest short` and `/rest long` cost
+//! Rests outside combat at Thom Krooke's inn: `/rest short` and `/rest long` cost
 //! coins, not time (the prices are content data, `shop.toml`'s `[inn]`). A short rest (a meal and
 //! an hour by the fire) gives back half of max HP, rounded up; a long rest (a room for the night)
 //! all of it. Spell slots and per-day abilities are not kept between fights — every fight

@@ -1,4 +1,4 @@
-//! Retention and replay of fights (issue 18): nothing is kept for ever. A finished fight's
+//! Retention and replay of fights: nothing is kept for ever. A finished fight's
 //! event log is kept for the retention period ([`Service::with_retention`], the bot's
 //! `RETENTION_DAYS`, default [`DEFAULT_RETENTION_DAYS`]); after it the log and the
 //! denormalised rows are dropped and the state becomes a summary (outcome, who fought, how it

@@ -1,4 +1,4 @@
-//! Character life and the campaign's standings (issue 20): names (unique in a campaign,
+//! Character life and the campaign's standings: names (unique in a campaign,
 //! case-insensitively, trimmed, 2–32 printable characters, never only invisible ones, never a
 //! monster's), `/character rename`, `/character retire` (asked, then confirmed by a button that
 //! names the character's version), and `/leaderboard by:level|coins|streak`.

@@ -1,4 +1,4 @@
-//! Thom Krooke's shop at the inn (issue 20; seed 000 §8's coins and harvested materials):
+//! Thom Krooke's shop at the inn (seed 000 §8's coins and harvested materials):
 //! `/shop list`, `/shop buy good count`, `/shop sell good count`. Stock and prices are content
 //! data (`shop.toml`, see [`crate::goods::world`]); in a campaign with homebrew, each homebrew
 //! item with a price is on the shelves too, at that price ([`shelves`]), and a stocked item a

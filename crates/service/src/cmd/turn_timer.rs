@@ -1,4 +1,4 @@
-//! The campaign's turn timer (issue 5, seed 004 "a player with none chosen halts the game until
+//! The campaign's turn timer (seed 004 "a player with none chosen halts the game until
 //! they commit — in Discord, the combat waits for that player's command, with the campaign's
 //! turn timer").
 //!
@@ -11,14 +11,14 @@
 //! like any command.
 //!
 //! Both this and the reaction window's timeout are kept by the fight's timer, one
-//! [`crate::COMBAT_TIMER`] row a fight ([`crate::store::Live::fight_timer`]; issue 13: a row a wait and a row
-//! a window were two of a command's ≈ five pages of SQLite's WAL). A command that passes the turn
+//! [`crate::COMBAT_TIMER`] row a fight ([`crate::store::Live::fight_timer`]; a row a wait and a row
+//! a window would be two of a command's ≈ five pages of SQLite's WAL). A command that passes the turn
 //! or opens a window writes nothing of it: the fight notes when the wait began
 //! ([`crate::store::Live::wait_since`]) or the window opened, kept with its snapshot and rebuilt from its log,
 //! and the row, armed before that, is due no later than its end. When it fires early, it is armed
 //! again and nothing happens; the fight's end deletes it.
 //!
-//! An abandoned fight pauses (issue 16): the turns each player let run out in a row are counted
+//! An abandoned fight pauses: the turns each player let run out in a row are counted
 //! (`idle_fights`, valid while no player's command has moved the fight on: a timer's command
 //! carries the count to the version it writes). When every player who could act has let
 //! [`IDLE_TURNS`] run out, the timer that would end the third does not: the fight stops there —

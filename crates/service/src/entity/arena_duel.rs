@@ -1,4 +1,4 @@
-//! An arena challenge and the duel it became (issue 20, `cmd::arena`).
+//! An arena challenge and the duel it became (`cmd::arena`).
 
 use sea_orm::entity::prelude::*;
 

@@ -22,8 +22,8 @@ pub struct Model {
     pub version: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
-    /// The state the fight was created with, as fights of issue 18's time kept it (`None`
-    /// since: `combat_starts` keeps it).
+    /// The state the fight was created with, as the oldest fights kept it (`None`
+    /// for newer ones: `combat_starts` keeps it).
     #[sea_orm(column_type = "Text", nullable)]
     pub initial_state: Option<String>,
     /// When the retention policy dropped this finished fight's log (`state` is then a summary).

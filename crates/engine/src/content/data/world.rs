@@ -1,4 +1,4 @@
-//! The world around the fight as data (issue 20; seed 000 §8's coins, materials and the inn):
+//! The world around the fight as data (seed 000 §8's coins, materials and the inn):
 //! Thom Krooke's shop stock and prices, what he pays for harvested materials and trophies, what
 //! his rests cost (`shop.toml`), and the crafting recipes (`recipes.toml`). [`World::load`] reads
 //! them against a loaded [`Content`] (every good, material and monster named must exist there)
@@ -83,7 +83,7 @@ pub struct InnDef {
     pub long_rest: u32,
 }
 
-/// A pet Thom sells (issue 20): a companion that fights beside its owner with a monster's stat
+/// A pet Thom sells: a companion that fights beside its owner with a monster's stat
 /// block (monsters.toml), played by the game on its own turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PetDef {
@@ -94,7 +94,7 @@ pub struct PetDef {
     pub price: u32,
 }
 
-/// A room of one's own at the inn (issue 20): bought once, it stores goods beyond what its owner
+/// A room of one's own at the inn: bought once, it stores goods beyond what its owner
 /// carries and gives a free long rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RoomDef {
