@@ -75,6 +75,9 @@ pub enum RuleViolation {
     /// A class, level or race gate is not met.
     #[error("{ability} needs {requirement}.")]
     NotEligible { ability: String, requirement: String },
+    /// A once-a-scene ability (a TDGS Instant) was used this scene.
+    #[error("{ability} is once a scene, and you have used it in this one.")]
+    SpentThisScene { ability: String },
     /// The spell is not known.
     #[error("You don't know {spell}. Known spells: {known}.")]
     SpellNotKnown { spell: String, known: String },

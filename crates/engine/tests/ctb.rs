@@ -38,7 +38,7 @@ fn ruleset_names_parse_and_round_trip() {
 }
 
 #[test]
-fn speed_is_base_feet_over_three_and_ap_is_three_plus_a_fifth_of_speed() {
+fn speed_is_ten_plus_a_twentieth_of_the_feet_past_thirty_and_ap_is_three_plus_a_fifth_of_speed() {
     let human = pc("Aria", Race::HUMAN, Class::FIGHTER, 1);
     let elf = pc("Elowen", Race::ELF, Class::ROGUE, 1);
     let dwarf = pc("Durin", Race::DWARF, Class::CLERIC, 1);
@@ -47,9 +47,9 @@ fn speed_is_base_feet_over_three_and_ap_is_three_plus_a_fifth_of_speed() {
     let quickling = monster("Quickling", Monster::QUICKLING);
     assert_eq!(
         [&human, &elf, &dwarf, &wolf, &zombie, &quickling].map(ctb::speed),
-        [10, 11, 8, 13, 6, 40]
+        [10, 10, 9, 10, 9, 14]
     );
-    assert_eq!([10, 11, 8, 13, 6, 40].map(ctb::max_ap), [5, 5, 4, 5, 4, 11]);
+    assert_eq!([10, 9, 14].map(ctb::max_ap), [5, 4, 5]);
     let mut hasted = human.clone();
     hasted.conditions.hasted = true;
     assert_eq!(ctb::speed(&hasted), 20);
@@ -60,10 +60,10 @@ fn speed_is_base_feet_over_three_and_ap_is_three_plus_a_fifth_of_speed() {
 fn the_race_adds_speed_every_tick_until_someone_reaches_100_and_the_highest_charge_acts() {
     let mut f = ctb_fight(vec![
         pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
-        puppet("Wolf", Monster::WOLF),
+        puppet("Quickling", Monster::QUICKLING),
     ]);
     let events = f.direct(Command::Begin);
-    // Wolf 13 per tick reaches 104 at tick 8; Aria has 80.
+    // The Quickling's 14 a tick reach 112 at tick 8; Aria has 80.
     let race = events
         .iter()
         .find_map(|e| match e {
@@ -74,11 +74,11 @@ fn the_race_adds_speed_every_tick_until_someone_reaches_100_and_the_highest_char
         })
         .unwrap();
     assert_eq!(race.0, 8);
-    assert_eq!(race.1, f.id("Wolf"));
+    assert_eq!(race.1, f.id("Quickling"));
     let charge_of = |id| race.2.iter().find(|e| e.id == id).unwrap().charge;
-    assert_eq!(charge_of(f.id("Wolf")), 104);
+    assert_eq!(charge_of(f.id("Quickling")), 112);
     assert_eq!(charge_of(f.id("Aria")), 80);
-    assert_eq!(f.current(), f.id("Wolf"));
+    assert_eq!(f.current(), f.id("Quickling"));
     assert_eq!(f.combat.model.tick, 8);
 }
 
@@ -115,11 +115,11 @@ fn ending_a_turn_pays_100_and_keeps_the_excess() {
 }
 
 #[test]
-fn ties_go_to_the_higher_speed_then_dex_then_the_party_then_the_lower_id() {
+fn ties_go_to_the_higher_speed_then_initiative_then_dex_then_the_lower_id_and_never_to_a_side() {
     let mut c = Combat::new(
         vec![
             pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
-            pc("Elowen", Race::ELF, Class::ROGUE, 1),
+            monster("Quickling", Monster::QUICKLING),
             monster("Goblin", Monster::GOBLIN),
             monster("Goblin 2", Monster::GOBLIN),
         ],
@@ -128,16 +128,55 @@ fn ties_go_to_the_higher_speed_then_dex_then_the_party_then_the_lower_id() {
     .with_ruleset(Ruleset::Ctb);
     for x in &mut c.combatants {
         x.ctb.charge = 100;
+        x.initiative = 10;
     }
-    assert_eq!(ctb::leader(&c), Some(CombatantId(1)), "the elf is fastest (11)");
+    assert_eq!(ctb::leader(&c), Some(CombatantId(1)), "the Quickling is fastest (14)");
     c.combatants[1].ctb.charge = 99;
-    // Aria (human, DEX 14) and the goblins (DEX 14) have speed 10: DEX ties, the party wins.
+    // Aria (human, DEX 14) and the goblins (DEX 14): speed 10 and initiative 10 alike.
     assert_eq!(c.combatants[0].abilities.dex, c.combatants[2].abilities.dex);
-    assert_eq!(ctb::leader(&c), Some(CombatantId(0)));
-    c.combatants[0].ctb.charge = 0;
-    assert_eq!(ctb::leader(&c), Some(CombatantId(2)), "between equals, the lower id");
-    c.combatants[3].ctb.charge = 101;
-    assert_eq!(ctb::leader(&c), Some(CombatantId(3)), "the highest charge first of all");
+    assert_eq!(ctb::leader(&c), Some(CombatantId(0)), "between equals, the lower id");
+    c.combatants[3].initiative = 11;
+    assert_eq!(
+        ctb::leader(&c),
+        Some(CombatantId(3)),
+        "the higher initiative, an enemy with the highest id"
+    );
+    c.combatants[0].initiative = 11;
+    c.combatants[0].abilities.dex = 16;
+    assert_eq!(
+        ctb::leader(&c),
+        Some(CombatantId(0)),
+        "equal initiative: the higher DEX"
+    );
+    c.combatants[2].ctb.charge = 101;
+    assert_eq!(ctb::leader(&c), Some(CombatantId(2)), "the highest charge first of all");
+}
+
+#[test]
+fn initiative_is_rolled_once_as_the_race_begins_and_a_mirror_match_is_an_even_game() {
+    let content = engine::content::data::builtin();
+    let side = |s| engine::balance::side("fighter:5", content, s, "X").unwrap();
+    let matchup = engine::balance::Matchup {
+        party: side(engine::Side::Party),
+        foes: side(engine::Side::Enemies),
+        ruleset: Ruleset::Ctb,
+    };
+    let tally = engine::balance::duel(&matchup, 400, 11, |_| {});
+    assert!(
+        (0.40..=0.60).contains(&tally.win_rate()),
+        "side A won {} of 400 mirror duels",
+        tally.party_wins
+    );
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Goblin", Monster::GOBLIN),
+    ]);
+    f.direct(Command::Begin);
+    let dex = |who| f.get(f.id(who)).modifier(engine::content::Ability::Dex);
+    for who in ["Aria", "Goblin"] {
+        let roll = f.get(f.id(who)).initiative - dex(who);
+        assert!((1..=20).contains(&roll), "{who}: d20 + DEX, rolled {roll}");
+    }
 }
 
 #[test]
@@ -147,11 +186,14 @@ fn each_turn_grants_ap_that_do_not_roll_over() {
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
+    f.get_mut(aria).ctb.charge = 100;
+    let goblin = f.id("Goblin");
+    f.get_mut(goblin).ctb.charge = 50;
     f.direct(Command::Begin);
     assert_eq!(f.current(), aria);
     assert_eq!(f.get(aria).ctb.ap, 5);
     f.act(aria, Command::Dodge);
-    assert_eq!(f.get(aria).ctb.ap, 4);
+    assert_eq!(f.get(aria).ctb.ap, 2, "an action costs 3");
     f.act(aria, Command::Move(engine::MoveIntent::Away));
     f.act(aria, Command::EndTurn);
     assert_eq!(f.get(aria).ctb.ap, 0, "leftover AP are gone at the end of the turn");
@@ -160,14 +202,14 @@ fn each_turn_grants_ap_that_do_not_roll_over() {
         !r.action_used && !r.bonus_used && r.movement_used == 0,
         "action flags reset at the end of the turn: {r:?}"
     );
-    let goblin = f.current();
+    assert_eq!(f.current(), goblin);
     f.act(goblin, Command::EndTurn);
     assert_eq!(f.current(), aria);
-    assert_eq!(f.get(aria).ctb.ap, 5, "back to the maximum, not 5 + 4");
+    assert_eq!(f.get(aria).ctb.ap, 5, "back to the maximum, not 5 + 1");
 }
 
 #[test]
-fn actions_cost_ap_and_a_unit_with_the_ap_attacks_twice() {
+fn an_action_costs_three_ap_so_five_buy_one_and_a_hasted_unit_attacks_twice() {
     let mut f = ctb_fight(vec![
         pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
         puppet("Ogre", Monster::OGRE),
@@ -180,24 +222,39 @@ fn actions_cost_ap_and_a_unit_with_the_ap_attacks_twice() {
     let events = f.act(aria, Command::Attack { target: Some(ogre) });
     assert!(events.contains(&Event::ActionPointsSpent {
         id: aria,
-        cost: 2,
-        left: 3
+        cost: 3,
+        left: 2
     }));
-    f.act(aria, Command::Attack { target: Some(ogre) });
-    assert_eq!(f.get(aria).ctb.ap, 1);
     let why = f.refused_for(aria, Command::Attack { target: Some(ogre) });
     assert_eq!(
         why,
         RuleViolation::NotEnoughAp {
             action: "Attack".into(),
-            cost: 2,
-            left: 1
-        }
+            cost: 3,
+            left: 2
+        },
+        "5 AP buy one action, as a GogoBee turn does"
     );
-    f.act(aria, Command::Dodge);
-    assert_eq!(f.get(aria).ctb.ap, 0);
     let why = f.refused_for(aria, Command::Dodge);
-    assert!(matches!(why, RuleViolation::NotEnoughAp { cost: 1, left: 0, .. }));
+    assert!(
+        matches!(why, RuleViolation::NotEnoughAp { cost: 3, left: 2, .. }),
+        "{why:?}"
+    );
+
+    // Hasted: speed 20, 7 AP — two actions and a move.
+    let mut f = ctb_fight(vec![
+        pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
+        puppet("Ogre", Monster::OGRE),
+    ]);
+    let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
+    f.melee(aria, ogre);
+    f.get_mut(aria).conditions.hasted = true;
+    f.get_mut(aria).ctb.charge = 100;
+    f.direct(Command::Begin);
+    assert_eq!(f.get(aria).ctb.ap, 7);
+    f.act(aria, Command::Attack { target: Some(ogre) });
+    f.act(aria, Command::Attack { target: Some(ogre) });
+    assert_eq!(f.get(aria).ctb.ap, 1);
 }
 
 #[test]
@@ -215,21 +272,22 @@ fn a_move_costs_one_ap_besides_its_feet() {
 }
 
 #[test]
-fn the_cost_table_prices_spells_by_level() {
+fn the_cost_table_prices_an_action_or_a_spell_at_three_a_bonus_action_at_one_and_spells_cool_down_by_level() {
     use engine::content::Spell;
     let cast = |spell| Command::Cast { spell, target: None };
     let mage = pc("Ione", Race::ELF, Class::MAGE, 5);
     let cleric = pc("Mira", Race::HUMAN, Class::CLERIC, 5);
-    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIRE_BOLT)), Some(2));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIRE_BOLT)), Some(3));
     assert_eq!(ctb::ap_cost(&mage, &cast(Spell::MAGIC_MISSILE)), Some(3));
-    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIREBALL)), Some(5));
+    assert_eq!(ctb::ap_cost(&mage, &cast(Spell::FIREBALL)), Some(3));
     assert_eq!(
         ctb::ap_cost(&cleric, &cast(Spell::HEALING_WORD)),
-        Some(2),
-        "a bonus-action spell: 1 + level"
+        Some(1),
+        "a bonus-action spell"
     );
-    assert_eq!(ctb::ap_cost(&mage, &Command::Attack { target: None }), Some(2));
-    assert_eq!(ctb::ap_cost(&mage, &Command::Dash), Some(1));
+    assert_eq!(ctb::ap_cost(&mage, &Command::Attack { target: None }), Some(3));
+    assert_eq!(ctb::ap_cost(&mage, &Command::Dash), Some(3));
+    assert_eq!(ctb::ap_cost(&mage, &Command::Move(engine::MoveIntent::Away)), Some(1));
     assert_eq!(ctb::ap_cost(&mage, &Command::Bonus(BonusAction::SecondWind)), Some(1));
     assert_eq!(ctb::ap_cost(&mage, &Command::EndTurn), None);
     assert_eq!(
@@ -247,6 +305,8 @@ fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).hp = 5;
+    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(goblin).ctb.charge = 50;
     f.direct(Command::Begin);
     let events = f.act(aria, Command::Bonus(BonusAction::SecondWind));
     assert!(events.contains(&Event::CooldownStarted {
@@ -397,6 +457,7 @@ fn a_refused_command_costs_nothing() {
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
+    f.get_mut(aria).ctb.charge = 100;
     f.direct(Command::Begin);
     let goblin = f.id("Goblin");
     // Out of reach: refused by the shared rules, AP and slots untouched.
@@ -446,9 +507,12 @@ fn over_many_seeded_trials_a_unit_twice_as_fast_acts_twice_as_often() {
 
 #[test]
 fn turns_follow_the_speed_ratio_the_rules_imply_for_any_speeds() {
-    // The race alone (no fight): wolf (speed 13) against zombie (6) — 13 : 6 ≈ 2.17.
+    // The race alone (no fight): a Quickling (speed 14) against a zombie (9) — 14 : 9 ≈ 1.56.
     let mut combat = Combat::new(
-        vec![monster("Wolf", Monster::WOLF), monster("Zombie", Monster::ZOMBIE)],
+        vec![
+            monster("Quickling", Monster::QUICKLING),
+            monster("Zombie", Monster::ZOMBIE),
+        ],
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Ctb);
@@ -461,7 +525,7 @@ fn turns_follow_the_speed_ratio_the_rules_imply_for_any_speeds() {
         c.ctb.charge = (c.ctb.charge - ctb::THRESHOLD).max(0);
     }
     let ratio = counts[0] as f64 / counts[1] as f64;
-    assert!((ratio - 13.0 / 6.0).abs() < 0.02, "{counts:?}");
+    assert!((ratio - 14.0 / 9.0).abs() < 0.02, "{counts:?}");
 }
 
 #[test]
@@ -692,13 +756,14 @@ fn a_troll_regenerates_ten_at_each_upkeep_for_good_but_never_past_its_maximum() 
 
 #[test]
 fn the_forecast_names_who_acts_next_after_the_active_unit_pays_its_100() {
-    // Seed 003 §2.A and §3: Wolf (13) acts at tick 8 with 104 and keeps 4; Aria (10) has 80 and
-    // needs 2 more ticks (100), the wolf reaching 30 — so Aria acts next, 2 ticks on.
+    // Seed 003 §2.A and §3: the Quickling (14) acts at tick 8 with 112 and keeps 12; Aria (10)
+    // has 80 and needs 2 more ticks (100), the Quickling reaching 40 — so Aria acts next, 2 ticks
+    // on.
     let mut f = ctb_fight(vec![
         pc("Aria", Race::HUMAN, Class::FIGHTER, 1),
-        puppet("Wolf", Monster::WOLF),
+        puppet("Quickling", Monster::QUICKLING),
     ]);
-    let (aria, wolf) = (f.id("Aria"), f.id("Wolf"));
+    let (aria, wolf) = (f.id("Aria"), f.id("Quickling"));
     f.direct(Command::Begin);
     assert_eq!(f.current(), wolf);
     let before = f.combat.clone();

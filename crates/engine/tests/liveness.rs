@@ -116,8 +116,8 @@ fn clock(combat: &Combat, turns_started: u64) -> u64 {
 
 /// The longest a standing combatant may go without acting, in [`clock`] units: a turn-based
 /// round is at most one turn each (a newcomer placed behind the current turn waits out the rest
-/// of this round and its place in the next); the slowest unit in the charge race (speed 6: a
-/// zombie) fills its meter in 17 ticks; the longest PER cycle is a 9th-level spell's 16 ticks.
+/// of this round and its place in the next); the slowest unit in the charge race (speed 9: a
+/// zombie) fills its meter in 12 ticks; the longest PER cycle is a 9th-level spell's 16 ticks.
 fn act_bound(combat: &Combat) -> u64 {
     let n = combat.combatants.len() as u64;
     match combat.ruleset {
@@ -563,7 +563,10 @@ mod regressions {
     #[test]
     fn ctb_speed_mapping_makes_the_zombie_the_slowest_unit() {
         let zombie = Combatant::monster("Zombie", Monster::ZOMBIE);
-        assert_eq!(ctb::speed(&zombie), 6);
+        assert_eq!(ctb::speed(&zombie), 9);
+        for m in Monster::all() {
+            assert!(ctb::speed(&Combatant::monster("M", m)) >= 9, "{}", m.name());
+        }
     }
 }
 

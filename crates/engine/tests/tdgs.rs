@@ -242,6 +242,61 @@ fn only_a_class_s_own_instant_may_be_declared_and_only_under_tdgs() {
 }
 
 #[test]
+fn an_instant_is_once_a_scene_for_a_player_and_the_ai_alike_and_comes_back_next_scene() {
+    // The AI: its class's Instant resolves in round 1's Instant phase and never again that scene.
+    let rogue = engine::Combatant::character(
+        "Rook",
+        Race::HUMAN,
+        Class::ROGUE,
+        5,
+        Controller::Ai(Behaviour::Aggressive),
+    );
+    let mut ogre = monster("Ogre", Monster::OGRE);
+    (ogre.hp, ogre.max_hp) = (400, 400);
+    let mut combat = Combat::new(vec![rogue, ogre], Terrain::default()).with_ruleset(Ruleset::Tdgs);
+    let events = apply(
+        &mut combat,
+        Actor::Director,
+        Command::Begin,
+        &mut Dice::seeded(3),
+        now(),
+    )
+    .unwrap();
+    let rounds = events
+        .iter()
+        .filter(|e| matches!(e, Event::RoundStarted { .. }))
+        .count();
+    assert!(rounds >= 3, "{rounds} rounds");
+    let resolved: Vec<_> = instants(&events);
+    assert_eq!(
+        resolved,
+        vec![(CombatantId(0), Instant::QuickDraw, 12)],
+        "once, in round 1"
+    );
+
+    // A player: declared and resolved once; declaring it again this scene is refused and changes
+    // nothing; scene end gives it back.
+    let mut f = tdgs_fight(vec![
+        pc("Rook", Race::HUMAN, Class::ROGUE, 1),
+        puppet("Goblin", Monster::GOBLIN),
+    ]);
+    let rook = f.id("Rook");
+    f.act(rook, Command::DeclareInstant(Instant::QuickDraw));
+    f.direct(Command::Begin);
+    assert_eq!(f.get(rook).tdgs.instants_used, vec![Instant::QuickDraw]);
+    let before = f.combat.clone();
+    assert_eq!(
+        f.refused_for(rook, Command::DeclareInstant(Instant::QuickDraw)),
+        RuleViolation::SpentThisScene {
+            ability: "Quick Draw".into()
+        }
+    );
+    assert_eq!(f.combat, before);
+    tdgs::scene_end(&mut f.combat);
+    assert!(f.get(rook).tdgs.instants_used.is_empty());
+}
+
+#[test]
 fn a_turn_is_one_action_and_one_step_before_or_after_it_never_both() {
     let mut f = tdgs_fight(vec![
         stats(pc("Aria", Race::HUMAN, Class::FIGHTER, 1), 18, 10),

@@ -99,11 +99,12 @@ fn the_gogobee_embed_shows_the_initiative_order_with_the_one_acting_marked() {
 
 #[test]
 fn the_charge_race_shows_each_meter_toward_100_and_who_acts_next() {
-    // Seed 003: Wolf (speed 13) acts first at tick 8 with 104; Aria (10) has 80 and acts next,
-    // 2 ticks after the wolf pays its 100.
-    let gm_wolf = Combatant::monster("Wolf", Monster::WOLF).controlled_by(Controller::Player("gm".into()));
+    // Seed 003: the Quickling (speed 14) acts first at tick 8 with 112; Aria (10) has 80 and acts
+    // next, 2 ticks after the Quickling pays its 100.
+    let gm_quickling =
+        Combatant::monster("Quickling", Monster::QUICKLING).controlled_by(Controller::Player("gm".into()));
     let combat =
-        Combat::new(vec![pc("Aria", Class::FIGHTER, 1), gm_wolf], Terrain::default()).with_ruleset(Ruleset::Ctb);
+        Combat::new(vec![pc("Aria", Class::FIGHTER, 1), gm_quickling], Terrain::default()).with_ruleset(Ruleset::Ctb);
     let (combat, events) = begin(combat, &mut Dice::seeded(1));
     let r = renderer();
     let rendered = r.combat(&combat, &events, &ctx(1));
@@ -115,7 +116,8 @@ fn the_charge_race_shows_each_meter_toward_100_and_who_acts_next() {
         race.value
     );
     assert!(
-        race.value.contains("**Wolf** `▰▰▰▰▰▰▰▰▰▰` 104/100 · speed 13 · acting"),
+        race.value
+            .contains("**Quickling** `▰▰▰▰▰▰▰▰▰▰` 112/100 · speed 14 · acting"),
         "{}",
         race.value
     );

@@ -23,6 +23,9 @@ pub struct TdgsSheet {
     pub uses: Vec<InterruptUses>,
     /// The Instant declared for the next Instant phase.
     pub declared: Option<Instant>,
+    /// Instants resolved this scene: each is once a scene (seed 001 "Limits: per ability").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instants_used: Vec<Instant>,
 }
 
 /// An Instant: a pre-emptive ability declared for the round's Instant phase.

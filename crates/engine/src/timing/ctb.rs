@@ -5,19 +5,24 @@
 //! turn ends at once. End of turn: charge = max(0, charge − 100), action flags reset.
 //!
 //! **Mapping from the shared content** (which has no CTB stats):
-//! - *Speed* = base speed in feet / 3, rounded down (a human's 30 ft → 10, a wolf's 40 ft → 13,
-//!   a zombie's 20 ft → 6), +10 while hasted, never below 1 (so the race always ends). Grapples,
-//!   armor and encumbrance slow movement in feet, not the meter.
-//! - *Ties*: the highest charge acts; equal charges go to the higher speed, then the higher DEX
-//!   score, then the party before its enemies, then the lower combatant id. No dice: the race is
-//!   fully determined by the stats.
+//! - *Speed* = 10 + ⌊(base speed in feet − 30) / 20⌋ (a human's or a wolf's 30–45 ft → 10, a
+//!   dwarf's 25 ft or a zombie's 20 ft → 9, a Quickling's 120 ft → 14), +10 while hasted, never
+//!   below 1 (so the race always ends). Feet already buy distance in every model, so they buy
+//!   turns only gently here: a Quickling acts 1.4 times as often as a human, not four times.
+//!   Grapples, armor and encumbrance slow movement in feet, not the meter.
+//! - *Ties*: the highest charge acts; equal charges go to the higher speed, then the higher
+//!   initiative (d20 + DEX modifier, rolled once as the race begins or as a unit joins it), then
+//!   the higher DEX score, then the lower combatant id — no side goes first by being a side, so
+//!   a mirror match is an even game.
 //! - *Rounds* are not part of the race; `Combat.round` counts blocks of 10 ticks (one turn of a
 //!   speed-10 unit), so `RoundStarted` and the 100-round limit still mean something.
 //! - *Budget*: AP, the model's own ([`CtbSheet`]): every command is priced in AP ([`ap_cost`])
-//!   and paid only if it succeeds; while it runs, the slot the shared rules ask for is open. So
-//!   a unit may attack twice if it has the AP. Outside a command, the action slot means 2 AP
-//!   left (an attack) and the bonus slot 1 AP — what the AI plans with. Movement in feet stays a
-//!   per-turn pool (speed in feet, Dash adds it again) and each `Move` also costs 1 AP.
+//!   and paid only if it succeeds; while it runs, the slot the shared rules ask for is open.
+//!   What is an action elsewhere costs [`ACTION_AP`] (3), a move or a bonus action 1, so a
+//!   human's 5 AP buy what a GogoBee turn does — an action, a move and a bonus action — and a
+//!   hasted unit's 7 a second action. Outside a command, the action slot means 3 AP left and the
+//!   bonus slot 1 AP — what the AI plans with. Movement in feet stays a per-turn pool (speed in
+//!   feet, Dash adds it again) and each `Move` also costs 1 AP.
 //! - *Costs*: see [`ap_cost`]; *cooldowns*: see [`cooldown`] (a leveled spell cools down for its
 //!   level in turns; Second Wind and Misty Step for 2).
 //! - *Reactions*: one between your turns, as in GogoBee (it comes back at the start of your turn).
@@ -31,7 +36,7 @@
 
 use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS};
-use crate::combatant::{Combatant, CombatantId, Side};
+use crate::combatant::{Combatant, CombatantId};
 use crate::command::{BonusAction, Command};
 use crate::content::Spell;
 use crate::event::Placement;
@@ -46,13 +51,15 @@ pub use crate::state::ctb::{CtbSheet, StatusEffect, StatusKind};
 pub const THRESHOLD: i32 = 100;
 /// AP every turn starts with before the speed bonus.
 pub const BASE_AP: u32 = 3;
+/// What an action (an attack, a spell, a Dash, a Dodge …) costs.
+pub const ACTION_AP: u32 = 3;
 /// Ticks that make one `Combat.round` of the race.
 pub const TICKS_PER_ROUND: u64 = 10;
 
-/// The unit's speed in the race: base speed in feet / 3, +10 hasted, at least 1.
+/// The unit's speed in the race: 10 + ⌊(feet − 30) / 20⌋, +10 hasted, at least 1.
 pub fn speed(c: &Combatant) -> i32 {
     let haste = if c.conditions.hasted { 10 } else { 0 };
-    (c.base_speed() / 3 + haste).max(1)
+    (10 + (c.base_speed() - 30).div_euclid(20) + haste).max(1)
 }
 
 /// AP at the start of each turn: 3 + ⌊speed / 5⌋.
@@ -64,16 +71,16 @@ pub fn max_ap(speed: i32) -> u32 {
 ///
 /// | command | AP |
 /// |---|---|
-/// | Attack, Grapple, Shove, Ready | 2 |
-/// | Move, Dash, Disengage, Dodge, Help, Hide, Search, Use Item, Stabilize | 1 |
-/// | a bonus action | 1 |
-/// | a cantrip | 2 |
-/// | a leveled spell | 2 + level (1 + level when its casting time is a bonus action) |
+/// | Attack, Grapple, Shove, Ready, Dash, Disengage, Dodge, Help, Hide, Search, Use Item, Stabilize, Escape | 3 |
+/// | a spell cast as an action, cantrip or leveled (a leveled one then cools down) | 3 |
+/// | Move, Crawl | 1 |
+/// | a bonus action, a spell cast as one | 1 |
 pub fn ap_cost(actor: &Combatant, command: &Command) -> Option<u32> {
     Some(match command {
-        Command::Attack { .. } | Command::Grapple { .. } | Command::Shove { .. } | Command::Ready { .. } => 2,
-        Command::Move(_)
-        | Command::Crawl(_)
+        Command::Attack { .. }
+        | Command::Grapple { .. }
+        | Command::Shove { .. }
+        | Command::Ready { .. }
         | Command::Escape
         | Command::Dash
         | Command::Disengage
@@ -82,13 +89,13 @@ pub fn ap_cost(actor: &Combatant, command: &Command) -> Option<u32> {
         | Command::Hide
         | Command::Search
         | Command::UseItem { .. }
-        | Command::Stabilize { .. } => 1,
-        Command::Bonus(BonusAction::HealingWord { .. } | BonusAction::HuntersMark { .. }) => 2,
-        Command::Bonus(_) => 1,
+        | Command::Stabilize { .. } => ACTION_AP,
+        Command::Move(_) | Command::Crawl(_) | Command::Bonus(_) => 1,
         Command::Cast { spell, .. } => {
-            let def = actor.known_spell(*spell);
-            let bonus = def.is_some_and(|s| s.casting_time == crate::content::CastingTime::BonusAction);
-            (if bonus { 1 } else { 2 }) + def.map_or(0, |s| s.level)
+            let bonus = actor
+                .known_spell(*spell)
+                .is_some_and(|s| s.casting_time == crate::content::CastingTime::BonusAction);
+            if bonus { 1 } else { ACTION_AP }
         }
         _ => return None,
     })
@@ -110,6 +117,9 @@ pub fn cooldown(actor: &Combatant, command: &Command) -> Option<(String, u32)> {
 /// `Begin`: every charge meter starts where it stands (0 for a new fight) and the race runs.
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     crate::turn::can_begin(ctx)?;
+    for i in 0..ctx.combat.combatants.len() {
+        roll_initiative(ctx, ctx.combat.combatants[i].id);
+    }
     let c = &mut *ctx.combat;
     c.order = c.combatants.iter().filter(|x| !x.is_dead()).map(|x| x.id).collect();
     c.started = true;
@@ -125,6 +135,13 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     Ok(())
 }
 
+/// The tiebreak of equal charges and speeds: d20 + DEX modifier, rolled once per unit.
+fn roll_initiative(ctx: &mut Ctx, id: CombatantId) {
+    let roll = ctx.dice.die(20);
+    let c = ctx.combat.get_mut(id);
+    c.initiative = roll as i32 + c.modifier(crate::content::Ability::Dex);
+}
+
 /// Who wins a race already run: the highest charge at or above 100, ties broken as documented.
 pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
     combat
@@ -135,8 +152,8 @@ pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
             (
                 c.ctb.charge,
                 speed(c),
+                c.initiative,
                 c.abilities.dex,
-                c.side == Side::Party,
                 std::cmp::Reverse(c.id),
             )
         })
@@ -303,6 +320,7 @@ pub fn within_budget(
 
 /// A newcomer enters the race with an empty meter; the race picks it when its charge is highest.
 fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
+    roll_initiative(ctx, id);
     let c = ctx.combat.get_mut(id);
     c.ctb.charge = 0;
     c.ctb.ap = 0;
@@ -343,7 +361,7 @@ impl super::TimingModel for Ctb {
     fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
         match slot {
             Resource::Action | Resource::BonusAction if c.ctb.paid => true,
-            Resource::Action => c.ctb.ap >= 2,
+            Resource::Action => c.ctb.ap >= ACTION_AP,
             Resource::BonusAction => c.ctb.ap >= 1,
             // One reaction between turns, as in GogoBee.
             Resource::Reaction | Resource::Movement => c.resources.has(slot),

@@ -25,9 +25,10 @@
 //!   [`carry_day_uses`]) and reset on a long rest ([`long_rest`]).
 //! - *Instants* ([`Instant`]): Rogues have Quick Draw (Instant REF 12), Fighters and Berserkers
 //!   Battle Cry (8), Mages Premonition (5), Rangers Steady Aim (no REF of its own: the ranger's).
-//!   The AI declares its Instant every round; a player declares with `DeclareInstant` during a
-//!   round, for the next round's Instant phase, or before the scene starts (`/instant` before
-//!   `/combat start`), for round 1's.
+//!   Each Instant is once a scene (the seed leaves limits to each ability; an Instant every
+//!   round for free outweighed everything the other side had). The AI declares its Instant in
+//!   round 1; a player declares with `DeclareInstant` during a round, for the next round's
+//!   Instant phase, or before the scene starts (`/instant` before `/combat start`), for round 1's.
 //! - *Armor durability*: the shared content has none, so scene end only resets abilities.
 
 use crate::action_economy::Resource;
@@ -71,7 +72,8 @@ pub fn interrupts(c: &Combatant) -> Vec<InterruptLeft> {
 
 /// The Instants the next Instant phase will resolve, in order (Instant REF, then the declarer's
 /// LUK; entries still tied flip d2 then, and are listed here by id): each standing entity's
-/// declared Instant, and for the AI the one its class grants (it declares every round).
+/// declared Instant, and for the AI the one its class grants while it has not used it this
+/// scene.
 pub fn upcoming_instants(combat: &Combat) -> Vec<(CombatantId, Instant, i32)> {
     let mut upcoming: Vec<(CombatantId, Instant, i32)> = combat
         .combatants
@@ -79,7 +81,7 @@ pub fn upcoming_instants(combat: &Combat) -> Vec<(CombatantId, Instant, i32)> {
         .filter(|c| c.is_standing())
         .filter_map(|c| {
             let instant = c.tdgs.declared.or_else(|| match c.controller {
-                Controller::Ai(_) => Instant::granted(c),
+                Controller::Ai(_) => Instant::ready(c),
                 Controller::Player(_) => None,
             })?;
             Some((c.id, instant, instant.reflex_for(c)))
@@ -223,6 +225,12 @@ impl Instant {
         .into_iter()
         .find(|(feature, _)| c.has_feature(*feature, Ruleset::Tdgs))
         .map(|(_, instant)| instant)
+    }
+
+    /// The Instant `c`'s class grants, while it is unused this scene: every Instant is once a
+    /// scene, for every side alike (the seed leaves the limit to each ability).
+    pub fn ready(c: &Combatant) -> Option<Instant> {
+        Instant::granted(c).filter(|i| !c.tdgs.instants_used.contains(i))
     }
 }
 
@@ -529,9 +537,10 @@ fn instant_phase(ctx: &mut Ctx) {
             continue;
         }
         if matches!(c.controller, Controller::Ai(_)) && c.tdgs.declared.is_none() {
-            c.tdgs.declared = Instant::granted(c);
+            c.tdgs.declared = Instant::ready(c);
         }
         if let Some(instant) = c.tdgs.declared.take() {
+            c.tdgs.instants_used.push(instant);
             declared.push((c.id, instant));
         }
     }
@@ -747,6 +756,11 @@ pub fn declare_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Resu
             .into(),
         });
     }
+    if c.tdgs.instants_used.contains(&instant) {
+        return Err(RuleViolation::SpentThisScene {
+            ability: instant.name().into(),
+        });
+    }
     ctx.combat.get_mut(id).tdgs.declared = Some(instant);
     let round = if ctx.combat.started { ctx.combat.round + 1 } else { 1 };
     ctx.emit(Event::InstantDeclared { id, instant, round });
@@ -761,5 +775,6 @@ pub fn scene_end(combat: &mut Combat) {
             u.scene = 0;
         }
         c.tdgs.declared = None;
+        c.tdgs.instants_used.clear();
     }
 }
