@@ -585,7 +585,7 @@ impl ToSql for Bound<'_> {
 
 /// A SQLite error of this process's own connections as the service reports a database error.
 /// A unique or primary key violation is told as one ([`UNIQUE_VIOLATION`], which
-/// `store::is_unique_violation` recognises as it recognises sqlx's).
+/// `db::is_unique_violation` recognises as it recognises sqlx's).
 pub(crate) fn database_error(err: &rusqlite::Error) -> ServiceError {
     let said = if is_unique_violation(err) {
         UNIQUE_VIOLATION

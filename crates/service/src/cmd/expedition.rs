@@ -232,7 +232,7 @@ impl Service {
             Ok(new) => new,
             // `ux_expeditions_active_character`: another start won the race (PostgreSQL lets
             // both check; SQLite's BEGIN IMMEDIATE never gets here). The same refusal.
-            Err(err) if crate::store::is_unique_violation(&err) => {
+            Err(err) if crate::db::is_unique_violation(&err) => {
                 txn.rollback().await?;
                 let zone = active(self.db().conn(), row.id)
                     .await?

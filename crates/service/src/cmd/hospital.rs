@@ -427,7 +427,7 @@ impl Service {
             match rest_timer {
                 Ok(_) => {}
                 // `ux_timers_unique_key`: this admission's rest is scheduled already.
-                Err(err) if crate::store::is_unique_violation(&err) => return Ok(None),
+                Err(err) if crate::db::is_unique_violation(&err) => return Ok(None),
                 Err(err) => return Err(err.into()),
             }
             Payment::Paid {

@@ -87,7 +87,7 @@ pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait + crate::access::Ac
 /// A unique violation on the name index, read as the refusal a check would have given.
 pub(crate) fn name_race(err: ServiceError, name: &str) -> ServiceError {
     match err {
-        ServiceError::Database(e) if crate::store::is_unique_violation(&e) => {
+        ServiceError::Database(e) if crate::db::is_unique_violation(&e) => {
             ServiceError::NameTaken { name: name.to_owned() }
         }
         other => other,
