@@ -6,6 +6,8 @@ use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, Enti
 
 use crate::entity::{combat, combat_event, combat_snapshot, combatant, readied_action};
 use crate::writer::Prepared;
+use engine::{Combatant, Terrain};
+
 use crate::{DateTimeUtc, ServiceError};
 
 use super::rows::Batch;
@@ -65,10 +67,7 @@ pub(crate) async fn rebuild<R: crate::access::Access>(
             let logged: Logged = entry
                 .command()
                 .map_err(|err| unreadable(format!("an unreadable command {}: {err}", entry.seq)))?;
-            let (window, wait) = (
-                live.combat.window.clone(),
-                crate::cmd::turn_timer::wait_key(&live.combat),
-            );
+            let (window, wait) = (live.combat.window.clone(), crate::store::wait_key(&live.combat));
             live.replay(logged, entry.created_at)
                 .map_err(|err| unreadable(format!("a command {} that no longer applies: {err}", entry.seq)))?;
             live.track(window.as_ref(), wait, entry.created_at);
@@ -236,4 +235,16 @@ pub(super) fn first_rows(backend: DbBackend, live: &Live, now: DateTimeUtc) -> B
         ..Before::of(live)
     };
     batch.rows(&empty, live, true, now)
+}
+
+/// A fight about to be created in a channel.
+pub(crate) struct NewFight<'a> {
+    pub campaign_id: i64,
+    pub channel_id: &'a str,
+    pub expedition_id: Option<i64>,
+    /// Combatants in order, with the character behind each (`None` for monsters).
+    pub members: Vec<(Combatant, Option<i64>)>,
+    pub terrain: Terrain,
+    /// An arena duel (`cmd::arena`): it ends at 0 HP and no one dies.
+    pub duel: bool,
 }

@@ -31,6 +31,8 @@ use tokio::sync::oneshot;
 
 use crate::db::GroupCommit;
 use crate::entity::{combat_event, timer};
+use crate::notice::Notice;
+use crate::settle;
 use crate::writer::{GroupCommitCounts, GroupWrite};
 use crate::{DateTimeUtc, Db, ServiceError};
 
@@ -42,8 +44,9 @@ mod rows;
 mod timers;
 
 pub(crate) use cache::Cache;
-pub(crate) use live::{Applied, Before, Live};
-pub(crate) use load::{create, create_alone, load, rebuild};
+pub(crate) use live::{Applied, Before, Live, WaitKey, engine_step, room_for, wait_key};
+pub use live::{MAX_COMBATANTS, awaited};
+pub(crate) use load::{NewFight, create, create_alone, load, rebuild};
 pub(crate) use logged::Logged;
 use rows::{Batch, statements};
 pub(crate) use timers::arm_at;
@@ -74,29 +77,36 @@ fn needs_transaction(after: &Live, events: &[Event]) -> bool {
 
 /// What a command's transaction does besides the fight's own rows, in it: a character who died
 /// in the command is admitted to the Hospital (§8.1), before any settlement reads their row;
-/// a fight that ended is settled (an arena duel: the streaks, and nothing else of the fight,
-/// `cmd::arena`).
+/// a fight that ended is settled (an arena duel: the streaks, and nothing else of the fight).
+/// The rules are [`crate::settle`]'s.
 async fn aftermath<R: crate::access::Access>(
     txn: &R,
     after: &mut Live,
     events: &[Event],
     now: DateTimeUtc,
 ) -> Result<Aftermath, ServiceError> {
+    let mut fight = settle::Fight {
+        id: after.id,
+        expedition_id: after.expedition_id,
+        combat: &after.combat,
+        characters: &after.characters,
+        dice: &mut after.dice,
+    };
     let mut aftermath = Vec::new();
     for event in events {
         if let Event::Died { id } = event
-            && let Some(admission) = crate::cmd::hospital::admit(txn, after, id.0 as usize, now).await?
+            && let Some(admission) = settle::hospital::admit(txn, &fight, id.0 as usize, now).await?
         {
-            aftermath.push(crate::Notice::Admitted(admission));
+            aftermath.push(Notice::Admitted(admission));
         }
     }
-    if after.combat.outcome.is_some() && after.combat.duel {
-        if let Some(end) = crate::cmd::arena::settle(txn, after, now).await? {
-            aftermath.push(crate::Notice::DuelEnded(end));
+    if fight.combat.outcome.is_some() && fight.combat.duel {
+        if let Some(end) = settle::duel::settle(txn, &fight, now).await? {
+            aftermath.push(Notice::DuelEnded(end));
         }
-    } else if after.combat.outcome.is_some() {
-        let settled = crate::cmd::combat::settle(txn, after, events, now).await?;
-        aftermath.push(crate::Notice::Settled(settled));
+    } else if fight.combat.outcome.is_some() {
+        let settled = settle::fight::settle(txn, &mut fight, events, now).await?;
+        aftermath.push(Notice::Settled(settled));
     }
     Ok(aftermath)
 }
@@ -124,7 +134,7 @@ pub(crate) struct Written<T> {
 
 /// What a command's transaction did besides the combat itself, in order: Hospital
 /// admissions (a character died), then the settlement if the fight ended.
-pub(crate) type Aftermath = Vec<crate::Notice>;
+pub(crate) type Aftermath = Vec<Notice>;
 
 impl Store {
     /// A store over `db`.
@@ -501,8 +511,8 @@ mod tests {
     use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 
     use crate::ServiceError;
-    use crate::cmd::combat::NewFight;
     use crate::entity::combat_start;
+    use crate::store::NewFight;
 
     fn fight(campaign_id: i64) -> NewFight<'static> {
         NewFight {

@@ -89,7 +89,7 @@ pub(super) fn timer_change(before: &Before, after: &mut Live, now: DateTimeUtc) 
     after.track(before.window.as_ref(), before.wait, now);
     let running = after.combat.outcome.is_none();
     let timed = after.combat.window.is_some()
-        || (after.turn_timeout_secs > 0 && crate::cmd::turn_timer::awaited(&after.combat).is_some());
+        || (after.turn_timeout_secs > 0 && crate::store::awaited(&after.combat).is_some());
     let mut fight_timer = None;
     match before.fight_timer {
         Some(id) if !running => {
@@ -127,7 +127,7 @@ pub(crate) fn arm_at(live: &Live, now: DateTimeUtc) -> DateTimeUtc {
         let turn = Duration::seconds(live.turn_timeout_secs);
         due = due.min(now + turn);
         if let Some(since) = live.wait_since
-            && crate::cmd::turn_timer::awaited(&live.combat).is_some()
+            && crate::store::awaited(&live.combat).is_some()
         {
             due = due.min(since + turn);
         }
