@@ -6,10 +6,11 @@
 //! active combats in memory with one writer per combat, and writes each combat command as
 //! ONE transaction guarded by its log entry's key (see `store`); on a SQLite file and on
 //! PostgreSQL those transactions are group commits (`writer`, `pg_writer`). The [`repo`]
-//! modules are the queries. The [`scheduler`] fires the `timers` table's rows (reaction
-//! timeouts, recovery rests) exactly once across processes, each process only those of the
-//! guilds its Discord shards own ([`Shards`]); `cmd::hospital` is death and the Hospital
-//! (seed 000 §8).
+//! modules are the queries; `settle` is what the commands share below them (a death's
+//! admission, a fight's and a duel's settlement, the rules two commands both need). The
+//! [`scheduler`] fires the `timers` table's rows (reaction timeouts, recovery rests) exactly
+//! once across processes, each process only those of the guilds its Discord shards own
+//! ([`Shards`]); `cmd::hospital` is `/hospital` (seed 000 §8).
 
 pub mod access;
 pub mod baseline;

@@ -9,7 +9,7 @@
 //! they carry; when the duel ends nothing of it is written back — HP, potions drunk, spell slots
 //! and per-day Interrupts are as they were before the duel (the arena's healers and Thom's
 //! lending shelf). The winner's `arena_streak` goes up by one; the loser's goes to 0, as a death
-//! sets it (`cmd::hospital::admit`). A duel a GM halts (`/gm end`) changes no streak.
+//! sets it (`settle::hospital::admit`). A duel a GM halts (`/gm end`) changes no streak.
 //!
 //! Refused: challenging yourself, someone without a character, and either duellist in a fight
 //! (a duel counts), out on an expedition, in the Hospital or on the healers' recovery rest (the

@@ -61,7 +61,7 @@ impl Service {
                 player_id: player_id.to_owned(),
             });
         }
-        // Unique in the campaign, 2–32 printable characters, no monster's (`cmd::roster`).
+        // Unique in the campaign, 2–32 printable characters, no monster's (`settle::names`).
         let name = crate::settle::names::name_for_new(self.db().conn(), campaign_id, name).await?;
         let name = name.as_str();
         let race = parse_race(race)?;

@@ -65,13 +65,13 @@ pub(crate) struct Live {
     /// When the open reaction window opened (`None`: no window, or one opened before the fight's one timer (`m20261210_000013`),
     /// which has a timeout row of its own).
     pub window_since: Option<DateTimeUtc>,
-    /// The fight's timer ([`COMBAT_TIMER`]): one row from the fight's first window or wait on
+    /// The fight's timer ([`super::COMBAT_TIMER`]): one row from the fight's first window or wait on
     /// a player to its end, not one a window and one a wait — windows open and turns pass
     /// without writing it (issue 13: those rows were two of a command's ≈ five WAL pages).
     /// It is due no later than the earliest deadline: the open window's end
     /// ([`Live::window_since`] plus the reaction timeout) and the wait's ([`Live::wait_since`]
     /// plus the turn timeout). Each time it is armed it is due at most the shorter timeout on
-    /// ([`arm_at`]), so a window or wait that begins later also ends later. When it fires early,
+    /// ([`super::arm_at`]), so a window or wait that begins later also ends later. When it fires early,
     /// nothing happens but its arming again (see [`crate::cmd::turn_timer`]).
     pub fight_timer: Option<i64>,
     /// When the wait on the player the fight waits for began (`None`: it waits on no one, or

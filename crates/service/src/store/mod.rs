@@ -153,7 +153,7 @@ impl Store {
 
     /// Whether the command that brought the fight to `after` with `events` writes its snapshot
     /// (and the denormalised rows with it): every [`Store::snapshot_every`] versions, at a death
-    /// (what `cmd::character::fighting_in` reads), and when it ends (what replay and retention read).
+    /// (what `repo::combats::fighting_in` reads), and when it ends (what replay and retention read).
     fn snapshot_due(&self, after: &Live, events: &[Event]) -> bool {
         after.combat.outcome.is_some()
             || after.version % self.snapshot_every.load(Ordering::Relaxed).max(1) == 0
