@@ -22,7 +22,8 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, 
 
 use crate::entity::{arena_duel, character};
 use crate::repo::characters;
-pub use crate::settle::duel::{DECLINED, DuelEnd, FIGHTING, OFFERED, OVER};
+pub use crate::settle::duel::DuelEnd;
+use crate::settle::duel::{DECLINED, FIGHTING, OFFERED};
 use crate::store::NewFight;
 use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
 

@@ -6,13 +6,11 @@ use engine::content::data::MAX_LEVEL;
 use engine::content::{Armor, Item, Weapon};
 
 use crate::convert::{self, Pack, SHIELD, choices};
-pub use crate::convert::{parse_class, parse_item, parse_race};
+use crate::convert::{parse_class, parse_race};
 use crate::entity::character;
 use crate::repo::characters::{self, NewCharacter};
 use crate::repo::combats::{active_combat, in_active_combat};
-pub use crate::settle::names::MAX_NAME_CHARS;
-pub use crate::settle::sheet::{Inventory, Sheet};
-use crate::settle::sheet::{carried_items, max_hp, set_level};
+use crate::settle::sheet::{Inventory, Sheet, carried_items, max_hp, set_level};
 use crate::{DateTimeUtc, Service, ServiceError};
 
 /// Coins a new character starts with.

@@ -14,15 +14,12 @@ use engine::{
 };
 use sea_orm::{ColumnTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::convert::choices;
-use crate::convert::parse_item;
+use crate::convert::{choices, parse_item};
 use crate::entity::timer;
 use crate::repo::combats;
 use crate::service::{hash_text, mix};
-pub use crate::settle::fight::{Settled, Share};
 pub use crate::store::MAX_COMBATANTS;
-use crate::store::{Applied, Live, Logged};
-use crate::store::{NewFight, engine_step, room_for};
+use crate::store::{Applied, Live, Logged, NewFight, engine_step, room_for};
 use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
 
 /// A player's combat command, with targets by name (as typed or autocompleted).

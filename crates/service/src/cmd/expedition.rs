@@ -12,12 +12,14 @@ use engine::{Combatant, Dice, Terrain};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
-use crate::convert::{self};
+use crate::convert;
 use crate::entity::{character, expedition};
 use crate::repo::characters;
 use crate::service::mix;
-pub use crate::settle::expedition::{ABANDONED, ACTIVE, COMPLETED, LEFT, parse_zone, room_hidden, trophy};
-use crate::settle::expedition::{RACE_ATTEMPTS, active, materials, materials_json, name_monsters};
+use crate::settle::expedition::{
+    ACTIVE, COMPLETED, LEFT, RACE_ATTEMPTS, active, materials, materials_json, name_monsters,
+};
+pub use crate::settle::expedition::{parse_zone, room_hidden};
 use crate::settle::sheet::Sheet;
 use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
 

@@ -12,8 +12,7 @@ use crate::convert::{self, SHIELD, choices};
 use crate::repo::characters;
 use crate::settle::expedition::name_monsters;
 use crate::settle::sheet::{Inventory, Sheet, set_level};
-use crate::store::NewFight;
-use crate::store::{Applied, Logged};
+use crate::store::{Applied, Logged, NewFight};
 use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
 
 /// Most monsters one `/gm spawn` adds.

@@ -19,8 +19,7 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, 
 use crate::entity::{debt, hospital_record, timer};
 pub use crate::error::describe;
 use crate::repo::characters;
-use crate::settle::hospital::latest;
-pub use crate::settle::hospital::{Admission, NO_ZONE, RECOVERY_REST};
+use crate::settle::hospital::{RECOVERY_REST, latest};
 use crate::{DateTimeUtc, Service, ServiceError};
 
 /// What `/hospital pay` did.

@@ -14,7 +14,7 @@ use engine::content::{Armor, Weapon};
 
 use crate::entity::character;
 use crate::goods::{self, the_world};
-pub use crate::goods::{Room, room};
+use crate::goods::{Room, room};
 use crate::repo::characters;
 use crate::{Service, ServiceError};
 

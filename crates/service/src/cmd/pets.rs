@@ -12,7 +12,7 @@
 //! against one).
 
 use crate::repo::characters;
-pub use crate::settle::pets::fighting_name;
+use crate::settle::pets::fighting_name;
 use crate::{Service, ServiceError};
 
 /// A pet bought.

@@ -12,8 +12,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::entity::character::{self, Column, Entity as Character};
 use crate::repo::characters;
-pub use crate::settle::names::{MAX_NAME_CHARS, MIN_NAME_CHARS, check_name};
-use crate::settle::names::{free, name_race};
+use crate::settle::names::{check_name, free, name_race};
 use crate::{Service, ServiceError};
 
 /// The `player_id` prefix of retired characters.

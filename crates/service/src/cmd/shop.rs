@@ -11,9 +11,7 @@
 use engine::content::data::{Content, GoodKind, StockDef, World, normalize_name};
 
 use crate::entity::character;
-pub use crate::goods::MAX_COUNT;
-use crate::goods::check_count;
-use crate::goods::{self, the_world};
+use crate::goods::{self, check_count, the_world};
 use crate::repo::characters;
 use crate::{Service, ServiceError};
 

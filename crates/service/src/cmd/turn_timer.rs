@@ -34,8 +34,7 @@ use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::entity::{idle_fight, timer};
-use crate::scheduler::Fired;
-pub use crate::scheduler::{FightPaused, TurnTimedOut};
+use crate::scheduler::{FightPaused, Fired, TurnTimedOut};
 use crate::store::COMBAT_TIMER;
 pub use crate::store::awaited;
 use crate::{DateTimeUtc, Service, ServiceError};
