@@ -1,7 +1,7 @@
-//! The Hospital (seed 000 §8): admission when a character dies (inside the combat command's
-//! own transaction), `/hospital` and `/hospital status`, `/hospital pay` (the fee paid, or
-//! deferred as a debt), the recovery rest as a timer, the discharge when it ends, and the
-//! debt's XP penalty. The numbers come from `engine::hospital`.
+//! The Hospital (seed 000 §8): `/hospital` and `/hospital status`, `/hospital pay` (the fee paid,
+//! or deferred as a debt) and the recovery rest as a timer. The admission when a character dies
+//! (inside the combat command's own transaction), the discharge when the rest ends and the
+//! debt's XP penalty are `settle::hospital`'s; the numbers come from `engine::hospital`.
 //!
 //! The rule implemented (also in the README): the fee is fixed at admission — the level's base
 //! fee, the zone-tier modifier, −25 % with a Cleric ally in the fight, capped at 40 % of the

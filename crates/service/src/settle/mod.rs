@@ -2,7 +2,8 @@
 //! admission and a fight's or an arena duel's settlement, written inside the ending command's
 //! transaction (the store calls them, [`crate::store`]'s aftermath), and the rules and queries
 //! two commands both need — expeditions, names, the Hospital's gate, a character's sheet and pet.
-//! Built on `repo`, `access`, `entity` and the engine: nothing here knows a command or the store.
+//! Built on `repo`, `access`, `entity`, `convert`, `goods` and the engine: nothing here knows a
+//! command or the store.
 
 pub mod duel;
 pub mod expedition;
