@@ -202,6 +202,39 @@ pub fn choices<I: IntoIterator<Item = S>, S: AsRef<str>>(names: I) -> String {
     }
 }
 
+pub(crate) fn unknown<T: Copy>(
+    kind: &'static str,
+    given: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> ServiceError {
+    ServiceError::Unknown {
+        kind,
+        given: given.trim().to_owned(),
+        valid: choices(all.iter().map(|x| name(*x))),
+    }
+}
+
+/// Parses a race, refusing an unknown one with the list of valid races.
+pub fn parse_race(text: &str) -> Result<Race, ServiceError> {
+    Race::parse(text).ok_or_else(|| unknown("race", text, &Race::all(), Race::name))
+}
+
+/// Parses a class, refusing an unknown one with the list of valid classes.
+pub fn parse_class(text: &str) -> Result<Class, ServiceError> {
+    Class::parse(text).ok_or_else(|| unknown("class", text, &Class::all(), Class::name))
+}
+
+/// Parses a built-in consumable item, refusing an unknown one with the list of items.
+pub fn parse_item(text: &str) -> Result<Item, ServiceError> {
+    let content = engine::content::data::builtin();
+    content.item_id(text).ok_or_else(|| ServiceError::Unknown {
+        kind: "item",
+        given: text.trim().to_owned(),
+        valid: choices(content.items.all().iter().map(|i| &*i.name)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{MAX_LISTED, choices};

@@ -513,6 +513,13 @@ fn is_sqlite_memory(url: &str) -> bool {
     url.contains(":memory:") || url.contains("mode=memory")
 }
 
+/// Whether `err` is a unique or primary key violation: sqlx's, or one of this process's own
+/// SQLite connections' ([`crate::writer::database_error`]).
+pub(crate) fn is_unique_violation(err: &sea_orm::DbErr) -> bool {
+    matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_)))
+        || matches!(err, sea_orm::DbErr::Custom(said) if said.starts_with(crate::writer::UNIQUE_VIOLATION))
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_sqlite_memory;

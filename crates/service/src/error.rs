@@ -110,7 +110,7 @@ pub enum ServiceError {
     #[error("{name} is in the Hospital — /hospital pay settles the {fee}-coin fee and starts the recovery rest.")]
     InHospital { name: String, fee: i64 },
     /// The character is on recovery rest after a Hospital stay: no expedition until it ends.
-    #[error("{name} is on recovery rest for {rem} more — no expeditions until it ends; everything else is open.", rem = crate::cmd::hospital::describe(*remaining))]
+    #[error("{name} is on recovery rest for {rem} more — no expeditions until it ends; everything else is open.", rem = crate::error::describe(*remaining))]
     Resting { name: String, remaining: chrono::Duration },
     /// The character died in this fight and takes no further part in it.
     #[error("{name} has died and takes no further part in this fight — see /hospital.")]
@@ -138,4 +138,24 @@ pub enum ServiceError {
     /// An arena challenge or its answer refused: who cannot duel, and why.
     #[error("{0}")]
     Arena(String),
+}
+
+/// A duration for players, to the minute (seconds under a minute): "2 hours", "1 hour 5 minutes",
+/// "45 minutes", "30 seconds".
+pub fn describe(d: chrono::Duration) -> String {
+    fn unit(n: i64, one: &str) -> String {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    }
+    let secs = d.num_seconds().max(0);
+    let (h, m) = (secs / 3600, secs % 3600 / 60);
+    match (h, m) {
+        (0, 0) => unit(secs, "second"),
+        (0, m) => unit(m, "minute"),
+        (h, 0) => unit(h, "hour"),
+        (h, m) => format!("{} {}", unit(h, "hour"), unit(m, "minute")),
+    }
 }

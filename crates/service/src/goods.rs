@@ -3,10 +3,12 @@
 //! `recipes.toml`, checked against the built-in content once), and adding or taking goods and
 //! materials on a character row (the `inventory` and `gear` columns).
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use engine::content::data::{Content, ContentError, GoodKind, World, normalize_name};
 use engine::content::{Armor, Weapon};
+use serde::{Deserialize, Serialize};
 
 use crate::ServiceError;
 use crate::convert;
@@ -171,4 +173,47 @@ pub(crate) fn take_material(row: &mut character::Model, name: &str, count: u32) 
     }
     row.gear = convert::pack_json(&pack);
     Ok(())
+}
+
+/// The most of one good bought or sold at once.
+pub const MAX_COUNT: u32 = 99;
+
+/// Refuses a count outside 1–[`MAX_COUNT`].
+pub(crate) fn check_count(count: u32) -> Result<(), ServiceError> {
+    if (1..=MAX_COUNT).contains(&count) {
+        Ok(())
+    } else {
+        Err(ServiceError::InvalidInput(format!(
+            "The count is from 1 to {MAX_COUNT}, not {count}."
+        )))
+    }
+}
+
+/// A room and its chest, as `characters.housing` stores it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Room {
+    /// Goods (consumables, spare weapons and armor, shields) by name, with counts.
+    #[serde(default)]
+    pub goods: BTreeMap<String, u32>,
+    /// Materials and trophies brought home, by name, with counts.
+    #[serde(default)]
+    pub materials: BTreeMap<String, u32>,
+}
+
+impl Room {
+    /// How many things the chest holds, counted one by one.
+    pub fn stored(&self) -> u32 {
+        self.goods.values().chain(self.materials.values()).sum()
+    }
+}
+
+/// The character's room, if they have one.
+pub fn room(row: &character::Model) -> Result<Option<Room>, ServiceError> {
+    row.housing
+        .as_deref()
+        .map(|text| {
+            serde_json::from_str(text)
+                .map_err(|e| ServiceError::InvalidInput(format!("{}'s room could not be read: {e}", row.name)))
+        })
+        .transpose()
 }

@@ -20,10 +20,10 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use sea_orm::{ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, Statement, TransactionTrait};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use crate::ServiceError;
-use crate::writer::{GroupCommitCounts, GroupWrite, Prepared, Statements};
+use crate::writer::{Answer, GroupCommitCounts, GroupWrite, Prepared, Statements};
 
 /// Commands in one group commit, at most.
 const MAX_GROUP: usize = 64;
@@ -95,8 +95,6 @@ impl PgWriter {
     }
 }
 
-type Answer = (oneshot::Sender<Result<(), ServiceError>>, Result<(), ServiceError>);
-
 /// A writer task: take the queued writes as a group, commit, answer, until every handle is
 /// gone. [`WRITERS`] of them share the queue. A fight's commands never race each other: the
 /// store sends a fight's next command only once its last is answered.
@@ -124,14 +122,7 @@ async fn run(
         // groups over the same fights never wait on each other in a cycle (a deadlock that
         // PostgreSQL would break by failing one whole group).
         group.sort_by_key(|write| write.combat_id);
-        let answers = commit_group(&conn, group).await;
-        let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
-        if committed > 0 {
-            counts.record(committed);
-        }
-        for (done, answer) in answers {
-            let _ = done.send(answer);
-        }
+        counts.answer(commit_group(&conn, group).await);
     }
 }
 

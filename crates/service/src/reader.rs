@@ -387,18 +387,16 @@ mod tests {
             .expect("a look-up")
             .expect("Bo");
         assert_eq!(
-            crate::cmd::character::active_combat(&db, &ana)
-                .await
-                .expect("a look-up"),
+            crate::repo::combats::active_combat(&db, &ana).await.expect("a look-up"),
             Some(1),
             "the reader sees the join the group commit wrote"
         );
         assert_eq!(
-            crate::cmd::character::active_combat(db.conn(), &ana).await.ok(),
+            crate::repo::combats::active_combat(db.conn(), &ana).await.ok(),
             Some(Some(1))
         );
         assert!(
-            !crate::cmd::character::in_active_combat(&db, &bo)
+            !crate::repo::combats::in_active_combat(&db, &bo)
                 .await
                 .expect("a look-up")
         );

@@ -29,8 +29,8 @@ use chrono::Duration;
 use sea_orm::sea_query::{Expr, LockBehavior, LockType};
 use sea_orm::{ColumnTrait, Condition, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use crate::cmd::hospital::{self, RECOVERY_REST};
 use crate::entity::{campaign, character, hospital_record, timer};
+use crate::settle::hospital::{self, RECOVERY_REST};
 use crate::store::{COMBAT_TIMER, REACTION_TIMEOUT, TURN_TIMEOUT};
 use crate::{Backend, CombatUpdate, DateTimeUtc, Service, ServiceError};
 
@@ -40,6 +40,23 @@ pub const BATCH: u64 = 500;
 /// How long a claim on a reaction timeout holds before another worker may take it over.
 pub const CLAIM_LEASE: Duration = Duration::seconds(60);
 
+/// A fight that paused because nobody played: its channel and the players it waits for.
+#[derive(Debug, Clone)]
+pub struct FightPaused {
+    pub combat_id: i64,
+    pub channel_id: String,
+    /// The characters of the players who let their turns run out.
+    pub names: Vec<String>,
+}
+
+/// A turn that ran out: who, and what ending it did.
+#[derive(Debug, Clone)]
+pub struct TurnTimedOut {
+    /// The player's character.
+    pub name: String,
+    pub update: CombatUpdate,
+}
+
 /// What a fired timer did, for the app to tell the players.
 #[derive(Debug, Clone)]
 pub enum Fired {
@@ -48,7 +65,7 @@ pub enum Fired {
     /// A player the fight waited on ran out of time: their turn ended as if they sent `/endturn`.
     TurnTimedOut(Box<crate::TurnTimedOut>),
     /// Every player let their last turns run out: the fight waits, untouched, for one of them.
-    FightPaused(crate::cmd::turn_timer::FightPaused),
+    FightPaused(crate::scheduler::FightPaused),
     /// A recovery rest ended (seed 000 §8.4): HP restored; tell the player (a DM, or `channel_id`).
     RestOver {
         player_id: String,

@@ -5,8 +5,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-use engine::{Combat, CombatantId, Dice, Event};
+use engine::{Combat, Dice, Event};
 
+use crate::notice::Notice;
 use crate::store::{Live, Store};
 use crate::writer::GroupCommitCounts;
 use crate::{DateTimeUtc, Db, ServiceError, Shards};
@@ -62,24 +63,6 @@ pub struct CombatUpdate {
     /// When the wait on the player the fight waits for began: their turn ends the campaign's
     /// turn timeout later, if it is on.
     pub wait_since: Option<DateTimeUtc>,
-}
-
-/// Things the service does around the engine that the renderer should narrate.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Notice {
-    /// A combat was created in the channel (not begun yet unless `Begun` follows).
-    CombatCreated,
-    /// A character joined the fight; `initiative` once it has begun.
-    Joined { id: CombatantId, initiative: Option<i32> },
-    /// Monsters entered the fight.
-    Spawned { ids: Vec<CombatantId> },
-    /// The fight is over and its results were written to the characters.
-    Settled(crate::cmd::combat::Settled),
-    /// A character died and was admitted to the Hospital (seed 000 §8.1), in the same
-    /// transaction as the command that killed them.
-    Admitted(crate::cmd::hospital::Admission),
-    /// An arena duel ended: the streaks it changed (`cmd::arena`).
-    DuelEnded(crate::cmd::arena::DuelEnd),
 }
 
 impl Service {

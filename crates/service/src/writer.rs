@@ -72,10 +72,25 @@ pub struct GroupCommitCounts {
     commands: AtomicU64,
 }
 
+/// A write of a group and its answer: committed, or why it failed.
+pub(crate) type Answer = (oneshot::Sender<Result<(), ServiceError>>, Result<(), ServiceError>);
+
 impl GroupCommitCounts {
-    pub(crate) fn record(&self, commands: usize) {
+    fn record(&self, commands: usize) {
         self.transactions.fetch_add(1, Ordering::Relaxed);
         self.commands.fetch_add(commands as u64, Ordering::Relaxed);
+    }
+
+    /// Answers a group's writes (the SQLite and the PostgreSQL group commit alike), counting the
+    /// group's transaction if it committed any.
+    pub(crate) fn answer(&self, answers: Vec<Answer>) {
+        let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
+        if committed > 0 {
+            self.record(committed);
+        }
+        for (done, answer) in answers {
+            let _ = done.send(answer);
+        }
     }
 
     /// Transactions committed by the group commit.
@@ -328,7 +343,7 @@ impl Lead {
     pub async fn write(self) {
         let shared = Arc::clone(self.shared.as_ref().expect("a lead holds the writer"));
         if let Some(answers) = next_group(&shared).await {
-            deliver(&shared, answers);
+            shared.counts.answer(answers);
         }
     }
 }
@@ -363,7 +378,7 @@ fn hand_off(shared: Arc<Shared>) {
 async fn lead(shared: Arc<Shared>) {
     loop {
         if let Some(answers) = next_group(&shared).await {
-            deliver(&shared, answers);
+            shared.counts.answer(answers);
             // The commands just answered run before the next group is written.
             tokio::task::yield_now().await;
         } else {
@@ -374,17 +389,6 @@ async fn lead(shared: Arc<Shared>) {
                 return;
             }
         }
-    }
-}
-
-/// Answers a group's writes.
-fn deliver(shared: &Shared, answers: Vec<Answer>) {
-    let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
-    if committed > 0 {
-        shared.counts.record(committed);
-    }
-    for (done, answer) in answers {
-        let _ = done.send(answer);
     }
 }
 
@@ -440,8 +444,6 @@ fn is_busy(err: &rusqlite::Error) -> bool {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
     )
 }
-
-type Answer = (oneshot::Sender<Result<(), ServiceError>>, Result<(), ServiceError>);
 
 /// Writes `group` in one transaction, each write under its own savepoint.
 ///
@@ -585,7 +587,7 @@ impl ToSql for Bound<'_> {
 
 /// A SQLite error of this process's own connections as the service reports a database error.
 /// A unique or primary key violation is told as one ([`UNIQUE_VIOLATION`], which
-/// `store::is_unique_violation` recognises as it recognises sqlx's).
+/// `db::is_unique_violation` recognises as it recognises sqlx's).
 pub(crate) fn database_error(err: &rusqlite::Error) -> ServiceError {
     let said = if is_unique_violation(err) {
         UNIQUE_VIOLATION

@@ -9,7 +9,7 @@
 //! they carry; when the duel ends nothing of it is written back — HP, potions drunk, spell slots
 //! and per-day Interrupts are as they were before the duel (the arena's healers and Thom's
 //! lending shelf). The winner's `arena_streak` goes up by one; the loser's goes to 0, as a death
-//! sets it (`cmd::hospital::admit`). A duel a GM halts (`/gm end`) changes no streak.
+//! sets it (`settle::hospital::admit`). A duel a GM halts (`/gm end`) changes no streak.
 //!
 //! Refused: challenging yourself, someone without a character, and either duellist in a fight
 //! (a duel counts), out on an expedition, in the Hospital or on the healers' recovery rest (the
@@ -20,21 +20,12 @@
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::cmd::combat::NewFight;
-use crate::cmd::roster::{Ranked, Standing};
 use crate::entity::{arena_duel, character};
 use crate::repo::characters;
-use crate::store::Live;
+pub use crate::settle::duel::DuelEnd;
+use crate::settle::duel::{DECLINED, FIGHTING, OFFERED};
+use crate::store::NewFight;
 use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
-
-/// A challenge waiting for its answer.
-pub const OFFERED: &str = "offered";
-/// The challenged player said no.
-pub const DECLINED: &str = "declined";
-/// Accepted: the duel is being fought.
-pub const FIGHTING: &str = "fighting";
-/// The duel ended (won, or halted).
-pub const OVER: &str = "over";
 
 /// A challenge as the buttons show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,16 +37,6 @@ pub struct Challenge {
     pub challenged_player: String,
 }
 
-/// How a duel ended: written in the transaction of the command that ended it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DuelEnd {
-    pub duel_id: i64,
-    /// The winner's name and streak after the win; `None` when the duel was halted.
-    pub winner: Option<(String, i32)>,
-    /// The loser's name and the streak it lost.
-    pub loser: Option<(String, i32)>,
-}
-
 /// Refuses a duellist who cannot fight now; `who` names them as the refusal should.
 async fn ready<C: ConnectionTrait + crate::access::Access>(
     db: &C,
@@ -63,18 +44,18 @@ async fn ready<C: ConnectionTrait + crate::access::Access>(
     now: DateTimeUtc,
     who: &str,
 ) -> Result<(), ServiceError> {
-    if crate::cmd::character::in_active_combat(db, row).await? {
+    if crate::repo::combats::in_active_combat(db, row).await? {
         return Err(ServiceError::Arena(format!(
             "{who} already in a fight (a duel counts) — the arena waits until it is over."
         )));
     }
-    if let Some(on) = crate::cmd::expedition::active(db, row.id).await? {
+    if let Some(on) = crate::settle::expedition::active(db, row.id).await? {
         return Err(ServiceError::Arena(format!(
             "{who} out exploring {} — the arena is at the inn.",
             on.zone
         )));
     }
-    if let Some(record) = crate::cmd::hospital::latest(db, row.id).await? {
+    if let Some(record) = crate::settle::hospital::latest(db, row.id).await? {
         match record.recovery_ends {
             None => {
                 return Err(ServiceError::Arena(format!(
@@ -310,11 +291,6 @@ impl Service {
         }
         Ok(shown)
     }
-
-    /// `/arena top`: the campaign's win streaks, as `/leaderboard by:streak` ranks them.
-    pub async fn arena_top(&self, campaign_id: i64) -> Result<Vec<Ranked>, ServiceError> {
-        self.leaderboard(campaign_id, Standing::Streak).await
-    }
 }
 
 fn not_yours(offer: &Challenge) -> ServiceError {
@@ -322,53 +298,4 @@ fn not_yours(offer: &Challenge) -> ServiceError {
         "Only {} may answer {}'s challenge — /arena challenge makes one of your own.",
         offer.challenged, offer.challenger
     ))
-}
-
-/// Ends a duel inside the transaction of the command that ended its fight: the winner's streak
-/// up by one, the loser's to 0 (a halted duel changes neither). Nothing else of the fight is
-/// written to the characters. `None` if the fight is no duel of the arena's.
-pub(crate) async fn settle<R: crate::access::Access>(
-    txn: &R,
-    live: &Live,
-    now: DateTimeUtc,
-) -> Result<Option<DuelEnd>, ServiceError> {
-    let fighting = arena_duel::Entity::find()
-        .filter(arena_duel::Column::CombatId.eq(live.id))
-        .filter(arena_duel::Column::Status.eq(FIGHTING));
-    let Some(d) = crate::access::one(txn, fighting).await? else {
-        return Ok(None);
-    };
-    let (winner, loser) = match live.combat.outcome {
-        Some(engine::Outcome::Victory) => (Some(d.challenger_id), Some(d.challenged_id)),
-        Some(engine::Outcome::Defeat) => (Some(d.challenged_id), Some(d.challenger_id)),
-        _ => (None, None),
-    };
-    let mut end = DuelEnd {
-        duel_id: d.id,
-        winner: None,
-        loser: None,
-    };
-    if let (Some(winner), Some(loser)) = (winner, loser) {
-        let won = characters::modify(txn, characters::get(txn, winner).await?, |row| {
-            row.arena_streak = row.arena_streak.saturating_add(1);
-            Ok(())
-        })
-        .await?;
-        let before = characters::get(txn, loser).await?;
-        let lost = before.arena_streak;
-        let beaten = characters::modify(txn, before, |row| {
-            row.arena_streak = 0;
-            Ok(())
-        })
-        .await?;
-        end.winner = Some((won.name, won.arena_streak));
-        end.loser = Some((beaten.name, lost));
-    }
-    let over = arena_duel::Entity::update_many()
-        .col_expr(arena_duel::Column::Status, Expr::value(OVER))
-        .col_expr(arena_duel::Column::WinnerId, Expr::value(winner))
-        .col_expr(arena_duel::Column::EndedAt, Expr::value(now))
-        .filter(arena_duel::Column::Id.eq(d.id));
-    crate::access::execute(txn, &over).await?;
-    Ok(Some(end))
 }

@@ -3,229 +3,18 @@
 use std::collections::BTreeMap;
 
 use engine::content::data::MAX_LEVEL;
-use engine::content::{Abilities, Ability, Armor, Class, Item, Race, Spell, Weapon};
-use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
+use engine::content::{Armor, Item, Weapon};
 
 use crate::convert::{self, Pack, SHIELD, choices};
-use crate::entity::{character, combat, combatant};
+use crate::convert::{parse_class, parse_race};
+use crate::entity::character;
 use crate::repo::characters::{self, NewCharacter};
+use crate::repo::combats::{active_combat, in_active_combat};
+use crate::settle::sheet::{Inventory, Sheet, carried_items, max_hp, set_level};
 use crate::{DateTimeUtc, Service, ServiceError};
 
 /// Coins a new character starts with.
 pub const STARTING_COINS: i64 = 20;
-
-/// Longest character name (it becomes a combatant name and a button label).
-pub const MAX_NAME_CHARS: usize = 32;
-
-/// A character sheet: the row, and what the rules derive from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sheet {
-    pub character_id: i64,
-    pub player_id: String,
-    pub name: String,
-    pub race: Race,
-    pub class: Class,
-    pub level: u32,
-    pub xp: u32,
-    /// XP needed for the next level (`None` at the top level).
-    pub next_level_xp: Option<u32>,
-    /// `/character levelup` would raise the level now.
-    pub can_level_up: bool,
-    pub hp: i32,
-    pub max_hp: i32,
-    pub armor_class: i32,
-    /// Speed in feet after armor and encumbrance.
-    pub speed: i32,
-    /// Pounds carried: worn and wielded gear, the pack (kit, spare gear, consumables).
-    pub carried_lb: i32,
-    /// Encumbered (−10 ft) above this (5 × STR), heavily (−20 ft) above `heavily_over` (10 × STR).
-    pub encumbered_over: i32,
-    pub heavily_over: i32,
-    pub abilities: Abilities,
-    pub weapon: Weapon,
-    pub off_hand: Option<Weapon>,
-    pub armor: Armor,
-    pub shield: bool,
-    pub attacks_per_action: u32,
-    pub spells: Vec<Spell>,
-    /// The names of `spells`, in the same order (a homebrew spell's id is not its name).
-    pub spell_names: Vec<String>,
-    pub coins: i64,
-    /// Consumables carried, by the name the campaign's content gives them, with counts.
-    pub items: Vec<(String, u32)>,
-    /// Duels won in a row (reset by a loss or a death, seed 000 §8.2).
-    pub arena_streak: i32,
-    /// The pet's name (`cmd::pets`), and the name it fights under.
-    pub pet: Option<(String, String)>,
-    /// The room at the inn (`cmd::house`): things in its chest, and how many it holds.
-    pub room: Option<(u32, u32)>,
-}
-
-/// What a character carries.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inventory {
-    pub coins: i64,
-    /// Consumables with counts.
-    pub items: Vec<(Item, u32)>,
-    /// The names of `items`, in the same order, as the campaign's content has them (an item
-    /// it no longer defines — homebrew since removed — by its id).
-    pub item_names: Vec<String>,
-    /// Gear carried but not worn or wielded.
-    pub pack: Pack,
-    /// Materials harvested on the current expedition (lost on death).
-    pub materials: Vec<String>,
-}
-
-impl Sheet {
-    /// The sheet in the campaign whose `content` (the built-ins with its homebrew) is given.
-    pub(crate) fn of(row: &character::Model, content: &engine::content::data::Content) -> Result<Self, ServiceError> {
-        let c = convert::fighter(row, content)?;
-        let xp = u32::try_from(row.xp).unwrap_or(0);
-        let level = c.level();
-        Ok(Self {
-            character_id: row.id,
-            player_id: row.player_id.clone(),
-            name: row.name.clone(),
-            race: convert::race(row)?,
-            class: convert::class(row)?,
-            level,
-            xp,
-            next_level_xp: (level < MAX_LEVEL).then(|| engine::content::data::levels().xp[level as usize]),
-            can_level_up: engine::content::data::levels().level_for_xp(xp) > level,
-            hp: row.hp,
-            max_hp: row.max_hp,
-            armor_class: c.armor_class(),
-            speed: c.speed(),
-            carried_lb: c.carried_lb(),
-            encumbered_over: c.abilities.str * 5,
-            heavily_over: c.abilities.str * 10,
-            abilities: c.abilities,
-            weapon: Weapon::parse(&c.weapon().name).unwrap_or(Weapon::UNARMED),
-            off_hand: c.off_hand().and_then(|w| Weapon::parse(&w.name)),
-            armor: Armor::parse(&c.armor().name).unwrap_or(Armor::NONE),
-            shield: c.has_shield(),
-            attacks_per_action: c.attacks_per_action(),
-            spells: c
-                .known_spells()
-                .iter()
-                .filter_map(|s| engine::content::Spell::named(&s.name))
-                .collect(),
-            spell_names: c
-                .known_spells()
-                .iter()
-                .filter(|s| engine::content::Spell::named(&s.name).is_some())
-                .map(|s| s.name.to_string())
-                .collect(),
-            coins: row.coins,
-            items: carried_items(row, content)?
-                .into_iter()
-                .map(|(_, n, name)| (name, n))
-                .collect(),
-            arena_streak: row.arena_streak,
-            pet: row
-                .pet
-                .as_ref()
-                .map(|p| (p.clone(), crate::cmd::pets::fighting_name(&row.name, p))),
-            room: crate::cmd::house::room(row)?
-                .map(|r| (r.stored(), crate::goods::the_world().map_or(0, |w| w.room.capacity))),
-        })
-    }
-}
-
-fn unknown<T: Copy>(kind: &'static str, given: &str, all: &[T], name: impl Fn(T) -> &'static str) -> ServiceError {
-    ServiceError::Unknown {
-        kind,
-        given: given.trim().to_owned(),
-        valid: choices(all.iter().map(|x| name(*x))),
-    }
-}
-
-/// Parses a race, refusing an unknown one with the list of valid races.
-pub fn parse_race(text: &str) -> Result<Race, ServiceError> {
-    Race::parse(text).ok_or_else(|| unknown("race", text, &Race::all(), Race::name))
-}
-
-/// Parses a class, refusing an unknown one with the list of valid classes.
-pub fn parse_class(text: &str) -> Result<Class, ServiceError> {
-    Class::parse(text).ok_or_else(|| unknown("class", text, &Class::all(), Class::name))
-}
-
-/// Parses a built-in consumable item, refusing an unknown one with the list of items.
-pub fn parse_item(text: &str) -> Result<Item, ServiceError> {
-    let content = engine::content::data::builtin();
-    content.item_id(text).ok_or_else(|| ServiceError::Unknown {
-        kind: "item",
-        given: text.trim().to_owned(),
-        valid: choices(content.items.all().iter().map(|i| &*i.name)),
-    })
-}
-
-/// A character's max HP at `level` with its class and race.
-fn max_hp(race: Race, class: Class, level: u32) -> i32 {
-    let class = class.def();
-    let con = class
-        .base_abilities
-        .plus(race.def().ability_bonus)
-        .modifier(Ability::Con);
-    class.max_hp(level, con)
-}
-
-/// The active fights of `row`'s campaign that `row` fights in: it is one of their combatants and
-/// has not died in them (a character who died in a fight has left it, §8.1, though it goes on).
-///
-/// Planned from the campaign's active fights (the partial index `ux_combats_active_channel`, one
-/// a channel) and each one's few members by its key, never from the character's own rows, which
-/// name every fight it was ever in (≈ 140 µs for a character of 400 fights, against ≈ 3 µs,
-/// SQLite): the member's `character_id` is compared as `character_id + 0`, which
-/// keeps SQLite off `ix_combatants_character`, and the fight's `version` is selected, which no
-/// index of every fight of the campaign covers. A unit test reads SQLite's plan.
-pub(crate) fn fighting_in(row: &character::Model) -> sea_orm::Select<combat::Entity> {
-    use crate::entity::death_save_state;
-    use sea_orm::sea_query::{Expr, ExprTrait as _};
-    let fight_id = || Expr::col((combat::Entity, combat::Column::Id));
-    let member = Query::select()
-        .expr(Expr::val(1))
-        .from(combatant::Entity)
-        .and_where(Expr::col((combatant::Entity, combatant::Column::CombatId)).eq(fight_id()))
-        .and_where(
-            Expr::col((combatant::Entity, combatant::Column::CharacterId))
-                .add(0)
-                .eq(row.id),
-        )
-        .to_owned();
-    let died = Query::select()
-        .expr(Expr::val(1))
-        .from(death_save_state::Entity)
-        .and_where(Expr::col((death_save_state::Entity, death_save_state::Column::CombatId)).eq(fight_id()))
-        .and_where(death_save_state::Column::CharacterId.eq(row.id))
-        .and_where(death_save_state::Column::Failures.gte(3))
-        .to_owned();
-    combat::Entity::find()
-        .select_only()
-        .column(combat::Column::Id)
-        .column(combat::Column::Version)
-        .filter(combat::Column::CampaignId.eq(row.campaign_id))
-        .filter(crate::repo::is(combat::Column::Status, crate::repo::combats::ACTIVE))
-        .filter(Expr::exists(member))
-        .filter(Expr::exists(died).not())
-}
-
-/// The active combat a character fights in now, if any.
-pub(crate) async fn active_combat<R: crate::access::Access>(
-    db: &R,
-    row: &character::Model,
-) -> Result<Option<i64>, ServiceError> {
-    Ok(crate::access::integer(db, fighting_in(row)).await?)
-}
-
-/// Whether a character fights in an active combat now.
-pub(crate) async fn in_active_combat<R: crate::access::Access>(
-    db: &R,
-    row: &character::Model,
-) -> Result<bool, ServiceError> {
-    Ok(active_combat(db, row).await?.is_some())
-}
 
 impl Service {
     /// The player's character in a campaign, or [`ServiceError::NoCharacter`].
@@ -270,8 +59,8 @@ impl Service {
                 player_id: player_id.to_owned(),
             });
         }
-        // Unique in the campaign, 2–32 printable characters, no monster's (`cmd::roster`).
-        let name = crate::cmd::roster::name_for_new(self.db().conn(), campaign_id, name).await?;
+        // Unique in the campaign, 2–32 printable characters, no monster's (`settle::names`).
+        let name = crate::settle::names::name_for_new(self.db().conn(), campaign_id, name).await?;
         let name = name.as_str();
         let race = parse_race(race)?;
         let class = parse_class(class)?;
@@ -295,7 +84,7 @@ impl Service {
         };
         let row = characters::create(self.db().conn(), new, now)
             .await
-            .map_err(|e| crate::cmd::roster::name_race(e, name))?;
+            .map_err(|e| crate::settle::names::name_race(e, name))?;
         Sheet::of(&row, &*self.content(campaign_id).await?)
     }
 
@@ -326,8 +115,8 @@ impl Service {
     pub async fn inventory(&self, campaign_id: i64, player_id: &str) -> Result<Inventory, ServiceError> {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
-        let materials = match crate::cmd::expedition::active(conn, row.id).await? {
-            Some(exp) => crate::cmd::expedition::materials(&exp),
+        let materials = match crate::settle::expedition::active(conn, row.id).await? {
+            Some(exp) => crate::settle::expedition::materials(&exp),
             None => Vec::new(),
         };
         let content = self.content(campaign_id).await?;
@@ -397,40 +186,6 @@ impl Service {
         .await?;
         Sheet::of(&updated, &*self.content(campaign_id).await?)
     }
-}
-
-/// The consumables a character row carries (none of those at 0), and their names as `content`
-/// gives them (an item it no longer defines — homebrew since removed — by its id).
-fn carried_items(
-    row: &character::Model,
-    content: &engine::content::data::Content,
-) -> Result<Vec<(Item, u32, String)>, ServiceError> {
-    Ok(convert::inventory(row)?
-        .into_iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(item, n)| {
-            let name = content
-                .items
-                .get(item.as_str())
-                .filter(|d| item.names(&d.name))
-                .map_or_else(|| item.label(), |d| d.name.to_string());
-            (item, n, name)
-        })
-        .collect())
-}
-
-/// A character row at another level: max HP follows, and current HP moves by as much.
-pub(crate) fn set_level(row: &mut character::Model, level: u32) -> Result<(), ServiceError> {
-    let (race, class) = (convert::race(row)?, convert::class(row)?);
-    let level = level.clamp(1, MAX_LEVEL);
-    let new_max = max_hp(race, class, level);
-    row.hp = row
-        .hp
-        .saturating_add(new_max.saturating_sub(row.max_hp))
-        .clamp(i32::from(row.hp > 0), new_max);
-    row.max_hp = new_max;
-    row.level = i32::try_from(level).unwrap_or(1);
-    Ok(())
 }
 
 /// `/equip`'s change to a character row (see [`Service::equip`]).
@@ -592,10 +347,10 @@ mod tests {
         let ana = Service::character_of(&db, camp, "p1").await.expect("Ana");
         db.close().await.expect("close");
         let conn = rusqlite::Connection::open(&scratch.path).expect("the file");
-        let fighting = plan(&conn, &super::fighting_in(&ana).build(DbBackend::Sqlite));
+        let fighting = plan(&conn, &crate::repo::combats::fighting_in(&ana).build(DbBackend::Sqlite));
         let latest = plan(
             &conn,
-            &crate::cmd::hospital::newest_first(ana.id).build(DbBackend::Sqlite),
+            &crate::settle::hospital::newest_first(ana.id).build(DbBackend::Sqlite),
         );
         drop(conn);
         assert!(fighting.contains("ux_combats_active_channel"), "{fighting}");

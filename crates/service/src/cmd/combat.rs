@@ -8,22 +8,18 @@ use std::sync::Arc;
 
 use engine::command::BonusAction;
 use engine::content::{Item, Spell};
-use engine::event::Outcome;
 use engine::{
     Actor, Combat, Combatant, CombatantId, Command, CunningMove, Dice, Event, MoveIntent, ReactionKind, RuleViolation,
-    ShoveMode, Side, Terrain,
+    ShoveMode,
 };
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DatabaseTransaction, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder,
-};
+use sea_orm::{ColumnTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::cmd::character::parse_item;
-use crate::cmd::expedition::{self, ABANDONED, materials, materials_json, trophy};
-use crate::convert::choices;
-use crate::entity::{expedition as expedition_entity, timer};
-use crate::repo::{characters, combats};
+use crate::convert::{choices, parse_item};
+use crate::entity::timer;
+use crate::repo::combats;
 use crate::service::{hash_text, mix};
-use crate::store::{Applied, Live, Logged};
+pub use crate::store::MAX_COMBATANTS;
+use crate::store::{Applied, Live, Logged, NewFight, engine_step, room_for};
 use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
 
 /// A player's combat command, with targets by name (as typed or autocompleted).
@@ -232,195 +228,6 @@ impl PlayerCommand {
     }
 }
 
-/// One survivor's (or casualty's) share of a finished fight.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Share {
-    pub character_id: i64,
-    pub name: String,
-    pub xp: u32,
-    pub coins: i64,
-    /// HP written back to the character.
-    pub hp: i32,
-    pub died: bool,
-    /// The character now has the XP for a higher level.
-    pub can_level_up: bool,
-}
-
-/// How a fight ended, and what was written to the characters and the expedition.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settled {
-    pub outcome: Outcome,
-    /// XP of the slain enemies, split evenly among the surviving party characters on victory.
-    pub xp_total: u32,
-    pub coins_total: i64,
-    pub shares: Vec<Share>,
-    /// A Potion of Healing found on the bodies, and who took it.
-    pub potion: Option<(String, Item)>,
-    /// Trophies added to the expedition's harvest.
-    pub materials: Vec<String>,
-    /// The expedition was abandoned (a death or a defeat): its harvest is lost (§8.1–§8.2).
-    pub expedition_abandoned: bool,
-}
-
-/// Writes the end of a fight inside its last command's transaction. Loot is rolled from
-/// the combat's own dice, so a replay finds the same.
-pub(crate) async fn settle<R: crate::access::Access>(
-    txn: &R,
-    live: &mut Live,
-    events: &[Event],
-    now: DateTimeUtc,
-) -> Result<Settled, ServiceError> {
-    let outcome = live.combat.outcome.unwrap_or(Outcome::Halted);
-    let xp_total = events
-        .iter()
-        .find_map(|e| match e {
-            Event::CombatEnded { xp, .. } => Some(*xp),
-            _ => None,
-        })
-        .unwrap_or(0);
-    let party: Vec<(usize, i64)> = live
-        .characters
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.map(|id| (i, id)))
-        .collect();
-    let survivors: Vec<usize> = party
-        .iter()
-        .map(|(i, _)| *i)
-        .filter(|i| !live.combat.combatants[*i].is_dead())
-        .collect();
-    // Each slain monster's XP as its stat block said when it joined the fight.
-    let slain: Vec<(String, u32)> = live
-        .combat
-        .combatants
-        .iter()
-        .filter(|c| c.side == Side::Enemies && c.is_dead())
-        .filter_map(Combatant::stat_block)
-        .map(|m| (m.name.to_string(), m.xp))
-        .collect();
-    let victory = outcome == Outcome::Victory && !survivors.is_empty();
-    // What a Search found in this room (§2.1): a cache's coins join the loot, a hidden door
-    // saves the expedition a room, a found trap is disarmed.
-    let mut cache = 0;
-    let mut door = false;
-    if victory
-        && let Some(exp_id) = live.expedition_id
-        && let Some(exp) = crate::access::one(txn, expedition_entity::Entity::find_by_id(exp_id)).await?
-        && let Ok(zone) = expedition::parse_zone(&exp.zone)
-        && let Some(hidden) = expedition::room_hidden(zone, u32::try_from(exp.room).unwrap_or(1))
-        && live.combat.terrain.found.iter().any(|f| **f == *hidden.what)
-    {
-        match hidden.kind {
-            engine::content::data::HiddenKind::Cache { coins } => cache = i64::from(coins),
-            engine::content::data::HiddenKind::Door => door = true,
-            engine::content::data::HiddenKind::Trap => {}
-        }
-    }
-    let coins_total: i64 = if victory {
-        slain.iter().map(|(_, xp)| i64::from(*xp) / 5).sum::<i64>() + i64::from(live.dice.die(6)) + cache
-    } else {
-        0
-    };
-    let n = survivors.len().max(1) as u32;
-    let potion_to = (victory && live.dice.die(4) == 4).then(|| survivors[live.dice.die(n) as usize - 1]);
-    let mut shares = Vec::new();
-    let mut potion = None;
-    for (i, character_id) in party {
-        let c = &live.combat.combatants[i];
-        let row = characters::get(txn, character_id).await?;
-        let died = c.is_dead();
-        let (xp, coins) = if victory && !died {
-            (xp_total / n, coins_total / i64::from(n))
-        } else {
-            (0, 0)
-        };
-        // A Hospital debt costs 10 % of every XP gain until it is paid (§8.3).
-        let xp = if xp > 0 {
-            engine::hospital::xp_gain(xp, crate::cmd::hospital::in_debt(txn, character_id).await?)
-        } else {
-            xp
-        };
-        let mut items = c.items.clone();
-        if potion_to == Some(i) {
-            *items.entry(Item::POTION_OF_HEALING).or_default() += 1;
-            potion = Some((c.name.clone(), Item::POTION_OF_HEALING));
-        }
-        let hp = if died { 0 } else { c.hp.max(1) };
-        // A change to what is stored, whatever else changed it meanwhile (a GM's grant): the
-        // XP and coins are added to the row as it is when written.
-        let interrupts_today = crate::convert::interrupts_today(c, now);
-        let row = characters::modify(txn, row, |row| {
-            row.hp = hp;
-            row.interrupts_today.clone_from(&interrupts_today);
-            row.xp = row.xp.saturating_add(i32::try_from(xp).unwrap_or(i32::MAX));
-            row.coins = row.coins.saturating_add(coins);
-            row.inventory = crate::convert::inventory_json(&items);
-            Ok(())
-        })
-        .await?;
-        let can_level_up = engine::content::data::levels().level_for_xp(u32::try_from(row.xp).unwrap_or(0))
-            > u32::try_from(row.level).unwrap_or(1);
-        shares.push(Share {
-            character_id,
-            name: c.name.clone(),
-            xp,
-            coins,
-            hp: row.hp,
-            died,
-            can_level_up,
-        });
-    }
-    let mut found = Vec::new();
-    let mut expedition_abandoned = false;
-    if let Some(exp_id) = live.expedition_id
-        && let Some(exp) = crate::access::one(txn, expedition_entity::Entity::find_by_id(exp_id)).await?
-        && exp.status == expedition::ACTIVE
-    {
-        let mut harvest = materials(&exp);
-        let rooms = expedition::parse_zone(&exp.zone).map_or(0, |z| z.rooms);
-        let skip_to = (door && exp.room + 1 < i32::try_from(rooms).unwrap_or(0)).then_some(exp.room + 1);
-        let mut row = exp.into_active_model();
-        if let Some(room) = skip_to {
-            // The hidden door: the next /expedition advance enters the room after next.
-            row.room = Set(room);
-        }
-        if shares.iter().any(|s| s.died) || outcome == Outcome::Defeat {
-            expedition_abandoned = true;
-            row.status = Set(ABANDONED.to_owned());
-            row.ended_at = Set(Some(now));
-            harvest.clear();
-        } else if victory {
-            found = slain.iter().map(|(name, _)| trophy(name)).collect();
-            harvest.extend(found.iter().cloned());
-        }
-        row.harvested_materials = Set(materials_json(&harvest));
-        expedition::save(txn, row).await?;
-    }
-    Ok(Settled {
-        outcome,
-        xp_total,
-        coins_total,
-        shares,
-        potion,
-        materials: found,
-        expedition_abandoned,
-    })
-}
-
-pub(crate) fn engine_step(
-    live: &mut Live,
-    actor: Actor,
-    command: Command,
-    now: DateTimeUtc,
-) -> Result<Applied<()>, ServiceError> {
-    let events = live.apply(actor, command.clone(), now)?;
-    Ok(Applied {
-        logged: Logged::Engine { actor, command },
-        events,
-        extra: (),
-    })
-}
-
 /// A fight's dice seed: the session seed (`GOGOBEE_SEED`, `--seed`), the campaign, the channel,
 /// the fight's number in its campaign (1, 2, …) and its expedition.
 pub fn fight_seed(session: u64, campaign_id: i64, channel_id: &str, number: u64, expedition_id: Option<i64>) -> u64 {
@@ -431,35 +238,6 @@ pub fn fight_seed(session: u64, campaign_id: i64, channel_id: &str, number: u64,
         number,
         expedition_id.unwrap_or(0) as u64,
     ])
-}
-
-/// Most combatants one fight may hold. Each snapshot writes the fight's whole state, and each
-/// load parses it, which grows with each combatant (1,200 goblins measured 1.45 MB,
-/// ≈ 1.2 kB each).
-pub const MAX_COMBATANTS: usize = engine::join::MAX_COMBATANTS;
-
-/// Refuses `joining` more combatants past [`MAX_COMBATANTS`] ([`ServiceError::FightFull`]).
-pub(crate) fn room_for(combat: &Combat, joining: usize) -> Result<(), ServiceError> {
-    let count = combat.combatants.len();
-    if count.saturating_add(joining) > MAX_COMBATANTS {
-        return Err(ServiceError::FightFull {
-            count,
-            max: MAX_COMBATANTS,
-        });
-    }
-    Ok(())
-}
-
-/// A fight about to be created in a channel.
-pub(crate) struct NewFight<'a> {
-    pub campaign_id: i64,
-    pub channel_id: &'a str,
-    pub expedition_id: Option<i64>,
-    /// Combatants in order, with the character behind each (`None` for monsters).
-    pub members: Vec<(Combatant, Option<i64>)>,
-    pub terrain: Terrain,
-    /// An arena duel (`cmd::arena`): it ends at 0 HP and no one dies.
-    pub duel: bool,
 }
 
 /// The combatant a player controls in a fight; a character who died in it controls nothing
@@ -604,7 +382,7 @@ impl Service {
         let mut pets = Vec::new();
         for owner in owners {
             let content = self.content(owner.campaign_id).await?;
-            pets.extend(crate::cmd::pets::combatant(owner, &content)?);
+            pets.extend(crate::settle::pets::combatant(owner, &content)?);
         }
         if pets.is_empty() {
             return Ok(());
@@ -675,7 +453,7 @@ impl Service {
         crate::service::fresh_channel!(self, campaign_id, channel_id, {
             let combat_id = self.combat_in(campaign_id, channel_id).await?;
             let mut row = row.clone();
-            if crate::cmd::hospital::latest(self.db(), row.id)
+            if crate::settle::hospital::latest(self.db(), row.id)
                 .await?
                 .is_some_and(|r| r.discharged_at.is_none())
             {
@@ -683,23 +461,23 @@ impl Service {
                 // SQLite file in a transaction of its own on the group commit's connection).
                 if let Some(writer) = self.db().sqlite_writer() {
                     let txn = writer.begin().await?;
-                    crate::cmd::hospital::gate(&txn, &mut row, now).await?;
+                    crate::settle::hospital::gate(&txn, &mut row, now).await?;
                     txn.commit()?;
                 } else {
                     let txn = self.db().begin_write().await?;
-                    crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
+                    crate::settle::hospital::gate(&*txn, &mut row, now).await?;
                     txn.commit().await?;
                 }
             }
             if row.hp <= 0 {
                 return Err(ServiceError::CannotFight { name: row.name });
             }
-            let fighting = crate::cmd::character::in_active_combat(self.db(), &row).await?;
+            let fighting = crate::repo::combats::in_active_combat(self.db(), &row).await?;
             // The campaign's content is copied in as it joins: its homebrew items and spells.
             let content = self.content(campaign_id).await?;
             let mut joiner = crate::convert::fighter(&row, &content)?;
             crate::convert::carry_interrupts(&mut joiner, &row, now);
-            let pet = crate::cmd::pets::combatant(&row, &content)?;
+            let pet = crate::settle::pets::combatant(&row, &content)?;
             let written = self
                 .store
                 .run(combat_id, now, |live| {

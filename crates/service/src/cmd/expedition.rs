@@ -6,29 +6,22 @@
 //! ([`Service::content`]): a zone names its monsters by id, so a server's homebrew monster that
 //! `replaces = "goblin"` is what that server's expeditions meet.
 
-use std::sync::Arc;
-
 use engine::content::Zone;
-use engine::content::data::{Content, HiddenDef, MonsterDef, ZoneDef};
+use engine::content::data::{Content, ZoneDef};
 use engine::{Combatant, Dice, Terrain};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
-use crate::cmd::character::Sheet;
-use crate::convert::{self, choices};
+use crate::convert;
 use crate::entity::{character, expedition};
 use crate::repo::characters;
 use crate::service::mix;
-use crate::{CombatUpdate, DateTimeUtc, Json, Service, ServiceError};
-
-/// Expedition statuses.
-pub const ACTIVE: &str = "active";
-pub const COMPLETED: &str = "completed";
-pub const LEFT: &str = "left";
-pub const ABANDONED: &str = "abandoned";
-
-/// Tries at a command that lost a race for its row to a concurrent one (each try re-reads).
-pub(crate) const RACE_ATTEMPTS: usize = 8;
+use crate::settle::expedition::{
+    ACTIVE, COMPLETED, LEFT, RACE_ATTEMPTS, active, materials, materials_json, name_monsters,
+};
+pub use crate::settle::expedition::{parse_zone, room_hidden};
+use crate::settle::sheet::Sheet;
+use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
 
 /// An expedition as the renderer shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,57 +54,9 @@ pub struct RoomEntered {
     pub last_room: bool,
 }
 
-/// The trophy a slain monster leaves.
-pub fn trophy(monster: &str) -> String {
-    format!("{monster} trophy")
-}
-
-/// The zone named `text` (or a prefix of four letters or more), refusing an unknown one with
-/// the list of them. Zones are the game's — a homebrew file cannot define one — so the built-in
-/// content has every zone a campaign's content has.
-pub fn parse_zone(text: &str) -> Result<&'static Arc<ZoneDef>, ServiceError> {
-    let zones = &engine::content::data::builtin().zones;
-    engine::content::data::builtin()
-        .zone(text)
-        .ok_or_else(|| ServiceError::Unknown {
-            kind: "zone",
-            given: text.trim().to_owned(),
-            valid: choices(zones.all().iter().map(|z| &*z.name)),
-        })
-}
-
 /// A zone definition's id.
 fn zone_id(zone: &ZoneDef) -> Result<Zone, ServiceError> {
     Zone::named(&zone.name).ok_or_else(|| ServiceError::InvalidInput(format!("zone `{}` has no id", zone.name)))
-}
-
-/// The character's active expedition, if any.
-pub(crate) async fn active<R: crate::access::Access>(
-    db: &R,
-    character_id: i64,
-) -> Result<Option<expedition::Model>, ServiceError> {
-    let select = expedition::Entity::find()
-        .filter(expedition::Column::CharacterId.eq(character_id))
-        .filter(crate::repo::is(expedition::Column::Status, ACTIVE));
-    Ok(crate::access::one(db, select).await?)
-}
-
-/// Writes the columns of an expedition's `row` that are `Set` (it was read, then changed).
-pub(crate) async fn save<R: crate::access::Access>(db: &R, row: expedition::ActiveModel) -> Result<(), ServiceError> {
-    let id = row.id.clone().unwrap();
-    let update = expedition::Entity::update_many()
-        .set(row)
-        .filter(expedition::Column::Id.eq(id));
-    crate::access::execute(db, &update).await?;
-    Ok(())
-}
-
-pub(crate) fn materials(row: &expedition::Model) -> Vec<String> {
-    serde_json::from_value(row.harvested_materials.clone()).unwrap_or_default()
-}
-
-pub(crate) fn materials_json(list: &[String]) -> Json {
-    serde_json::to_value(list).unwrap_or_default()
 }
 
 fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
@@ -128,13 +73,6 @@ fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
     })
 }
 
-/// What room `room` (1-based) of `zone` hides (§2.1 Search): entry (room − 1) mod their number
-/// of the zone's `hidden` list in `zones.toml`.
-pub fn room_hidden(zone: &ZoneDef, room: u32) -> Option<&HiddenDef> {
-    let hidden = &zone.hidden;
-    (!hidden.is_empty()).then(|| &hidden[(room.max(1) as usize - 1) % hidden.len()])
-}
-
 /// The monsters of a room: one kind from the zone's list, looked up by id in the campaign's
 /// `content` (a homebrew replacement answers to the name it replaces); kinds below the zone's
 /// tier come in larger groups (up to three more), so every tier's rooms carry its weight.
@@ -149,36 +87,6 @@ pub fn room_monsters(zone: &ZoneDef, content: &Content, dice: &mut Dice) -> Resu
     let below = u32::from(zone.tier.saturating_sub(kind.tier)).min(2);
     let count = 1 + below + u32::from(below > 0 && dice.coin());
     Ok(name_monsters(kind, count, &[]))
-}
-
-/// `count` monsters of `kind`, named "Goblin" (alone) or "Goblin 1", "Goblin 2", …,
-/// numbered after any already in `existing`.
-pub(crate) fn name_monsters(kind: &Arc<MonsterDef>, count: u32, existing: &[Combatant]) -> Vec<Combatant> {
-    let already = existing
-        .iter()
-        .filter(|c| c.monster_name() == Some(&*kind.name))
-        .count() as u32;
-    // Never a name the fight holds (a homebrew monster called "Aria", or "Goblin 2" beside goblins).
-    let norm = engine::content::normalize;
-    let taken = |name: &str, chosen: &[String]| {
-        existing.iter().any(|c| norm(&c.name) == norm(name)) || chosen.iter().any(|c| norm(c) == norm(name))
-    };
-    let mut names: Vec<String> = Vec::new();
-    if count == 1 && already == 0 && !taken(&kind.name, &names) {
-        names.push(kind.name.to_string());
-    }
-    let mut i = already;
-    while names.len() < count as usize {
-        i += 1;
-        let candidate = format!("{} {i}", kind.name);
-        if !taken(&candidate, &names) {
-            names.push(candidate);
-        }
-    }
-    names
-        .iter()
-        .map(|name| Combatant::of_monster(name, Arc::clone(kind)))
-        .collect()
 }
 
 /// Adds harvested materials to the character's pack (on completing or leaving).
@@ -206,7 +114,7 @@ impl Service {
         let txn = self.db().begin_write().await?;
         let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
-        let returning = crate::cmd::hospital::gate(&*txn, &mut row, now).await?;
+        let returning = crate::settle::hospital::gate(&*txn, &mut row, now).await?;
         if let Some(on) = active(&*txn, row.id).await? {
             return Err(ServiceError::OnExpedition {
                 name: row.name,
@@ -232,7 +140,7 @@ impl Service {
             Ok(new) => new,
             // `ux_expeditions_active_character`: another start won the race (PostgreSQL lets
             // both check; SQLite's BEGIN IMMEDIATE never gets here). The same refusal.
-            Err(err) if crate::store::is_unique_violation(&err) => {
+            Err(err) if crate::db::is_unique_violation(&err) => {
                 txn.rollback().await?;
                 let zone = active(self.db().conn(), row.id)
                     .await?
@@ -343,7 +251,7 @@ impl Service {
             created = Some(
                 self.new_combat(
                     &txn,
-                    crate::cmd::combat::NewFight {
+                    crate::store::NewFight {
                         campaign_id,
                         channel_id,
                         expedition_id: Some(exp.id),
@@ -456,6 +364,7 @@ mod tests {
     use super::*;
     use engine::Controller;
     use engine::content::{Class, Monster, Race};
+    use std::sync::Arc;
 
     fn names(monsters: &[Combatant]) -> Vec<&str> {
         monsters.iter().map(|c| c.name.as_str()).collect()

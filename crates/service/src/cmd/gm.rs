@@ -8,12 +8,11 @@ use engine::content::data::{Content, MonsterDef};
 use engine::content::{Armor, Weapon};
 use engine::{Actor, Combatant, Command, Terrain};
 
-use crate::cmd::character::{Inventory, Sheet, set_level};
-use crate::cmd::combat::NewFight;
-use crate::cmd::expedition::name_monsters;
 use crate::convert::{self, SHIELD, choices};
 use crate::repo::characters;
-use crate::store::{Applied, Logged};
+use crate::settle::expedition::name_monsters;
+use crate::settle::sheet::{Inventory, Sheet, set_level};
+use crate::store::{Applied, Logged, NewFight};
 use crate::{CombatUpdate, DateTimeUtc, Notice, Service, ServiceError};
 
 /// Most monsters one `/gm spawn` adds.
@@ -164,7 +163,7 @@ impl Service {
                         if live.combat.duel {
                             return Err(ServiceError::ArenaDuel);
                         }
-                        crate::cmd::combat::room_for(&live.combat, count as usize)?;
+                        crate::store::room_for(&live.combat, count as usize)?;
                         let spawned = spawned(&content, spawn, &live.combat.combatants)?;
                         let mut ids = Vec::new();
                         let mut events = Vec::new();

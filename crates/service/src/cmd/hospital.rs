@@ -1,7 +1,7 @@
-//! The Hospital (seed 000 §8): admission when a character dies (inside the combat command's
-//! own transaction), `/hospital` and `/hospital status`, `/hospital pay` (the fee paid, or
-//! deferred as a debt), the recovery rest as a timer, the discharge when it ends, and the
-//! debt's XP penalty. The numbers come from `engine::hospital`.
+//! The Hospital (seed 000 §8): `/hospital` and `/hospital status`, `/hospital pay` (the fee paid,
+//! or deferred as a debt) and the recovery rest as a timer. The admission when a character dies
+//! (inside the combat command's own transaction), the discharge when the rest ends and the
+//! debt's XP penalty are `settle::hospital`'s; the numbers come from `engine::hospital`.
 //!
 //! The rule implemented (also in the README): the fee is fixed at admission — the level's base
 //! fee, the zone-tier modifier, −25 % with a Cleric ally in the fight, capped at 40 % of the
@@ -12,51 +12,15 @@
 //! clears it.
 
 use chrono::Duration;
-use engine::content::{Class, Zone};
-use engine::{Combatant, hospital};
+use engine::hospital;
 use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-    QueryOrder,
-};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::cmd::expedition::{self, ABANDONED, materials, materials_json};
-use crate::entity::{character, debt, expedition as expedition_entity, hospital_record, timer};
+use crate::entity::{debt, hospital_record, timer};
+pub use crate::error::describe;
 use crate::repo::characters;
-use crate::store::Live;
+use crate::settle::hospital::{RECOVERY_REST, latest};
 use crate::{DateTimeUtc, Service, ServiceError};
-
-/// The `timers.kind` of a recovery rest.
-pub const RECOVERY_REST: &str = "recovery_rest";
-
-/// `hospital_records.zone_died_in` for a death outside any zone (tier 3 prices it).
-pub const NO_ZONE: &str = "none";
-
-/// The tier that prices a death outside any zone (§8.3's base).
-const NO_ZONE_TIER: u8 = 3;
-
-/// A death turned into a Hospital admission, for the renderer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admission {
-    pub hospital_record_id: i64,
-    pub character_id: i64,
-    pub player_id: String,
-    pub name: String,
-    /// Where they died (`None` outside any zone).
-    pub zone: Option<Zone>,
-    /// The tier that priced the fee (3 outside any zone).
-    pub tier: u8,
-    /// A Cleric ally fought in the same combat (−25 %).
-    pub cleric_in_party: bool,
-    /// Coins held at admission (the cap is 40 % of them).
-    pub coins: i64,
-    /// How the fee was reached; `fee.fee` is what is owed.
-    pub fee: hospital::Fee,
-    /// The character's expedition that was abandoned, by zone name, if they were on one.
-    pub expedition_abandoned: Option<String>,
-    /// The run's harvested materials that were dropped.
-    pub materials_lost: Vec<String>,
-}
 
 /// What `/hospital pay` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,43 +64,6 @@ pub struct HospitalView {
     pub ever_admitted: bool,
 }
 
-/// A duration for players, to the minute (seconds under a minute): "2 hours", "1 hour 5 minutes",
-/// "45 minutes", "30 seconds".
-pub fn describe(d: Duration) -> String {
-    fn unit(n: i64, one: &str) -> String {
-        if n == 1 {
-            format!("1 {one}")
-        } else {
-            format!("{n} {one}s")
-        }
-    }
-    let secs = d.num_seconds().max(0);
-    let (h, m) = (secs / 3600, secs % 3600 / 60);
-    match (h, m) {
-        (0, 0) => unit(secs, "second"),
-        (0, m) => unit(m, "minute"),
-        (h, 0) => unit(h, "hour"),
-        (h, m) => format!("{} {}", unit(h, "hour"), unit(m, "minute")),
-    }
-}
-
-/// The character's latest Hospital record, if any.
-pub(crate) async fn latest<R: crate::access::Access>(
-    db: &R,
-    character_id: i64,
-) -> Result<Option<hospital_record::Model>, ServiceError> {
-    Ok(crate::access::one(db, newest_first(character_id)).await?)
-}
-
-/// A character's Hospital records, the newest first: by `ix_hospital_records_latest`, the
-/// newest without reading the others (migration `m20261212_000013`).
-pub(crate) fn newest_first(character_id: i64) -> sea_orm::Select<hospital_record::Entity> {
-    hospital_record::Entity::find()
-        .filter(hospital_record::Column::CharacterId.eq(character_id))
-        .order_by_desc(hospital_record::Column::AdmittedAt)
-        .order_by_desc(hospital_record::Column::Id)
-}
-
 /// The character's unpaid debts, oldest first.
 async fn open_debts<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<Vec<debt::Model>, ServiceError> {
     Ok(debt::Entity::find()
@@ -145,173 +72,6 @@ async fn open_debts<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<Vec
         .order_by_asc(debt::Column::Id)
         .all(db)
         .await?)
-}
-
-/// Whether the character owes the Hospital (their XP gains are 10 % lower while they do).
-pub(crate) async fn in_debt<R: crate::access::Access>(db: &R, character_id: i64) -> Result<bool, ServiceError> {
-    let unpaid = debt::Entity::find()
-        .filter(debt::Column::CharacterId.eq(character_id))
-        .filter(debt::Column::PaidAt.is_null());
-    Ok(crate::access::count(db, unpaid).await? > 0)
-}
-
-/// Admits the character behind combatant `index` of `live`, who has just died: the record with
-/// the fee fixed now, HP 0 and the arena streak reset, the character's expedition abandoned
-/// with its harvest dropped. Level, XP, gear, inventory, coins, pet and housing are kept
-/// (§8.1–§8.2). Runs inside the combat command's transaction.
-pub(crate) async fn admit<R: crate::access::Access>(
-    txn: &R,
-    live: &Live,
-    index: usize,
-    now: DateTimeUtc,
-) -> Result<Option<Admission>, ServiceError> {
-    let Some(character_id) = live.characters.get(index).copied().flatten() else {
-        return Ok(None);
-    };
-    let dead: &Combatant = &live.combat.combatants[index];
-    let row = characters::get(txn, character_id).await?;
-    let combat_expedition = match live.expedition_id {
-        Some(id) => crate::access::one(txn, expedition_entity::Entity::find_by_id(id)).await?,
-        None => None,
-    };
-    let own_expedition = expedition::active(txn, character_id).await?;
-    let known = |name: &str| Zone::named(name).filter(|z| z.builtin().is_some());
-    let zone = combat_expedition
-        .as_ref()
-        .and_then(|e| known(&e.zone))
-        .or(live.combat.terrain.zone)
-        .or_else(|| own_expedition.as_ref().and_then(|e| known(&e.zone)));
-    let zone_def = zone.and_then(Zone::builtin);
-    let zone = zone_def.and(zone);
-    let tier = zone_def.map_or(NO_ZONE_TIER, |z| z.tier);
-    let cleric_in_party = live
-        .combat
-        .combatants
-        .iter()
-        .any(|o| o.id != dead.id && o.side == dead.side && o.class_name() == Some(Class::CLERIC.name()));
-    let coins = row.coins.max(0);
-    let level = u32::try_from(row.level).unwrap_or(1);
-    let fee = hospital::fee(level, tier, cleric_in_party, coins.unsigned_abs());
-    let record_id = crate::access::insert(
-        txn,
-        hospital_record::ActiveModel {
-            character_id: Set(character_id),
-            player_id: Set(row.player_id.clone()),
-            admitted_at: Set(now),
-            fee: Set(i64::try_from(fee.fee).unwrap_or(i64::MAX)),
-            fee_paid: Set(false),
-            paid_at: Set(None),
-            recovery_ends: Set(None),
-            zone_died_in: Set(zone_def.map_or(NO_ZONE, |z| &*z.name).to_owned()),
-            expedition_id: Set(own_expedition.as_ref().or(combat_expedition.as_ref()).map(|e| e.id)),
-            death_saves: Set(serde_json::to_value(&dead.death).unwrap_or_default()),
-            discharged_at: Set(None),
-            ..Default::default()
-        },
-    )
-    .await?;
-    let mut expedition_abandoned = None;
-    let mut materials_lost = Vec::new();
-    if let Some(exp) = own_expedition {
-        expedition_abandoned = Some(exp.zone.clone());
-        materials_lost = materials(&exp);
-        let mut ended = exp.into_active_model();
-        ended.status = Set(ABANDONED.to_owned());
-        ended.ended_at = Set(Some(now));
-        ended.harvested_materials = Set(materials_json(&[]));
-        expedition::save(txn, ended).await?;
-    }
-    let row = characters::modify(txn, row, |row| {
-        row.hp = 0;
-        row.arena_streak = 0;
-        Ok(())
-    })
-    .await?;
-    Ok(Some(Admission {
-        hospital_record_id: record_id,
-        character_id,
-        player_id: row.player_id,
-        name: row.name,
-        zone,
-        tier,
-        cleric_in_party,
-        coins,
-        fee,
-        expedition_abandoned,
-        materials_lost,
-    }))
-}
-
-/// Ends a recovery rest: marks the record discharged and restores HP, exactly once (a
-/// conditional update: only the first caller sees the row change). Returns whether this call
-/// did it.
-pub(crate) async fn discharge<R: crate::access::Access>(
-    txn: &R,
-    record_id: i64,
-    character_id: i64,
-    now: DateTimeUtc,
-) -> Result<bool, ServiceError> {
-    let discharged = hospital_record::Entity::update_many()
-        .col_expr(hospital_record::Column::DischargedAt, Expr::value(now))
-        .filter(hospital_record::Column::Id.eq(record_id))
-        .filter(hospital_record::Column::DischargedAt.is_null());
-    if crate::access::execute(txn, &discharged).await? != 1 {
-        return Ok(false);
-    }
-    restore_hp(txn, &[character_id]).await?;
-    Ok(true)
-}
-
-/// Sets the characters' HP to their maximum.
-pub(crate) async fn restore_hp<R: crate::access::Access>(txn: &R, character_ids: &[i64]) -> Result<(), ServiceError> {
-    if character_ids.is_empty() {
-        return Ok(());
-    }
-    let restored = character::Entity::update_many()
-        .col_expr(character::Column::Hp, Expr::col(character::Column::MaxHp))
-        .col_expr(
-            character::Column::Version,
-            sea_orm::sea_query::ExprTrait::add(Expr::col(character::Column::Version), 1),
-        )
-        .filter(character::Column::Id.is_in(character_ids.iter().copied()));
-    crate::access::execute(txn, &restored).await?;
-    Ok(())
-}
-
-/// The Hospital's gate before a character sets out or joins a fight: refused while admitted
-/// and unpaid ([`ServiceError::InHospital`]) or resting ([`ServiceError::Resting`]); a rest
-/// that has ended but not yet been fired is discharged here. Returns whether this is the
-/// first outing since a Hospital stay (TwinBee's `ExpeditionResume`). `row` is refreshed.
-pub(crate) async fn gate<R: crate::access::Access>(
-    txn: &R,
-    row: &mut character::Model,
-    now: DateTimeUtc,
-) -> Result<bool, ServiceError> {
-    let Some(record) = latest(txn, row.id).await? else {
-        return Ok(false);
-    };
-    let Some(ends) = record.recovery_ends else {
-        return Err(ServiceError::InHospital {
-            name: row.name.clone(),
-            fee: record.fee,
-        });
-    };
-    if ends > now {
-        return Err(ServiceError::Resting {
-            name: row.name.clone(),
-            remaining: ends - now,
-        });
-    }
-    if record.discharged_at.is_none() && discharge(txn, record.id, row.id, now).await? {
-        *row = characters::get(txn, row.id).await?;
-    }
-    let mut since = expedition_entity::Entity::find()
-        .filter(expedition_entity::Column::CharacterId.eq(row.id))
-        .filter(expedition_entity::Column::StartedAt.gte(record.admitted_at));
-    if let Some(died_on) = record.expedition_id {
-        since = since.filter(expedition_entity::Column::Id.ne(died_on));
-    }
-    Ok(crate::access::count(txn, since).await? == 0)
 }
 
 impl Service {
@@ -356,7 +116,7 @@ impl Service {
         player_id: &str,
         now: DateTimeUtc,
     ) -> Result<Paid, ServiceError> {
-        for _ in 0..crate::cmd::expedition::RACE_ATTEMPTS {
+        for _ in 0..crate::settle::expedition::RACE_ATTEMPTS {
             if let Some(paid) = self.hospital_pay_once(campaign_id, channel_id, player_id, now).await? {
                 return Ok(paid);
             }
@@ -427,7 +187,7 @@ impl Service {
             match rest_timer {
                 Ok(_) => {}
                 // `ux_timers_unique_key`: this admission's rest is scheduled already.
-                Err(err) if crate::store::is_unique_violation(&err) => return Ok(None),
+                Err(err) if crate::db::is_unique_violation(&err) => return Ok(None),
                 Err(err) => return Err(err.into()),
             }
             Payment::Paid {

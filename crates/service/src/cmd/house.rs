@@ -11,41 +11,12 @@ use std::collections::BTreeMap;
 
 use engine::content::data::{Content, GoodKind, normalize_name};
 use engine::content::{Armor, Weapon};
-use serde::{Deserialize, Serialize};
 
 use crate::entity::character;
 use crate::goods::{self, the_world};
+use crate::goods::{Room, room};
 use crate::repo::characters;
 use crate::{Service, ServiceError};
-
-/// A room and its chest, as `characters.housing` stores it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Room {
-    /// Goods (consumables, spare weapons and armor, shields) by name, with counts.
-    #[serde(default)]
-    pub goods: BTreeMap<String, u32>,
-    /// Materials and trophies brought home, by name, with counts.
-    #[serde(default)]
-    pub materials: BTreeMap<String, u32>,
-}
-
-impl Room {
-    /// How many things the chest holds, counted one by one.
-    pub fn stored(&self) -> u32 {
-        self.goods.values().chain(self.materials.values()).sum()
-    }
-}
-
-/// The character's room, if they have one.
-pub fn room(row: &character::Model) -> Result<Option<Room>, ServiceError> {
-    row.housing
-        .as_deref()
-        .map(|text| {
-            serde_json::from_str(text)
-                .map_err(|e| ServiceError::InvalidInput(format!("{}'s room could not be read: {e}", row.name)))
-        })
-        .transpose()
-}
 
 fn write(row: &mut character::Model, room: &Room) {
     row.housing = Some(serde_json::to_string(room).expect("a room serialises"));
@@ -163,7 +134,7 @@ impl Service {
         what: &str,
         count: u32,
     ) -> Result<HouseView, ServiceError> {
-        crate::cmd::shop::check_count(count)?;
+        crate::goods::check_count(count)?;
         let world = the_world()?;
         let capacity = world.room.capacity;
         let content = self.content(campaign_id).await?;
@@ -225,7 +196,7 @@ impl Service {
         what: &str,
         count: u32,
     ) -> Result<HouseView, ServiceError> {
-        crate::cmd::shop::check_count(count)?;
+        crate::goods::check_count(count)?;
         let capacity = the_world()?.room.capacity;
         let content = self.content(campaign_id).await?;
         let conn = self.db().conn();

@@ -7,9 +7,9 @@
 //! `/hospital pay`, during the recovery rest (the healers' rest ends with full HP), and at full HP.
 //! A character with a room of their own (`cmd::house`) takes the long rest there, free.
 
-use crate::cmd::hospital::latest;
 use crate::goods::the_world;
 use crate::repo::characters;
+use crate::settle::hospital::latest;
 use crate::{DateTimeUtc, Service, ServiceError};
 
 /// Which rest.

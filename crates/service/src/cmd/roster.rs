@@ -10,89 +10,16 @@
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use crate::cmd::character::MAX_NAME_CHARS;
 use crate::entity::character::{self, Column, Entity as Character};
 use crate::repo::characters;
+use crate::settle::names::{check_name, free, name_race};
 use crate::{Service, ServiceError};
-
-/// The shortest name.
-pub const MIN_NAME_CHARS: usize = 2;
 
 /// The `player_id` prefix of retired characters.
 pub const RETIRED: &str = "retired:";
 
 /// How many a leaderboard shows.
 pub const LEADERBOARD_SIZE: u64 = 10;
-
-/// Characters that print nothing: zero-width spaces and joiners, the word joiner, the BOM,
-/// the soft hyphen, and bidirectional controls.
-fn invisible(c: char) -> bool {
-    matches!(c, '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
-}
-
-/// A name as stored: trimmed; refused unless 2–[`MAX_NAME_CHARS`] characters, printable (no
-/// control or invisible characters) and no monster's name ("Goblin", "Goblin 2").
-pub fn check_name(name: &str) -> Result<String, ServiceError> {
-    let name = name.trim();
-    let count = name.chars().count();
-    let bad = |why: &str| {
-        ServiceError::InvalidInput(format!(
-            "A character name is {MIN_NAME_CHARS} to {MAX_NAME_CHARS} printable characters on one line{why}."
-        ))
-    };
-    if name.chars().any(char::is_control) {
-        return Err(bad(" (no line breaks or control characters)"));
-    }
-    if name.chars().any(invisible) {
-        return Err(bad(" (no zero-width or other invisible characters)"));
-    }
-    if !(MIN_NAME_CHARS..=MAX_NAME_CHARS).contains(&count) {
-        return Err(bad(&format!(" — \"{name}\" has {count}")));
-    }
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
-    let monsters = &engine::content::data::builtin().monsters;
-    if let Some(monster) = monsters.get(base).or_else(|| monsters.get(name)) {
-        return Err(ServiceError::InvalidInput(format!(
-            "\"{name}\" is what TwinBee calls a {} in a fight — pick a name no monster has.",
-            monster.name
-        )));
-    }
-    Ok(name.to_owned())
-}
-
-/// Refuses a name another character of the campaign holds (not `except`).
-async fn free<C: sea_orm::ConnectionTrait + crate::access::Access>(
-    db: &C,
-    campaign_id: i64,
-    name: &str,
-    except: Option<i64>,
-) -> Result<(), ServiceError> {
-    match characters::by_name(db, campaign_id, name).await? {
-        Some(other) if Some(other.id) != except => Err(ServiceError::NameTaken { name: other.name }),
-        _ => Ok(()),
-    }
-}
-
-/// Before a new character's insert: the name checked and free.
-pub(crate) async fn name_for_new<C: sea_orm::ConnectionTrait + crate::access::Access>(
-    db: &C,
-    campaign_id: i64,
-    name: &str,
-) -> Result<String, ServiceError> {
-    let name = check_name(name)?;
-    free(db, campaign_id, &name, None).await?;
-    Ok(name)
-}
-
-/// A unique violation on the name index, read as the refusal a check would have given.
-pub(crate) fn name_race(err: ServiceError, name: &str) -> ServiceError {
-    match err {
-        ServiceError::Database(e) if crate::store::is_unique_violation(&e) => {
-            ServiceError::NameTaken { name: name.to_owned() }
-        }
-        other => other,
-    }
-}
 
 /// `/character retire`'s question, before the button.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,7 +79,7 @@ impl Service {
         row: &character::Model,
     ) -> Result<(), ServiceError> {
         Self::at_the_inn(db, row).await?;
-        if let Some(record) = crate::cmd::hospital::latest(db, row.id).await?
+        if let Some(record) = crate::settle::hospital::latest(db, row.id).await?
             && record.recovery_ends.is_none()
         {
             return Err(ServiceError::InHospital {
@@ -160,7 +87,7 @@ impl Service {
                 fee: record.fee,
             });
         }
-        if crate::cmd::hospital::in_debt(db, row.id).await? {
+        if crate::settle::hospital::in_debt(db, row.id).await? {
             return Err(ServiceError::InvalidInput(format!(
                 "{} owes the Hospital — /hospital pay clears the debt before the road is left for good.",
                 row.name
@@ -212,6 +139,11 @@ impl Service {
             return Err(ServiceError::StaleButton);
         }
         Ok(row.name)
+    }
+
+    /// `/arena top`: the campaign's win streaks, as `/leaderboard by:streak` ranks them.
+    pub async fn arena_top(&self, campaign_id: i64) -> Result<Vec<Ranked>, ServiceError> {
+        self.leaderboard(campaign_id, Standing::Streak).await
     }
 
     /// `/leaderboard by`: the campaign's top characters (retired ones left out).

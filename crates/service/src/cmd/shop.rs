@@ -11,12 +11,9 @@
 use engine::content::data::{Content, GoodKind, StockDef, World, normalize_name};
 
 use crate::entity::character;
-use crate::goods::{self, the_world};
+use crate::goods::{self, check_count, the_world};
 use crate::repo::characters;
 use crate::{Service, ServiceError};
-
-/// The most of one good bought or sold at once.
-pub const MAX_COUNT: u32 = 99;
 
 /// One line of Thom's shelves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,17 +50,6 @@ pub struct Trade {
     pub each: u32,
     pub total: i64,
     pub coins_left: i64,
-}
-
-/// Refuses a count outside 1–[`MAX_COUNT`].
-pub(crate) fn check_count(count: u32) -> Result<(), ServiceError> {
-    if (1..=MAX_COUNT).contains(&count) {
-        Ok(())
-    } else {
-        Err(ServiceError::InvalidInput(format!(
-            "The count is from 1 to {MAX_COUNT}, not {count}."
-        )))
-    }
 }
 
 /// Thom's shelves in a campaign whose content is `content`: the built-in stock (less an item a
@@ -111,7 +97,7 @@ impl Service {
         row: &character::Model,
     ) -> Result<(), ServiceError> {
         Self::not_fighting(db, row).await?;
-        if let Some(on) = crate::cmd::expedition::active(db, row.id).await? {
+        if let Some(on) = crate::settle::expedition::active(db, row.id).await? {
             return Err(ServiceError::AwayFromInn {
                 name: row.name.clone(),
                 zone: on.zone,

@@ -34,9 +34,10 @@ use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::entity::{idle_fight, timer};
-use crate::scheduler::Fired;
+use crate::scheduler::{FightPaused, Fired, TurnTimedOut};
 use crate::store::COMBAT_TIMER;
-use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
+pub use crate::store::awaited;
+use crate::{DateTimeUtc, Service, ServiceError};
 
 /// Turns in a row every player may let run out before their fight pauses.
 pub const IDLE_TURNS: u32 = 3;
@@ -54,58 +55,12 @@ fn active_players(combat: &Combat) -> Vec<CombatantId> {
         .collect()
 }
 
-/// A fight that paused because nobody played: its channel and the players it waits for.
-#[derive(Debug, Clone)]
-pub struct FightPaused {
-    pub combat_id: i64,
-    pub channel_id: String,
-    /// The characters of the players who let their turns run out.
-    pub names: Vec<String>,
-}
-
 /// A paused fight picked up again by a player's command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FightResumed {
     pub combat_id: i64,
     /// The returning player's character.
     pub name: String,
-}
-
-/// The player whose command the fight waits for: none while a reaction window is open (its own
-/// timer runs), before the start or after the end.
-pub fn awaited(combat: &Combat) -> Option<CombatantId> {
-    if combat.window.is_some() || !combat.queue.is_empty() {
-        return None;
-    }
-    let id = match combat.ruleset {
-        engine::Ruleset::Ticks => combat.model.timeline.awaiting.filter(|_| combat.outcome.is_none())?,
-        _ => combat.current()?,
-    };
-    combat.get(id).player_id().is_some().then_some(id)
-}
-
-/// One wait on a player: who, and which turn (round and place in the order; the charge race's
-/// tick; the timeline's position). Two states with the same key are the same wait.
-/// Who the fight waits on, and where in it (see [`wait_key`]).
-pub(crate) type WaitKey = (CombatantId, u32, usize, u64, usize);
-
-pub(crate) fn wait_key(combat: &Combat) -> Option<WaitKey> {
-    let id = awaited(combat)?;
-    Some((
-        id,
-        combat.round,
-        combat.turn,
-        combat.model.tick,
-        combat.model.timeline.cursor,
-    ))
-}
-
-/// A turn that ran out: who, and what ending it did.
-#[derive(Debug, Clone)]
-pub struct TurnTimedOut {
-    /// The player's character.
-    pub name: String,
-    pub update: CombatUpdate,
 }
 
 impl Service {
@@ -156,7 +111,7 @@ impl Service {
                         return Err(ServiceError::StaleButton);
                     }
                     due = Some(None);
-                    return crate::cmd::combat::engine_step(live, Actor::Director, Command::Pass, now);
+                    return crate::store::engine_step(live, Actor::Director, Command::Pass, now);
                 }
                 let turn = Duration::seconds(live.turn_timeout_secs);
                 let Some(id) = awaited(&live.combat).filter(|_| live.turn_timeout_secs > 0) else {
@@ -184,7 +139,7 @@ impl Service {
                     // Nothing is written: the fight stops where it is.
                     return Err(ServiceError::StaleButton);
                 }
-                crate::cmd::combat::engine_step(live, Actor::Combatant(id), Command::EndTurn, now)
+                crate::store::engine_step(live, Actor::Combatant(id), Command::EndTurn, now)
             })
             .await;
         if let Some((version, channel_id, names)) = pause {
