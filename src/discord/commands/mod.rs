@@ -194,35 +194,48 @@ fn spec_of(ctx: AppContext<'_>) -> Option<&'static Spec> {
 /// Every command's action: its options as the app reads them, then [`super::play`].
 fn slash(ctx: AppContext<'_>) -> poise::BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
     Box::pin(async move {
-        let result = match spec_of(ctx) {
-            Some(spec) => match options(ctx, spec).await {
-                Ok(options) => super::play(poise::Context::Application(ctx), spec.path, options).await,
-                Err(error) => Err(error),
-            },
-            None => Ok(()),
+        let Some(spec) = spec_of(ctx) else {
+            return Ok(());
         };
-        result.map_err(|error| poise::FrameworkError::new_command(poise::Context::Application(ctx), error))
+        let options = options(ctx, spec).await?;
+        super::play(poise::Context::Application(ctx), spec.path, options)
+            .await
+            .map_err(|error| poise::FrameworkError::new_command(poise::Context::Application(ctx), error))
     })
 }
 
 /// The invocation's options by name: text as typed, a number, a choice by its name, a user by
-/// id, a file as its text (the loader refuses one over 256 KB, listing why).
-async fn options(ctx: AppContext<'_>, spec: &Spec) -> Result<Options, Error> {
+/// id, a file as its text (the loader refuses one over 256 KB, listing why). A number outside
+/// the registered range, or a choice that is not one (which Discord's client never sends), is
+/// an option that could not be read.
+async fn options<'a>(ctx: AppContext<'a>, spec: &Spec) -> Result<Options, poise::FrameworkError<'a, Data, Error>> {
+    let unreadable = |input: i64, why: String| {
+        poise::FrameworkError::new_argument_parse(poise::Context::Application(ctx), Some(input.to_string()), why.into())
+    };
     let mut options = Options::new();
     for given in ctx.args {
         let value = match &given.value {
             serenity::ResolvedValue::String(text) => (*text).to_owned(),
             serenity::ResolvedValue::Integer(n) => match spec.option(given.name).map(|o| o.kind) {
-                Some(Kind::Choice(choices)) => usize::try_from(*n)
-                    .ok()
-                    .and_then(|i| choices.get(i))
-                    .map_or_else(|| n.to_string(), |c| (*c).to_owned()),
+                Some(Kind::Choice(choices)) => match usize::try_from(*n).ok().and_then(|i| choices.get(i)) {
+                    Some(choice) => (*choice).to_owned(),
+                    None => return Err(unreadable(*n, format!("not one of the {} choices", choices.len()))),
+                },
+                Some(Kind::Integer { min, max }) if !(min..=max).contains(n) => {
+                    return Err(unreadable(*n, format!("out of range ({min} to {max})")));
+                }
                 _ => n.to_string(),
             },
             serenity::ResolvedValue::Number(x) => x.to_string(),
             serenity::ResolvedValue::Boolean(b) => b.to_string(),
             serenity::ResolvedValue::User(user, _) => user.id.to_string(),
-            serenity::ResolvedValue::Attachment(file) => String::from_utf8_lossy(&file.download().await?).into_owned(),
+            serenity::ResolvedValue::Attachment(file) => match file.download().await {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(error) => {
+                    let ctx = poise::Context::Application(ctx);
+                    return Err(poise::FrameworkError::new_command(ctx, error.into()));
+                }
+            },
             _ => continue,
         };
         options.insert(given.name.to_owned(), value);
