@@ -336,7 +336,8 @@ async fn answer(
         // A stale client offered a server command in a DM: say where it works.
         let text = format!(
             "/{name} works in a server's channels, where your campaign and characters live — not in DMs. \
-             Here you can use /roll."
+             Here you can use {}.",
+            commands::usable_in_dms().join(", ")
         );
         ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
             .await?;

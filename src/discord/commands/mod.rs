@@ -35,6 +35,11 @@ pub fn in_dms(name: &str) -> bool {
     COMMANDS.all().any(|s| s.path[0] == name && s.in_dms)
 }
 
+/// The game's commands offered in the bot's DMs (`/roll`).
+pub fn usable_in_dms() -> Vec<String> {
+    COMMANDS.all().filter(|s| s.in_dms).map(Spec::name).collect()
+}
+
 /// A description as Discord shows it: the declaration's, first letter capitalised.
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -397,6 +402,8 @@ mod tests {
             assert_eq!(command["contexts"], contexts, "{command}");
             assert_eq!(command["integration_types"], json!([0]), "{command}");
         }
+        assert_eq!(usable_in_dms(), ["/roll"]);
+        assert!(in_dms("roll") && !in_dms("attack") && !in_dms("character"));
         let attack = registered.iter().find(|c| c["name"] == "attack").unwrap();
         assert_eq!(attack["description"], "Attack with your weapon");
         let character = registered.iter().find(|c| c["name"] == "character").unwrap();
