@@ -432,7 +432,8 @@ impl App {
     }
 }
 
-/// The lists autocomplete draws from ([`App::suggest`]).
+/// The lists autocomplete draws from ([`App::suggest`]); which option draws from which is
+/// declared with the option ([`spec`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Suggest {
     /// Combatants in the channel's fight.
@@ -455,24 +456,6 @@ pub enum Suggest {
     Stored,
     /// The campaign's homebrew entries.
     Homebrew,
-}
-
-impl Suggest {
-    pub const ALL: [Suggest; 13] = [
-        Suggest::Target,
-        Suggest::Spell,
-        Suggest::Item,
-        Suggest::Gear,
-        Suggest::Zone,
-        Suggest::Race,
-        Suggest::Class,
-        Suggest::Monster,
-        Suggest::Stock,
-        Suggest::Sellable,
-        Suggest::Recipe,
-        Suggest::Stored,
-        Suggest::Homebrew,
-    ];
 }
 
 /// Why a command produced a refusal.

@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn duels_run_under_every_ruleset() {
-        for rules in ["gogobee", "tdgs", "ctb", "ticks"] {
+        for rules in Ruleset::NAMES {
             duel(&args("fighter:3", "goblin:2", rules)).unwrap_or_else(|e| panic!("{rules}: {e}"));
         }
         assert!(ruleset("chess").is_err());

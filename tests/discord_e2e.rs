@@ -138,10 +138,10 @@ async fn every_command_is_registered_with_a_valid_body() {
         [
             "create",
             "sheet",
+            "inventory",
             "equip",
             "unequip",
             "levelup",
-            "inventory",
             "rename",
             "retire"
         ]

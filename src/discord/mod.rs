@@ -1,8 +1,8 @@
 //! `gogobee bot`: the Discord adapter — the only module that knows serenity and poise.
 //!
-//! Each slash command (in [`commands`]) is a thin adapter: its options become an
-//! [`Invocation`], the shared [`App`] handles it, and [`send`] delivers the renderer's payloads
-//! as they are. Buttons arrive in the event handler (poise does not dispatch component
+//! The slash commands ([`commands`]) are built from their one declaration: a command's options
+//! become an [`Invocation`], the shared [`App`] handles it, and [`send`] delivers the renderer's
+//! payloads as they are. Buttons arrive in the event handler (poise does not dispatch component
 //! interactions); due timers (reaction windows that time out) are fired by one task in
 //! [`timers`]. One [`on_error`] turns anything unexpected into a logged error id and a short
 //! apology. SIGINT/SIGTERM close the shards and let in-flight commands finish.
@@ -101,13 +101,13 @@ pub async fn run(config: Config) -> Result<()> {
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             ..Default::default()
         })
-        .setup(move |ctx, ready, framework| {
+        .setup(move |ctx, ready, _framework| {
             Box::pin(async move {
-                let commands = &framework.options().commands;
+                let commands = commands::registered();
                 match dev_guild {
-                    Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await?,
-                    None => poise::builtins::register_globally(ctx, commands).await?,
-                }
+                    Some(guild) => guild.set_commands(ctx, commands).await?,
+                    None => serenity::Command::set_global_commands(ctx, commands).await?,
+                };
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), ?dev_guild, "ready; commands registered");
                 metrics.shard(ready.shard.map_or(0, |s| s.id.0), crate::ops::Gateway::Connected);
                 let outbox = Arc::new(Outbox::new(Arc::clone(&ctx.http)));
@@ -332,11 +332,12 @@ async fn answer(
     let i = actx.interaction;
     let data = ctx.data();
     let name = path.first().copied().unwrap_or_default();
-    if i.guild_id.is_none() && !commands::IN_DMS.contains(&name) {
+    if i.guild_id.is_none() && !commands::in_dms(name) {
         // A stale client offered a server command in a DM: say where it works.
         let text = format!(
             "/{name} works in a server's channels, where your campaign and characters live — not in DMs. \
-             Here you can use /roll."
+             Here you can use {}.",
+            commands::usable_in_dms().join(", ")
         );
         ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
             .await?;

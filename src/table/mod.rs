@@ -19,7 +19,7 @@ use render::Renderer;
 use serde_json::json;
 use service::{Db, Service};
 
-use crate::app::{App, Caller, Invocation, Reply, Suggest};
+use crate::app::{App, Caller, Invocation, Reply};
 use crate::script::{self, Line};
 
 /// How the table shows messages.
@@ -238,7 +238,7 @@ impl Table {
     async fn lists(&self) -> prompt::Lists {
         let caller = Self::caller("you");
         let mut names = HashMap::new();
-        for list in Suggest::ALL {
+        for list in crate::app::spec::COMMANDS.suggest_lists() {
             names.insert(list, self.app.names(&caller, list, self.now()).await);
         }
         let buttons = self

@@ -33,8 +33,19 @@ pub enum Ruleset {
 impl Ruleset {
     pub const ALL: [Ruleset; 4] = [Ruleset::Gogobee, Ruleset::Tdgs, Ruleset::Ctb, Ruleset::Ticks];
 
+    /// Every ruleset's name, in [`Ruleset::ALL`]'s order: the choices `/campaign rules` offers.
+    pub const NAMES: [&'static str; 4] = {
+        let mut names = [""; 4];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// The name players type and campaigns store.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Ruleset::Gogobee => "gogobee",
             Ruleset::Tdgs => "tdgs",

@@ -58,7 +58,7 @@ pub enum ServiceError {
     #[error("You already have a character here (one per player in a server) — /character sheet shows it.")]
     CharacterExists { campaign_id: i64, player_id: String },
     /// The ruleset name is not one GogoBee knows.
-    #[error("unknown ruleset `{0}` (expected one of: gogobee, tdgs, ctb, ticks)")]
+    #[error("unknown ruleset `{0}` (expected one of: {names})", names = engine::Ruleset::NAMES.join(", "))]
     UnknownRuleset(String),
     /// The rules refused the command; nothing changed.
     #[error("{0}")]

@@ -13,7 +13,7 @@ use chrono::{TimeZone, Utc};
 use proptest::prelude::*;
 use service::{CombatUpdate, DateTimeUtc, Db, PlayerCommand, Service, ServiceError};
 
-const RULESETS: [&str; 4] = ["gogobee", "tdgs", "ctb", "ticks"];
+const RULESETS: [&str; 4] = engine::Ruleset::NAMES;
 const CLASSES: [&str; 6] = ["fighter", "rogue", "ranger", "cleric", "mage", "berserker"];
 const RACES: [&str; 3] = ["human", "elf", "dwarf"];
 const MONSTERS: [&str; 4] = ["goblin", "giant rat", "kobold", "orc"];

@@ -1,10 +1,12 @@
 //! `/campaign rules|timeout|turntimeout` (Manage Server): a campaign's settings.
 
+use engine::Ruleset;
+
 use super::{Ctx, Invocation, Refused, Reply};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Campaign {
-    Rules { ruleset: String },
+    Rules { ruleset: Ruleset },
     Timeout { seconds: i64 },
     TurnTimeout { seconds: i64 },
 }
@@ -17,15 +19,14 @@ impl Campaign {
         };
         Ok(match sub {
             "rules" => {
-                let ruleset = inv.need("ruleset")?;
-                if engine::Ruleset::parse(ruleset).is_none() {
-                    return Err(format!(
-                        "\"{ruleset}\" is not a ruleset: choose gogobee, tdgs, ctb or ticks."
-                    ));
-                }
-                Self::Rules {
-                    ruleset: ruleset.to_owned(),
-                }
+                let name = inv.need("ruleset")?;
+                let ruleset = Ruleset::parse(name).ok_or_else(|| {
+                    format!(
+                        "\"{name}\" is not a ruleset: choose one of {}.",
+                        Ruleset::NAMES.join(", ")
+                    )
+                })?;
+                Self::Rules { ruleset }
             }
             "timeout" => Self::Timeout { seconds: seconds()? },
             _ => Self::TurnTimeout { seconds: seconds()? },
@@ -36,7 +37,7 @@ impl Campaign {
         let s = ctx.service();
         let text = match self {
             Self::Rules { ruleset } => {
-                let set = s.set_ruleset(ctx.campaign, &ruleset).await?;
+                let set = s.set_ruleset(ctx.campaign, ruleset.name()).await?;
                 format!("New combats here use the **{set}** rules.")
             }
             Self::Timeout { seconds } => {

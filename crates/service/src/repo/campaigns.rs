@@ -6,9 +6,6 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, 
 use crate::entity::campaign::{self, Column, Entity as Campaign};
 use crate::{DateTimeUtc, ServiceError};
 
-/// The rulesets (timing models) a campaign may pick; `gogobee` is the default.
-pub const RULESETS: [&str; 4] = ["gogobee", "tdgs", "ctb", "ticks"];
-
 /// The campaign for a guild (`channel_id` `None`) or for one channel in it, created with
 /// the default settings if there is none yet. Safe against concurrent callers: the insert
 /// is `ON CONFLICT DO NOTHING` on the unique index, then the row is read back.
@@ -24,7 +21,7 @@ pub async fn get_or_create<C: ConnectionTrait>(
     let new = campaign::ActiveModel {
         guild_id: Set(guild_id.to_owned()),
         channel_id: Set(channel_id.map(str::to_owned)),
-        ruleset: Set(RULESETS[0].to_owned()),
+        ruleset: Set(engine::Ruleset::default().name().to_owned()),
         reaction_timeout_secs: Set(30),
         turn_timeout_secs: Set(Some(migration::DEFAULT_TURN_TIMEOUT_SECS)),
         created_at: Set(now),
@@ -75,13 +72,13 @@ pub async fn get<R: crate::access::Access>(db: &R, id: i64) -> Result<campaign::
         .ok_or(ServiceError::CampaignNotFound(id))
 }
 
-/// Switches a campaign's ruleset (timing model).
+/// Switches a campaign's ruleset (timing model): one of [`engine::Ruleset::NAMES`].
 pub async fn set_ruleset<C: ConnectionTrait + crate::access::Access>(
     db: &C,
     id: i64,
     ruleset: &str,
 ) -> Result<campaign::Model, ServiceError> {
-    if !RULESETS.contains(&ruleset) {
+    if !engine::Ruleset::NAMES.contains(&ruleset) {
         return Err(ServiceError::UnknownRuleset(ruleset.to_owned()));
     }
     let mut campaign: campaign::ActiveModel = get(db, id).await?.into();
