@@ -7,6 +7,8 @@
 //! - [`Renderer::combat`]: a command's events become the public narration embed (HP bars, the
 //!   timing model's state, whose turn is next, a ping), on the tick timeline a running status
 //!   message edited in place, and, when a player may react, a prompt with buttons.
+//! - [`battlefield`]: the battlefield in words — engagements, distances and what closing costs,
+//!   conditions, terrain — in every status embed and under "Up next".
 //! - [`custom_id`]: reaction button ids, checked by the service against stored state.
 //! - [`balance`]: `/homebrew balance`'s figures as text and as a PNG chart.
 //! - [`messages`]: refusals, info, the character sheet, room entry and the Hospital.
@@ -16,6 +18,7 @@
 //! No I/O, no async, no Discord client: plain data in, plain data out.
 
 pub mod balance;
+pub mod battlefield;
 pub mod combat;
 pub mod custom_id;
 pub mod flavor;
