@@ -72,6 +72,7 @@ const GROUPS: &[(&str, &[Entry])] = &[
             (&["combat", "join"], "/combat join"),
             (&["combat", "start"], "/combat start"),
             (&["combat", "status"], "/combat status"),
+            (&["combat", "map"], "/combat map"),
             (&["combat", "end"], "/combat end"),
             (&["combat", "replay"], "/combat replay combat:12"),
             (&["endturn"], "/endturn"),

@@ -1,4 +1,4 @@
-//! `/combat start|join|status|end|replay`.
+//! `/combat start|join|status|map|end|replay`.
 
 use super::options;
 use crate::discord::{Context, Error, play};
@@ -7,7 +7,7 @@ use crate::discord::{Context, Error, play};
 #[allow(clippy::unused_async)] // poise commands are async, even a parent that only groups subcommands
 #[poise::command(
     slash_command,
-    subcommands("start", "join", "status", "end", "replay"),
+    subcommands("start", "join", "status", "map", "end", "replay"),
     subcommand_required
 )]
 pub async fn combat(_ctx: Context<'_>) -> Result<(), Error> {
@@ -30,6 +30,12 @@ async fn join(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 async fn status(ctx: Context<'_>) -> Result<(), Error> {
     play(ctx, &["combat", "status"], options!()).await
+}
+
+/// Who stands where, as a picture (only you see it; the GM's is public).
+#[poise::command(slash_command)]
+async fn map(ctx: Context<'_>) -> Result<(), Error> {
+    play(ctx, &["combat", "map"], options!()).await
 }
 
 /// End the fight in this channel (Manage Server only).
