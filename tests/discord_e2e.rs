@@ -828,7 +828,11 @@ async fn the_battlefield_picture_is_attached_to_the_status_and_sent_by_combat_ma
         mine.body
     );
     png(&mine);
-    assert!(text_of(&mine).contains("The battlefield — Round 1 · gogobee rules"), "{}", text_of(&mine));
+    assert!(
+        text_of(&mine).contains("The battlefield — Round 1 · gogobee rules"),
+        "{}",
+        text_of(&mine)
+    );
     let gms = table.slash("owner", "combat", &["map"], json!({})).await;
     assert!(!is_ephemeral(&gms), "the GM's map is public: {}", gms.body);
     png(&gms);

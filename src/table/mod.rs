@@ -64,7 +64,10 @@ fn save_binary_files(payload: &render::MessagePayload) -> Vec<std::path::PathBuf
         .filter_map(|file| {
             let name = std::path::Path::new(&file.filename);
             let stem = name.file_stem()?.to_string_lossy();
-            let ext = name.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+            let ext = name
+                .extension()
+                .map(|e| format!(".{}", e.to_string_lossy()))
+                .unwrap_or_default();
             std::fs::create_dir_all(&dir).ok()?;
             for n in 1u64.. {
                 let path = dir.join(format!("{stem}-{n}{ext}"));

@@ -312,13 +312,19 @@ fn the_cost_to_melee_read_before_moving_is_what_the_move_spends() {
     f.set_band(dain, orc, Band::Far);
     f.turn_of(dain);
     let cost = engine::movement::cost_to_melee(&f.combat, dain, ogre).unwrap();
-    assert_eq!((cost.band, cost.open_ground, cost.here, cost.banked, cost.stand), (Band::Near, 25, 50, 0, 0));
+    assert_eq!(
+        (cost.band, cost.open_ground, cost.here, cost.banked, cost.stand),
+        (Band::Near, 25, 50, 0, 0)
+    );
     assert_eq!(cost.total(), 50);
     let far = engine::movement::cost_to_melee(&f.combat, dain, orc).unwrap();
     assert_eq!((far.open_ground, far.here), (55, 110));
     // Prone: standing costs half of the dwarf's 25 ft first.
     f.get_mut(dain).conditions.prone = true;
-    assert_eq!(engine::movement::cost_to_melee(&f.combat, dain, ogre).unwrap().total(), 62);
+    assert_eq!(
+        engine::movement::cost_to_melee(&f.combat, dain, ogre).unwrap().total(),
+        62
+    );
     f.get_mut(dain).conditions.prone = false;
     // The move is refused for exactly that much; after a Dash it spends it.
     assert_eq!(

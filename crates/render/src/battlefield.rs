@@ -47,7 +47,11 @@ fn joined_within(items: &[String], sep: &str, budget: usize) -> String {
     for (i, item) in items.iter().enumerate() {
         let more = format!("{sep}… and {} more", items.len() - i);
         let cost = if i == 0 { 0 } else { sep.chars().count() } + item.chars().count();
-        let reserve = if i + 1 < items.len() { more.chars().count() + 3 } else { 0 };
+        let reserve = if i + 1 < items.len() {
+            more.chars().count() + 3
+        } else {
+            0
+        };
         if out.chars().count() + cost + reserve > budget {
             if i == 0 {
                 return format!("… and {} more", items.len());

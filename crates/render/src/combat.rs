@@ -1142,10 +1142,14 @@ impl Renderer {
         Some(EmbedField {
             name: "Up next".to_owned(),
             value: crate::payload::truncate(
-                &std::iter::once(format!("▶ {} — {}", bold_name(&c.name), crate::models::budget(combat, c)))
-                    .chain(crate::battlefield::from_actor(combat, c.id))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                &std::iter::once(format!(
+                    "▶ {} — {}",
+                    bold_name(&c.name),
+                    crate::models::budget(combat, c)
+                ))
+                .chain(crate::battlefield::from_actor(combat, c.id))
+                .collect::<Vec<_>>()
+                .join("\n"),
                 limits::FIELD_VALUE,
             ),
             inline: false,

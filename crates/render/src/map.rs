@@ -146,8 +146,9 @@ pub struct Card {
     pub bar: Rect,
     /// The bar's colour by health.
     pub health: RGBColor,
-    /// One letter per condition (`P` prone, `C` concentrating …), as the legend explains.
-    pub markers: Vec<char>,
+    /// One short mark per condition (`Pr` prone, `Co` concentrating, `!` a readied action, `?`
+    /// a reaction to choose …), as the legend explains; at most [`MARKERS`].
+    pub markers: Vec<String>,
 }
 
 /// One entry of the timing model's view.
@@ -178,7 +179,7 @@ pub struct Layout {
     /// The dead, named at the bottom.
     pub fallen: Vec<CombatantId>,
     /// The markers drawn, with their meaning.
-    pub legend: Vec<(char, String)>,
+    pub legend: Vec<(String, String)>,
 }
 
 impl Layout {
@@ -201,9 +202,26 @@ pub fn health(hp: i32, max: i32) -> RGBColor {
     }
 }
 
-/// A condition word's marker letter: its first letter, upper case (`concentrating on Bless` → `C`).
-fn marker(word: &str) -> char {
-    word.chars().next().map_or('?', |c| c.to_ascii_uppercase())
+/// Most markers a card shows.
+pub const MARKERS: usize = 3;
+
+/// A condition word's marker: its first two letters (`concentrating on Bless` → `Co`); being
+/// down is `KO`, a readied action `!`, a reaction to choose `?`.
+fn marker(word: &str) -> String {
+    match word {
+        "down" => "KO".to_owned(),
+        "readied" => "!".to_owned(),
+        "reacting" => "?".to_owned(),
+        _ => {
+            let mut letters = word.chars().take(2);
+            letters
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(letters)
+                .collect()
+        }
+    }
 }
 
 /// Whose view the picture takes: the acting combatant, else the first standing party member,
@@ -225,8 +243,6 @@ fn viewer(combat: &Combat) -> Option<CombatantId> {
 /// The melee groups among the living: combatants joined by the engine's melee bands
 /// (`Combat::engaged_with`), each group in the order of its lowest id.
 pub fn melee_groups(combat: &Combat) -> Vec<Vec<CombatantId>> {
-    let n = combat.combatants.len();
-    let mut root: Vec<usize> = (0..n).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
         while root[i] != i {
             root[i] = root[root[i]];
@@ -234,6 +250,7 @@ pub fn melee_groups(combat: &Combat) -> Vec<Vec<CombatantId>> {
         }
         i
     }
+    let mut root: Vec<usize> = (0..combat.combatants.len()).collect();
     for c in combat.combatants.iter().filter(|c| !c.is_dead()) {
         for other in combat.engaged_with(c.id) {
             let (a, b) = (find(&mut root, c.id.0 as usize), find(&mut root, other.0 as usize));
@@ -280,7 +297,9 @@ fn lane_x(lane: Lane) -> (i32, i32) {
 /// "Round 3 · gogobee", "Tick 42 · round 2 · ticks".
 fn corner(combat: &Combat) -> String {
     let when = match combat.ruleset {
-        Ruleset::Ticks | Ruleset::Ctb if combat.started => format!("Tick {} · round {}", combat.model.tick, combat.round),
+        Ruleset::Ticks | Ruleset::Ctb if combat.started => {
+            format!("Tick {} · round {}", combat.model.tick, combat.round)
+        }
         _ if combat.started => format!("Round {}", combat.round),
         _ => "Not begun".to_owned(),
     };
@@ -310,7 +329,11 @@ fn model_view(combat: &Combat) -> (String, Vec<(CombatantId, String, u32)>) {
                 .map(|&id| {
                     let c = combat.get(id);
                     let left: u32 = tdgs::interrupts(c).iter().map(|i| i.left).sum();
-                    (id, format!("{} R{} I{left}", truncate_chars(&c.name, 8), tdgs::reflex(c)), 0)
+                    (
+                        id,
+                        format!("{} R{} I{left}", truncate_chars(&c.name, 8), tdgs::reflex(c)),
+                        0,
+                    )
                 })
                 .collect(),
         ),
@@ -346,7 +369,11 @@ fn model_view(combat: &Combat) -> (String, Vec<(CombatantId, String, u32)>) {
                         _ if combat.model.timeline.awaiting == Some(id) => ("choosing", 0),
                         Some(cycle) => {
                             let total = (cycle.prep + cycle.exec + cycle.recover).max(1);
-                            let phase = if cycle.entered.is_none() { "start" } else { cycle.phase().name() };
+                            let phase = if cycle.entered.is_none() {
+                                "start"
+                            } else {
+                                cycle.phase().name()
+                            };
                             (phase, cycle.elapsed.min(total) * 1000 / total)
                         }
                         None => ("idle", 0),
@@ -388,7 +415,7 @@ pub fn layout(combat: &Combat) -> Layout {
     let card_h = if compact { COMPACT_CARD_H } else { CARD_H };
     let mut cards = Vec::new();
     let mut lane_bottom = [HEADER + LANE_TITLE; 3];
-    let mut legend: Vec<(char, String)> = Vec::new();
+    let mut legend: Vec<(String, String)> = Vec::new();
     for (gi, g) in groups.iter_mut().enumerate() {
         let (x0, x1) = lane_x(g.lane);
         let top = lane_bottom[g.lane.index() as usize];
@@ -410,23 +437,29 @@ pub fn layout(combat: &Combat) -> Layout {
                 x1: g.frame.x1 - GROUP_PAD,
                 y1: y0 + card_h - 1,
             };
-            let words = if c.is_downed() {
+            let mut words = if c.is_downed() {
                 vec!["down".to_owned()]
             } else {
                 crate::battlefield::conditions(c)
             };
-            let mut markers = Vec::new();
+            if combat.window.as_ref().is_some_and(|w| w.reactor == id) {
+                words.insert(0, "reacting".to_owned());
+            }
+            if c.readied.as_ref().is_some_and(|r| !r.fired) {
+                words.insert(0, "readied".to_owned());
+            }
+            let mut markers: Vec<String> = Vec::new();
             for word in &words {
                 let m = marker(word);
-                if !markers.contains(&m) {
-                    markers.push(m);
+                if markers.len() == MARKERS || markers.contains(&m) {
+                    continue;
                 }
                 let meaning = word.split(' ').next().unwrap_or(word).to_owned();
                 if !legend.iter().any(|(l, w)| *l == m && *w == meaning) {
-                    legend.push((m, meaning));
+                    legend.push((m.clone(), meaning));
                 }
+                markers.push(m);
             }
-            markers.truncate(4);
             cards.push(Card {
                 id,
                 group: gi,
@@ -452,13 +485,13 @@ pub fn layout(combat: &Combat) -> Layout {
         }
     }
     legend.sort();
-    let lanes_bottom = lane_bottom.iter().copied().max().unwrap_or(HEADER + LANE_TITLE);
+    let deepest = lane_bottom.iter().copied().max().unwrap_or(HEADER + LANE_TITLE);
     let (order_title, entries) = if combat.started && combat.outcome.is_none() {
         model_view(combat)
     } else {
         (String::new(), Vec::new())
     };
-    let order_top = lanes_bottom + 4 + LANE_TITLE;
+    let order_top = deepest + 4 + LANE_TITLE;
     let order: Vec<Chip> = entries
         .into_iter()
         .enumerate()
@@ -479,7 +512,7 @@ pub fn layout(combat: &Combat) -> Layout {
             }
         })
         .collect();
-    let mut bottom = order.last().map_or(lanes_bottom, |c| c.rect.y1 + 8);
+    let mut bottom = order.last().map_or(deepest, |c| c.rect.y1 + 8);
     let fallen: Vec<CombatantId> = combat.combatants.iter().filter(|c| c.is_dead()).map(|c| c.id).collect();
     if !legend.is_empty() {
         bottom += 20;
@@ -546,7 +579,11 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
             },
             colors::LANE,
         ))?;
-        root.draw(&Text::new(lane.title(), (x0 + 6, HEADER + 3), text_style(13, colors::DIM)))?;
+        root.draw(&Text::new(
+            lane.title(),
+            (x0 + 6, HEADER + 3),
+            text_style(13, colors::DIM),
+        ))?;
     }
     for g in &l.groups {
         root.draw(&rect(g.frame, colors::GROUP))?;
@@ -561,7 +598,11 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
             card.rect
         };
         root.draw(&rect(body, colors::CARD))?;
-        let stripe = if c.side == Side::Party { colors::PARTY } else { colors::ENEMIES };
+        let stripe = if c.side == Side::Party {
+            colors::PARTY
+        } else {
+            colors::ENEMIES
+        };
         root.draw(&rect(
             Rect {
                 x0: body.x0,
@@ -571,10 +612,12 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
             },
             stripe,
         ))?;
+        // Each marker takes about three characters of the name's room.
+        let room = |full: usize| (full - 3 * card.markers.len()).max(5);
         let (name, at, size) = if l.compact {
-            (truncate_chars(&c.name, 13), card.rect.y0 + 5, 13)
+            (truncate_chars(&c.name, room(13)), card.rect.y0 + 5, 13)
         } else {
-            (truncate_chars(&c.name, 17), card.rect.y0 + 5, 15)
+            (truncate_chars(&c.name, room(17)), card.rect.y0 + 5, 15)
         };
         root.draw(&Text::new(name, (card.rect.x0 + 10, at), text_style(size, colors::INK)))?;
         root.draw(&rect(card.bar, colors::BAR_EMPTY))?;
@@ -599,18 +642,18 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
             ))?;
         }
         for (i, m) in card.markers.iter().enumerate() {
-            let x0 = card.rect.x1 - 6 - (card.markers.len() - i) as i32 * 14;
-            let y0 = if l.compact { card.rect.y0 + 6 } else { card.rect.y1 - 17 };
+            let x0 = card.rect.x1 - 6 - (card.markers.len() - i) as i32 * 20;
+            let y0 = card.rect.y0 + 6;
             root.draw(&rect(
                 Rect {
                     x0,
                     y0,
-                    x1: x0 + 12,
+                    x1: x0 + 17,
                     y1: y0 + 12,
                 },
                 colors::MARKER,
             ))?;
-            root.draw(&Text::new(m.to_string(), (x0 + 3, y0), text_style(11, colors::GROUND)))?;
+            root.draw(&Text::new(m.clone(), (x0 + 2, y0), text_style(11, colors::GROUND)))?;
         }
     }
     if let Some(first) = l.order.first() {

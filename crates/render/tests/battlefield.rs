@@ -210,10 +210,17 @@ fn forty_combatants_stay_within_discords_limits_cut_with_and_n_more() {
 
 /// The engagement pairs (party member, opponent) the field's line names.
 fn pairs_in_text(combat: &Combat, line: &str) -> BTreeSet<(CombatantId, CombatantId)> {
-    let id = |name: &str| combat.by_name(name).unwrap_or_else(|_| panic!("{name:?} in {line:?}")).id;
+    let id = |name: &str| {
+        combat
+            .by_name(name)
+            .unwrap_or_else(|_| panic!("{name:?} in {line:?}"))
+            .id
+    };
     let mut pairs = BTreeSet::new();
     for engagement in line.split(BETWEEN) {
-        let (who, foes) = engagement.split_once(ENGAGED).unwrap_or_else(|| panic!("{engagement:?}"));
+        let (who, foes) = engagement
+            .split_once(ENGAGED)
+            .unwrap_or_else(|| panic!("{engagement:?}"));
         for foe in foes.split(", ") {
             pairs.insert((id(who), id(foe)));
         }
@@ -224,7 +231,11 @@ fn pairs_in_text(combat: &Combat, line: &str) -> BTreeSet<(CombatantId, Combatan
 /// The engine's engagements: every living party member and living opponent a band of Melee apart.
 fn pairs_in_engine(combat: &Combat) -> BTreeSet<(CombatantId, CombatantId)> {
     let mut pairs = BTreeSet::new();
-    for a in combat.combatants.iter().filter(|c| c.side == Side::Party && !c.is_dead()) {
+    for a in combat
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Party && !c.is_dead())
+    {
         for b in combat.combatants.iter().filter(|c| c.side != a.side && !c.is_dead()) {
             if combat.band(a.id, b.id) == Band::Melee {
                 pairs.insert((a.id, b.id));

@@ -113,25 +113,39 @@ fn check(c: &Combat) -> Layout {
     assert!(png_bytes.len() <= 200 * 1024, "{label}: {} bytes", png_bytes.len());
     let img = decode(&png_bytes);
     assert_eq!((img.0, img.1), (layout.width, layout.height), "{label}");
-    assert!(layout.corner.ends_with(&format!("{} rules", c.ruleset.name())), "{label}: {}", layout.corner);
+    assert!(
+        layout.corner.ends_with(&format!("{} rules", c.ruleset.name())),
+        "{label}: {}",
+        layout.corner
+    );
 
     // Every living combatant is drawn once; the dead are named as fallen.
     let drawn: Vec<CombatantId> = layout.cards.iter().map(|k| k.id).collect();
     let living: Vec<CombatantId> = c.combatants.iter().filter(|x| !x.is_dead()).map(|x| x.id).collect();
-    assert_eq!(drawn.iter().copied().collect::<BTreeSet<_>>(), living.iter().copied().collect(), "{label}");
+    assert_eq!(
+        drawn.iter().copied().collect::<BTreeSet<_>>(),
+        living.iter().copied().collect(),
+        "{label}"
+    );
     assert_eq!(drawn.len(), living.len(), "{label}: someone drawn twice");
     let dead: Vec<CombatantId> = c.combatants.iter().filter(|x| x.is_dead()).map(|x| x.id).collect();
     assert_eq!(layout.fallen, dead, "{label}");
 
     // The groups are the engine's melee groups, each card in its group's frame.
-    let groups: BTreeSet<BTreeSet<CombatantId>> =
-        layout.groups.iter().map(|g| g.members.iter().copied().collect()).collect();
+    let groups: BTreeSet<BTreeSet<CombatantId>> = layout
+        .groups
+        .iter()
+        .map(|g| g.members.iter().copied().collect())
+        .collect();
     assert_eq!(groups, components(c), "{label}");
     for card in &layout.cards {
         let g = &layout.groups[card.group];
         assert!(g.members.contains(&card.id), "{label}");
         assert!(
-            card.rect.x0 > g.frame.x0 && card.rect.x1 < g.frame.x1 && card.rect.y0 > g.frame.y0 && card.rect.y1 < g.frame.y1,
+            card.rect.x0 > g.frame.x0
+                && card.rect.x1 < g.frame.x1
+                && card.rect.y0 > g.frame.y0
+                && card.rect.y1 < g.frame.y1,
             "{label}: a card outside its group"
         );
     }
@@ -165,20 +179,33 @@ fn check(c: &Combat) -> Layout {
         let x = c.get(card.id);
         let want = expected_health(x.hp, x.max_hp);
         assert_eq!(card.health, want, "{label}");
-        let middle = (card.bar.y0 + card.bar.y1) / 2;
-        assert_eq!(pixel(&img, card.bar.x0 + 1, middle), rgb(want), "{label}: {}'s bar", x.name);
+        let middle = i32::midpoint(card.bar.y0, card.bar.y1);
+        assert_eq!(
+            pixel(&img, card.bar.x0 + 1, middle),
+            rgb(want),
+            "{label}: {}'s bar",
+            x.name
+        );
     }
 
     // The model's view: each entry once, in the model's order, the actor's chip framed.
     if c.started && c.outcome.is_none() {
         let chips: Vec<CombatantId> = layout.order.iter().map(|k| k.id).collect();
         match c.ruleset {
-            Ruleset::Ctb => assert_eq!(chips.iter().copied().collect::<BTreeSet<_>>(), living.iter().copied().collect()),
+            Ruleset::Ctb => assert_eq!(
+                chips.iter().copied().collect::<BTreeSet<_>>(),
+                living.iter().copied().collect()
+            ),
             _ => assert_eq!(chips, c.order, "{label}"),
         }
         for chip in &layout.order {
             let corner = pixel(&img, chip.rect.x0, chip.rect.y0);
-            assert_eq!(corner == rgb(colors::ACTOR), Some(chip.id) == c.current(), "{label}: {}", chip.label);
+            assert_eq!(
+                corner == rgb(colors::ACTOR),
+                Some(chip.id) == c.current(),
+                "{label}: {}",
+                chip.label
+            );
         }
     }
     layout
@@ -207,7 +234,11 @@ fn the_model_view_names_each_models_own_figures() {
     let labels = |r: Ruleset| {
         let c = fight(6, r);
         let l = map::layout(&c);
-        (l.order_title.clone(), l.order.iter().map(|k| k.label.clone()).collect::<Vec<_>>(), c)
+        (
+            l.order_title.clone(),
+            l.order.iter().map(|k| k.label.clone()).collect::<Vec<_>>(),
+            c,
+        )
     };
     let (title, chips, c) = labels(Ruleset::Gogobee);
     assert_eq!(title, "Initiative");
@@ -236,12 +267,33 @@ fn conditions_are_marked_and_explained_and_the_downed_drawn_grey() {
     let other = CombatantId(1);
     c.get_mut(other).hp = 0;
     c.get_mut(other).death.downed = true;
+    // A goblin in melee with the hero must choose whether to strike as it leaves.
+    let goblin = CombatantId(2);
+    c.window = Some(engine::ReactionWindow::new(
+        goblin,
+        engine::ReactionTrigger::LeavesMelee { mover: hero },
+        vec![engine::ReactionKind::OpportunityAttack],
+    ));
     let layout = check(&c);
-    assert_eq!(layout.card(hero).unwrap().markers, vec!['P', 'C']);
-    assert_eq!(layout.card(other).unwrap().markers, vec!['D']);
+    assert_eq!(layout.card(goblin).unwrap().markers[0], "?");
+    assert!(
+        layout.legend.contains(&("?".to_owned(), "reacting".to_owned())),
+        "{:?}",
+        layout.legend
+    );
+    assert_eq!(layout.card(hero).unwrap().markers, ["Pr", "Co"]);
+    assert_eq!(layout.card(other).unwrap().markers, ["KO"]);
     assert_eq!(layout.card(other).unwrap().health, colors::DOWN);
-    assert!(layout.legend.contains(&('C', "concentrating".to_owned())), "{:?}", layout.legend);
-    assert!(layout.legend.contains(&('P', "prone".to_owned())), "{:?}", layout.legend);
+    assert!(
+        layout.legend.contains(&("Co".to_owned(), "concentrating".to_owned())),
+        "{:?}",
+        layout.legend
+    );
+    assert!(
+        layout.legend.contains(&("Pr".to_owned(), "prone".to_owned())),
+        "{:?}",
+        layout.legend
+    );
 }
 
 #[test]
@@ -261,5 +313,5 @@ fn forty_combatants_in_groups_of_four_with_conditions_stay_under_200_kb() {
     let layout = check(&c);
     assert!(layout.compact);
     assert_eq!(layout.groups.len(), 10);
-    assert!(layout.height < 1600, "{} px tall", layout.height);
+    assert!(layout.height < 1700, "{} px tall", layout.height);
 }

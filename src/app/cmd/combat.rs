@@ -49,7 +49,10 @@ impl CombatCmd {
                 let picture = picture(std::sync::Arc::clone(&update.combat), render::map::attachment).await;
                 // On the timeline the status is a running message, edited in place: the picture
                 // goes in a message of its own.
-                match replies.iter_mut().find(|r| r.running.is_none() && !r.payload.embeds.is_empty()) {
+                match replies
+                    .iter_mut()
+                    .find(|r| r.running.is_none() && !r.payload.embeds.is_empty())
+                {
                     Some(status) => status.payload.attachments.extend(picture),
                     None => replies.extend(picture.map(|file| {
                         let mut message = render::info("The battlefield", "");
