@@ -175,6 +175,11 @@ pub fn from_actor(combat: &Combat, id: CombatantId) -> Vec<String> {
     cut_lines(lines, UP_NEXT_BUDGET)
 }
 
+/// [`from_actor`]'s lines as they follow the "Up next" line: each on a line of its own.
+pub fn below_up_next(combat: &Combat, id: CombatantId) -> String {
+    from_actor(combat, id).iter().map(|line| format!("\n{line}")).collect()
+}
+
 /// `lines` within `budget` characters (newlines counted), the last kept one saying how many
 /// more were left out.
 fn cut_lines(lines: Vec<String>, budget: usize) -> Vec<String> {

@@ -1142,14 +1142,12 @@ impl Renderer {
         Some(EmbedField {
             name: "Up next".to_owned(),
             value: crate::payload::truncate(
-                &std::iter::once(format!(
-                    "▶ {} — {}",
+                &format!(
+                    "▶ {} — {}{}",
                     bold_name(&c.name),
-                    crate::models::budget(combat, c)
-                ))
-                .chain(crate::battlefield::from_actor(combat, c.id))
-                .collect::<Vec<_>>()
-                .join("\n"),
+                    crate::models::budget(combat, c),
+                    crate::battlefield::below_up_next(combat, c.id)
+                ),
                 limits::FIELD_VALUE,
             ),
             inline: false,
