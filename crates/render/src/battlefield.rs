@@ -177,7 +177,12 @@ pub fn from_actor(combat: &Combat, id: CombatantId) -> Vec<String> {
 
 /// [`from_actor`]'s lines as they follow the "Up next" line: each on a line of its own.
 pub fn below_up_next(combat: &Combat, id: CombatantId) -> String {
-    from_actor(combat, id).iter().map(|line| format!("\n{line}")).collect()
+    let mut out = String::new();
+    for line in from_actor(combat, id) {
+        out.push('\n');
+        out.push_str(&line);
+    }
+    out
 }
 
 /// `lines` within `budget` characters (newlines counted), the last kept one saying how many

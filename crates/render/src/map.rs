@@ -613,11 +613,11 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
             stripe,
         ))?;
         // Each marker takes about three characters of the name's room.
-        let room = |full: usize| (full - 3 * card.markers.len()).max(5);
+        let name_room = |full: usize| (full - 3 * card.markers.len()).max(5);
         let (name, at, size) = if l.compact {
-            (truncate_chars(&c.name, room(13)), card.rect.y0 + 5, 13)
+            (truncate_chars(&c.name, name_room(13)), card.rect.y0 + 5, 13)
         } else {
-            (truncate_chars(&c.name, room(17)), card.rect.y0 + 5, 15)
+            (truncate_chars(&c.name, name_room(17)), card.rect.y0 + 5, 15)
         };
         root.draw(&Text::new(name, (card.rect.x0 + 10, at), text_style(size, colors::INK)))?;
         root.draw(&rect(card.bar, colors::BAR_EMPTY))?;
