@@ -785,6 +785,60 @@ async fn combat_replay_sends_the_referee_log_as_a_file() {
     assert_all_valid(&fake);
 }
 
+/// The battlefield's picture goes as Discord takes files — a multipart body whose
+/// `payload_json` names `files[0]` in its `attachments` — and Discord's spec accepts it:
+/// `/combat status` attaches it to the status, `/combat map` sends it with the battlefield in
+/// words, only to a player, publicly for the GM.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_battlefield_picture_is_attached_to_the_status_and_sent_by_combat_map() {
+    let (fake, bot, table, _dir) = start("map").await;
+    table.aria_the_fighter(3).await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin"}))
+        .await;
+    table.slash("alice", "combat", &["start"], json!({})).await;
+
+    let png = |callback: &fake_discord::Callback| {
+        let message = fake
+            .original_message(callback.interaction)
+            .expect("the answer is a message");
+        let files = fake.attachments(&message);
+        assert_eq!(files.len(), 1, "one file on the message: {message}\n{}", bot.logs());
+        let (name, bytes) = files[0].clone();
+        assert_eq!(name, "map.png");
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+        assert_eq!(message["attachments"][0]["content_type"], "image/png", "{message}");
+        message
+    };
+    let status = table.slash("bob", "combat", &["status"], json!({})).await;
+    assert!(!is_ephemeral(&status), "{}", status.body);
+    let message = png(&status);
+    let fields = message["embeds"][0]["fields"].as_array().cloned().unwrap_or_default();
+    assert!(
+        fields.iter().any(|f| f["name"] == "Battlefield"),
+        "the status names the engagements: {message}"
+    );
+
+    let mine = table.slash("alice", "combat", &["map"], json!({})).await;
+    assert!(is_ephemeral(&mine), "a player's map is theirs alone: {}", mine.body);
+    assert_eq!(
+        mine.body["data"]["attachments"],
+        json!([{"id": "0", "filename": "map.png", "description": "The battlefield: who stands where"}]),
+        "{}",
+        mine.body
+    );
+    png(&mine);
+    assert!(
+        text_of(&mine).contains("The battlefield — Round 1 · gogobee rules"),
+        "{}",
+        text_of(&mine)
+    );
+    let gms = table.slash("owner", "combat", &["map"], json!({})).await;
+    assert!(!is_ephemeral(&gms), "the GM's map is public: {}", gms.body);
+    png(&gms);
+    assert_all_valid(&fake);
+}
+
 /// A process running two shards reports each in `/healthz` and `/metrics`, with the build, the
 /// process figures and latency in seconds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -357,6 +357,7 @@ const SECTIONS: &[Section] = &[
             cmd(&["combat", "join"], "join the fight in this channel", "", &[]),
             cmd(&["combat", "start"], "begin the fight in this channel", "", &[]),
             cmd(&["combat", "status"], "the fight as it stands", "", &[]),
+            cmd(&["combat", "map"], "who stands where, as a picture", "", &[]),
             cmd(
                 &["combat", "end"],
                 "end the fight with no winner (Manage Server)",

@@ -51,8 +51,10 @@ pub struct Table {
     width: Option<usize>,
 }
 
-/// Saves the payload's binary files (a `/homebrew balance` chart) under the temporary folder's
-/// `gogobee/`, to open with an image viewer; their paths. Text files are shown in full instead.
+/// Saves the payload's binary files (a `/homebrew balance` chart, the battlefield's picture)
+/// under the temporary folder's `gogobee/`, to open with an image viewer, each as a new file
+/// (`map-1.png`, `map-2.png`, …: an earlier picture is never overwritten); their paths. Text
+/// files are shown in full instead.
 fn save_binary_files(payload: &render::MessagePayload) -> Vec<std::path::PathBuf> {
     let dir = std::env::temp_dir().join("gogobee");
     payload
@@ -60,11 +62,23 @@ fn save_binary_files(payload: &render::MessagePayload) -> Vec<std::path::PathBuf
         .iter()
         .filter(|file| file.text_content().is_none())
         .filter_map(|file| {
-            let name = std::path::Path::new(&file.filename).file_name()?;
+            let name = std::path::Path::new(&file.filename);
+            let stem = name.file_stem()?.to_string_lossy();
+            let ext = name
+                .extension()
+                .map(|e| format!(".{}", e.to_string_lossy()))
+                .unwrap_or_default();
             std::fs::create_dir_all(&dir).ok()?;
-            let path = dir.join(name);
-            std::fs::write(&path, &file.content).ok()?;
-            Some(path)
+            for n in 1u64.. {
+                let path = dir.join(format!("{stem}-{n}{ext}"));
+                match std::fs::File::create_new(&path) {
+                    Ok(mut f) => return std::io::Write::write_all(&mut f, &file.content).ok().map(|()| path),
+                    // Taken by an earlier picture: the next number.
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                    Err(_) => return None,
+                }
+            }
+            None
         })
         .collect()
 }

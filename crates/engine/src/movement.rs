@@ -271,6 +271,46 @@ pub fn banked_toward(combat: &crate::combat::Combat, id: CombatantId, target: Co
         .map_or(0, |a| a.feet)
 }
 
+/// What closing to melee with an opponent costs now, read without moving (the status shows it
+/// before anyone types `/move melee`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeleeCost {
+    /// The band between them now (never Melee).
+    pub band: Band,
+    /// Feet the band stands for on open ground.
+    pub open_ground: i32,
+    /// Feet on the mover's ground: doubled when the room is difficult terrain for it.
+    pub here: i32,
+    /// Feet already covered toward them on earlier turns, taken off `here`.
+    pub banked: i32,
+    /// Feet standing up from prone costs first (half speed).
+    pub stand: i32,
+}
+
+impl MeleeCost {
+    /// Every foot the move spends: the ground left to cover and standing up.
+    pub fn total(&self) -> i32 {
+        self.here - self.banked + self.stand
+    }
+}
+
+/// What `/move melee` with `target` would cost `id` now (as `actions::move_to` prices it):
+/// `None` when `target` is not a living opponent or is already in melee with it.
+pub fn cost_to_melee(combat: &crate::combat::Combat, id: CombatantId, target: CombatantId) -> Option<MeleeCost> {
+    let bands = combat.bands_of(id);
+    let &(_, band) = bands.iter().find(|(o, _)| *o == target)?;
+    let difficult = combat.difficult_for(id);
+    let plan = plan(MoveIntent::Melee(target), &bands, difficult).ok()?;
+    let me = combat.get(id);
+    Some(MeleeCost {
+        band,
+        open_ground: feet_between(band, Band::Melee),
+        here: plan.feet,
+        banked: banked_toward(combat, id, target),
+        stand: if me.conditions.prone { me.speed() / 2 } else { 0 },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

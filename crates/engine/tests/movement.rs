@@ -292,3 +292,50 @@ fn every_zone_names_its_difficult_terrain() {
         assert!(source.contains(words), "{zone:?}: {source}");
     }
 }
+
+#[test]
+fn the_cost_to_melee_read_before_moving_is_what_the_move_spends() {
+    let terrain = Terrain {
+        zone: Some(Zone::SUNKEN_TEMPLE),
+        difficult: true,
+        ..Terrain::default()
+    };
+    let mut f = Fight::in_room(
+        vec![
+            pc("Dain", Race::DWARF, Class::FIGHTER, 1),
+            puppet("Ogre", Monster::OGRE),
+            puppet("Orc", Monster::ORC),
+        ],
+        terrain,
+    );
+    let (dain, ogre, orc) = (f.id("Dain"), f.id("Ogre"), f.id("Orc"));
+    f.set_band(dain, orc, Band::Far);
+    f.turn_of(dain);
+    let cost = engine::movement::cost_to_melee(&f.combat, dain, ogre).unwrap();
+    assert_eq!(
+        (cost.band, cost.open_ground, cost.here, cost.banked, cost.stand),
+        (Band::Near, 25, 50, 0, 0)
+    );
+    assert_eq!(cost.total(), 50);
+    let far = engine::movement::cost_to_melee(&f.combat, dain, orc).unwrap();
+    assert_eq!((far.open_ground, far.here), (55, 110));
+    // Prone: standing costs half of the dwarf's 25 ft first.
+    f.get_mut(dain).conditions.prone = true;
+    assert_eq!(
+        engine::movement::cost_to_melee(&f.combat, dain, ogre).unwrap().total(),
+        62
+    );
+    f.get_mut(dain).conditions.prone = false;
+    // The move is refused for exactly that much; after a Dash it spends it.
+    assert_eq!(
+        f.refused_for(dain, Command::Move(MoveIntent::Melee(ogre))),
+        RuleViolation::NotEnoughMovement { needed: 50, left: 25 }
+    );
+    f.act(dain, Command::Dash);
+    let events = f.act(dain, Command::Move(MoveIntent::Melee(ogre)));
+    assert!(any(&events, |e| matches!(e, Event::Moved { feet: 50, .. })));
+    // In melee now: nothing to close.
+    assert_eq!(engine::movement::cost_to_melee(&f.combat, dain, ogre), None);
+    // Allies have no band to close.
+    assert_eq!(engine::movement::cost_to_melee(&f.combat, ogre, orc), None);
+}

@@ -285,3 +285,19 @@ fn an_opportunity_attack_is_a_melee_attack_even_for_an_archer() {
     assert_ne!(&*weapon, "Longbow", "the longbow is not a melee weapon");
     assert_eq!(rolls(&events)[0].d20.mode, engine::dice::RollMode::Normal);
 }
+
+#[test]
+fn who_would_strike_is_read_before_the_move_and_matches_the_offer() {
+    let (mut f, bo, goblin) = goblin_leaving(1);
+    assert_eq!(engine::opportunity::would_strike(&f.combat, goblin), vec![bo]);
+    // The boss is far: leaving melee provokes no one on the other side.
+    assert!(engine::opportunity::would_strike(&f.combat, f.id("Goblin Boss")).is_empty());
+    // Bo's reaction spent: no one would strike.
+    f.get_mut(bo).resources.reaction_used = true;
+    assert!(engine::opportunity::would_strike(&f.combat, goblin).is_empty());
+    f.get_mut(bo).resources.reaction_used = false;
+    f.act(goblin, Command::Disengage);
+    assert!(engine::opportunity::would_strike(&f.combat, goblin).is_empty());
+    let events = f.act(goblin, Command::Move(MoveIntent::Ranged));
+    assert_eq!(offered_to(&events, bo), None);
+}

@@ -3,12 +3,10 @@
 //! chart — the outcome bar (party wins, foes win, halted) and how many rounds the duels lasted.
 //! The text and the chart are drawn from one [`Figures`], so their numbers are the same.
 
-use std::sync::Once;
-
 use engine::balance::{Tally, Verdict};
 use plotters::prelude::*;
-use plotters::style::{FontStyle, register_font};
 
+use crate::font::{FAMILY, register};
 use crate::messages::info;
 use crate::payload::{Attachment, MessagePayload};
 
@@ -28,10 +26,6 @@ pub const LOSS: RGBColor = RGBColor(207, 34, 46);
 pub const HALT: RGBColor = RGBColor(140, 149, 159);
 const ROUNDS: RGBColor = RGBColor(9, 105, 218);
 const INK: RGBColor = RGBColor(31, 35, 40);
-
-/// The embedded font: `DejaVu Sans Mono` (crates/render/fonts/LICENSE).
-static FONT: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
-const FAMILY: &str = "sans-serif";
 
 /// What the answer shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,16 +108,6 @@ pub fn message(figures: &Figures) -> MessagePayload {
         chart(figures),
     )];
     message
-}
-
-fn register() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        assert!(
-            register_font(FAMILY, FontStyle::Normal, FONT).is_ok(),
-            "the embedded font is a TrueType font"
-        );
-    });
 }
 
 /// The chart as a PNG.

@@ -1050,6 +1050,7 @@ impl Renderer {
     fn status_payload(&self, combat: &Combat, events: &[Event], ctx: &RenderContext, died: bool) -> MessagePayload {
         let mut fields = hp_fields(combat);
         fields.extend(crate::models::state_field(combat));
+        fields.extend(crate::battlefield::field(combat));
         fields.extend(Self::next_up(combat));
         let (content, pinged) = self.turn_ping(combat, events, ctx);
         MessagePayload {
@@ -1141,7 +1142,12 @@ impl Renderer {
         Some(EmbedField {
             name: "Up next".to_owned(),
             value: crate::payload::truncate(
-                &format!("▶ {} — {}", bold_name(&c.name), crate::models::budget(combat, c)),
+                &format!(
+                    "▶ {} — {}{}",
+                    bold_name(&c.name),
+                    crate::models::budget(combat, c),
+                    crate::battlefield::below_up_next(combat, c.id)
+                ),
                 limits::FIELD_VALUE,
             ),
             inline: false,
@@ -1396,20 +1402,7 @@ pub fn hp_line(combat: &Combat, c: &Combatant) -> String {
     } else if c.is_downed() {
         status.push(format!("downed · {}", marks(c.death.successes, c.death.failures)));
     } else {
-        let k = &c.conditions;
-        let flags = [
-            (k.prone, "prone"),
-            (k.dodging, "dodging"),
-            (k.hidden.is_some(), "hidden"),
-            (k.raging, "raging"),
-            (k.poisoned, "poisoned"),
-            (k.grappled_by.is_some(), "grappled"),
-            (k.restrained, "restrained"),
-            (k.entangled > 0, "entangled"),
-            (k.hasted, "hasted"),
-            (k.disengaged, "disengaged"),
-        ];
-        status.extend(flags.iter().filter(|(on, _)| *on).map(|(_, s)| (*s).to_owned()));
+        status.extend(crate::battlefield::conditions(c));
         if c.temp_hp > 0 {
             status.push(format!("+{} temp HP", c.temp_hp));
         }
@@ -1476,7 +1469,7 @@ fn hp_fields(combat: &Combat) -> Vec<EmbedField> {
             });
         }
     }
-    // Leave room for the model's state and the "Up next" field.
-    fields.truncate(limits::FIELDS - 2);
+    // Leave room for the model's state, the battlefield and the "Up next" field.
+    fields.truncate(limits::FIELDS - 3);
     fields
 }

@@ -7,8 +7,12 @@
 //! - [`Renderer::combat`]: a command's events become the public narration embed (HP bars, the
 //!   timing model's state, whose turn is next, a ping), on the tick timeline a running status
 //!   message edited in place, and, when a player may react, a prompt with buttons.
+//! - [`battlefield`]: the battlefield in words — engagements, distances and what closing costs,
+//!   conditions, terrain — in every status embed and under "Up next".
 //! - [`custom_id`]: reaction button ids, checked by the service against stored state.
 //! - [`balance`]: `/homebrew balance`'s figures as text and as a PNG chart.
+//! - [`map`]: the battlefield as a PNG — lanes from the acting combatant, melee groups, HP bars,
+//!   condition markers, the timing model's view — with the layout it drew.
 //! - [`messages`]: refusals, info, the character sheet, room entry and the Hospital.
 //! - [`models`]: what each timing model shows — the initiative order, the charge race, the tick
 //!   timeline — and a combatant's budget for the turn.
@@ -16,9 +20,12 @@
 //! No I/O, no async, no Discord client: plain data in, plain data out.
 
 pub mod balance;
+pub mod battlefield;
 pub mod combat;
 pub mod custom_id;
 pub mod flavor;
+mod font;
+pub mod map;
 pub mod messages;
 pub mod models;
 pub mod payload;

@@ -187,7 +187,8 @@ fn the_tdgs_embed_shows_the_order_the_interrupts_left_and_the_coming_instant_pha
     let up = field(&rendered.narration, "Up next");
     assert_eq!(
         up.value,
-        "▶ **Bo** — action ✓ · step ✓ (30 ft) · free actions ✓ · no Interrupts"
+        "▶ **Bo** — action ✓ · step ✓ (30 ft) · free actions ✓ · no Interrupts\n\
+         Orc: near — 25 ft to melee"
     );
 }
 
