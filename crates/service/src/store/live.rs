@@ -67,7 +67,7 @@ pub(crate) struct Live {
     pub window_since: Option<DateTimeUtc>,
     /// The fight's timer ([`super::COMBAT_TIMER`]): one row from the fight's first window or wait on
     /// a player to its end, not one a window and one a wait — windows open and turns pass
-    /// without writing it (issue 13: those rows were two of a command's ≈ five WAL pages).
+    /// without writing it (those rows would be two of a command's ≈ five WAL pages).
     /// It is due no later than the earliest deadline: the open window's end
     /// ([`Live::window_since`] plus the reaction timeout) and the wait's ([`Live::wait_since`]
     /// plus the turn timeout). Each time it is armed it is due at most the shorter timeout on
@@ -374,7 +374,7 @@ pub(crate) fn engine_step(
     })
 }
 /// Most combatants one fight may hold. Each snapshot writes the fight's whole state, and each
-/// load parses it, which grows with each combatant (issue 18 measured 1,200 goblins at 1.45 MB,
+/// load parses it, which grows with each combatant (1,200 goblins measured 1.45 MB,
 /// ≈ 1.2 kB each).
 pub const MAX_COMBATANTS: usize = engine::join::MAX_COMBATANTS;
 /// Refuses `joining` more combatants past [`MAX_COMBATANTS`] ([`ServiceError::FightFull`]).

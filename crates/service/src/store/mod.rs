@@ -9,7 +9,7 @@
 //! The fight's whole state is written only every [`SNAPSHOT_EVERY`] commands, at a death and when
 //! it ends, as its snapshot (`combat_snapshots`, in the same transaction), and with it the combat
 //! row (version, timers, status) and the denormalised `turn_resources`, `readied_actions` and
-//! `death_save_states` rows, which so always hold what the latest snapshot holds (issue 13: a
+//! `death_save_states` rows, which so always hold what the latest snapshot holds (a
 //! command between snapshots writes its log entry, nothing else). [`load`] rebuilds a fight from
 //! its latest snapshot and re-applies the commands logged after it through the engine
 //! ([`Live::replay`], deterministic: same state + same commands ⇒ same state); the last entry is
