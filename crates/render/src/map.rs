@@ -338,15 +338,7 @@ fn model_view(combat: &Combat) -> (String, Vec<(CombatantId, String, u32)>) {
                 .collect(),
         ),
         Ruleset::Ctb => {
-            let mut units: Vec<&Combatant> = combat.combatants.iter().filter(|c| !c.is_dead()).collect();
-            units.sort_by_key(|c| {
-                (
-                    combat.current() != Some(c.id),
-                    std::cmp::Reverse(c.ctb.charge),
-                    std::cmp::Reverse(ctb::speed(c)),
-                    c.id,
-                )
-            });
+            let units = ctb::standings(combat);
             (
                 "Charge race (to 100)".to_owned(),
                 units

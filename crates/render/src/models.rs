@@ -169,15 +169,7 @@ pub fn charge_bar(charge: i32) -> String {
 
 /// CTB: every living unit's charge meter toward 100 (the fullest first), and who acts next.
 fn charge_race_field(combat: &Combat) -> Option<EmbedField> {
-    let mut units: Vec<&Combatant> = combat.combatants.iter().filter(|c| !c.is_dead()).collect();
-    units.sort_by_key(|c| {
-        (
-            combat.current() != Some(c.id),
-            std::cmp::Reverse(c.ctb.charge),
-            std::cmp::Reverse(ctb::speed(c)),
-            c.id,
-        )
-    });
+    let units = ctb::standings(combat);
     let mut lines: Vec<String> = units
         .iter()
         .map(|c| {

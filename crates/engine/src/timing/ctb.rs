@@ -118,7 +118,8 @@ pub fn cooldown(actor: &Combatant, command: &Command) -> Option<(String, u32)> {
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     crate::turn::can_begin(ctx)?;
     for i in 0..ctx.combat.combatants.len() {
-        roll_initiative(ctx, ctx.combat.combatants[i].id);
+        // The tiebreak of equal charges and speeds, rolled once per unit.
+        super::roll_initiative(ctx, ctx.combat.combatants[i].id);
     }
     let c = &mut *ctx.combat;
     c.order = c.combatants.iter().filter(|x| !x.is_dead()).map(|x| x.id).collect();
@@ -133,13 +134,6 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     }
     race(ctx);
     Ok(())
-}
-
-/// The tiebreak of equal charges and speeds: d20 + DEX modifier, rolled once per unit.
-fn roll_initiative(ctx: &mut Ctx, id: CombatantId) {
-    let roll = ctx.dice.die(20);
-    let c = ctx.combat.get_mut(id);
-    c.initiative = roll as i32 + c.modifier(crate::content::Ability::Dex);
 }
 
 /// Who wins a race already run: the highest charge at or above 100, ties broken as documented.
@@ -158,6 +152,21 @@ pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
             )
         })
         .map(|c| c.id)
+}
+
+/// Every living unit as the race stands, for a display: the acting one first, then the fullest
+/// meter, the faster, the lower id.
+pub fn standings(combat: &crate::combat::Combat) -> Vec<&Combatant> {
+    let mut units: Vec<&Combatant> = combat.combatants.iter().filter(|c| !c.is_dead()).collect();
+    units.sort_by_key(|c| {
+        (
+            combat.current() != Some(c.id),
+            std::cmp::Reverse(c.ctb.charge),
+            std::cmp::Reverse(speed(c)),
+            c.id,
+        )
+    });
+    units
 }
 
 /// Ticks until someone reaches 100: each tick adds every living unit's speed to its meter.
@@ -320,7 +329,7 @@ pub fn within_budget(
 
 /// A newcomer enters the race with an empty meter; the race picks it when its charge is highest.
 fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
-    roll_initiative(ctx, id);
+    super::roll_initiative(ctx, id);
     let c = ctx.combat.get_mut(id);
     c.ctb.charge = 0;
     c.ctb.ap = 0;

@@ -8,7 +8,6 @@ use crate::combat::MAX_ROUNDS;
 use crate::combatant::Combatant;
 use crate::combatant::{CombatantId, Side};
 use crate::command::Command;
-use crate::content::Ability;
 use crate::event::Placement;
 use crate::event::{Event, InitiativeEntry, Outcome};
 use crate::reactions::{ReactionKind, ReactionTrigger};
@@ -21,15 +20,9 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     crate::turn::can_begin(ctx)?;
     let mut entries: Vec<(InitiativeEntry, i32, bool)> = Vec::new();
     for i in 0..ctx.combat.combatants.len() {
-        let roll = ctx.dice.die(20);
-        let c = &mut ctx.combat.combatants[i];
-        let total = roll as i32 + c.modifier(Ability::Dex);
-        c.initiative = total;
-        entries.push((
-            InitiativeEntry { id: c.id, roll, total },
-            c.abilities.dex,
-            c.side == Side::Party,
-        ));
+        let entry = super::roll_initiative(ctx, ctx.combat.combatants[i].id);
+        let c = &ctx.combat.combatants[i];
+        entries.push((entry, c.abilities.dex, c.side == Side::Party));
     }
     entries.sort_by(|(a, dex_a, party_a), (b, dex_b, party_b)| {
         b.total
@@ -156,10 +149,7 @@ impl super::TimingModel for Gogobee {
 /// same total or more, without disturbing whose turn it is: ahead of the current turn it acts
 /// from the next round, after it later this round.
 pub fn place_by_initiative(ctx: &mut Ctx, id: CombatantId) -> Placement {
-    let roll = ctx.dice.die(20);
-    let c = ctx.combat.get_mut(id);
-    let total = roll as i32 + c.modifier(Ability::Dex);
-    c.initiative = total;
+    let InitiativeEntry { roll, total, .. } = super::roll_initiative(ctx, id);
     let combat = &mut *ctx.combat;
     let at = combat
         .order

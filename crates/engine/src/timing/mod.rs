@@ -198,6 +198,16 @@ pub fn check_slot(combat: &Combat, id: CombatantId, slot: Resource) -> Result<()
     }
 }
 
+/// Rolls `id`'s initiative, d20 + DEX modifier, and keeps the total on the combatant (every
+/// model that rolls one: GogoBee's order, the tick timeline's, the charge race's tiebreak).
+pub fn roll_initiative(ctx: &mut Ctx, id: CombatantId) -> crate::event::InitiativeEntry {
+    let roll = ctx.dice.die(20);
+    let c = ctx.combat.get_mut(id);
+    let total = roll as i32 + c.modifier(crate::content::Ability::Dex);
+    c.initiative = total;
+    crate::event::InitiativeEntry { id, roll, total }
+}
+
 /// Whether `id`'s budget has `slot`.
 pub fn has_slot(combat: &Combat, id: CombatantId, slot: Resource) -> bool {
     model(combat.ruleset).has_slot(combat.get(id), slot)

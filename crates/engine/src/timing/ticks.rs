@@ -40,7 +40,7 @@ use crate::action_economy::Resource;
 use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
 use crate::combatant::{Combatant, CombatantId, Controller};
 use crate::command::Command;
-use crate::content::{Ability, Skill};
+use crate::content::Skill;
 use crate::event::Placement;
 use crate::event::{Event, InitiativeEntry, Outcome};
 use crate::reactions::{self, ReactionKind, ReactionTrigger, ReactionWindow};
@@ -158,15 +158,9 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     crate::turn::can_begin(ctx)?;
     let mut entries = Vec::new();
     for i in 0..ctx.combat.combatants.len() {
-        let roll = ctx.dice.die(20);
-        let c = &mut ctx.combat.combatants[i];
-        c.initiative = roll as i32 + c.modifier(Ability::Dex);
-        c.ticks = TicksSheet::default();
-        entries.push(InitiativeEntry {
-            id: c.id,
-            roll,
-            total: c.initiative,
-        });
+        let id = ctx.combat.combatants[i].id;
+        entries.push(super::roll_initiative(ctx, id));
+        ctx.combat.get_mut(id).ticks = TicksSheet::default();
     }
     let coin = ctx.dice.coin();
     let order = initiative_order(ctx.combat, coin);
@@ -731,11 +725,8 @@ pub fn break_windup(ctx: &mut Ctx, reactor: CombatantId, target: CombatantId) {
 /// tick order by the same tiebreakers; it is processed from its place on — this tick if the
 /// cursor has not passed it, else from the next.
 fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
-    let roll = ctx.dice.die(20);
-    let c = ctx.combat.get_mut(id);
-    let total = roll as i32 + c.modifier(Ability::Dex);
-    c.initiative = total;
-    c.ticks = TicksSheet::default();
+    let InitiativeEntry { roll, total, .. } = super::roll_initiative(ctx, id);
+    ctx.combat.get_mut(id).ticks = TicksSheet::default();
     let coin = ctx.combat.model.timeline.coin;
     let cursor = ctx.combat.model.timeline.cursor;
     let at_cursor = ctx.combat.order.get(cursor).copied();
