@@ -44,6 +44,9 @@ pub struct Reply {
     /// `timeline:<combat id>`): the first such reply in a channel is posted, later ones edit
     /// that message in place instead of posting again. `None`: a message of its own.
     pub running: Option<String>,
+    /// A fight whose battlefield picture this reply is to carry, drawn off the async runtime
+    /// by [`App::draw_pictures`] before the reply leaves the app (`/campaign map every_turn`).
+    pub picture: Option<std::sync::Arc<engine::Combat>>,
 }
 
 impl Reply {
@@ -52,6 +55,7 @@ impl Reply {
             payload,
             to_user: None,
             running: None,
+            picture: None,
         }
     }
 
@@ -61,6 +65,7 @@ impl Reply {
             payload,
             to_user: None,
             running: Some(key),
+            picture: None,
         }
     }
 
@@ -74,6 +79,16 @@ pub struct App {
     pub service: Service,
     pub renderer: Renderer,
     seed: u64,
+}
+
+/// Whether `update` passes the turn to someone in a fight that goes on: the message that says
+/// so carries the picture under `/campaign map every_turn`.
+fn passes_the_turn(update: &CombatUpdate) -> bool {
+    update.combat.outcome.is_none()
+        && update
+            .events
+            .iter()
+            .any(|e| matches!(e, engine::Event::TurnStarted { .. }))
 }
 
 /// A refusal the player can act on: bad input, a rule, a missing permission.
@@ -149,7 +164,11 @@ impl App {
         // On the timeline a batch with nothing to narrate (`/combat status`) shows the timeline alone.
         let silent = rendered.narration.embeds.iter().all(|e| e.description.is_none());
         if rendered.timeline.is_none() || !silent {
-            replies.push(Reply::public(rendered.narration));
+            let mut narration = Reply::public(rendered.narration);
+            if update.map_every_turn && passes_the_turn(update) {
+                narration.picture = Some(std::sync::Arc::clone(&update.combat));
+            }
+            replies.push(narration);
         }
         if let Some(timeline) = rendered.timeline {
             replies.push(Reply::running(timeline, format!("timeline:{}", update.combat_id)));
@@ -176,7 +195,22 @@ impl App {
                 payload: prompt,
                 to_user,
                 running: None,
+                picture: None,
             });
+        }
+        replies
+    }
+
+    /// Draws the battlefield pictures `replies` ask for (off the async runtime: a picture of
+    /// 40 combatants takes milliseconds of one core) and attaches each as `map.png`.
+    pub async fn draw_pictures(mut replies: Vec<Reply>) -> Vec<Reply> {
+        for reply in &mut replies {
+            let Some(combat) = reply.picture.take() else {
+                continue;
+            };
+            if let Ok(file) = tokio::task::spawn_blocking(move || render::map::attachment(&combat, 0)).await {
+                reply.payload.attachments.push(file);
+            }
         }
         replies
     }
@@ -205,6 +239,10 @@ impl App {
 
     /// Runs a parsed command in the caller's campaign.
     pub async fn run(&self, caller: &Caller, command: AppCommand, now: DateTime<Utc>) -> Vec<Reply> {
+        Self::draw_pictures(self.run_drawn_later(caller, command, now).await).await
+    }
+
+    async fn run_drawn_later(&self, caller: &Caller, command: AppCommand, now: DateTime<Utc>) -> Vec<Reply> {
         let result = async {
             let campaign = self
                 .service
@@ -282,6 +320,10 @@ impl App {
 
     /// Handles a button press (a reaction prompt's button).
     pub async fn press(&self, caller: &Caller, custom_id: &str, now: DateTime<Utc>) -> Vec<Reply> {
+        Self::draw_pictures(self.press_drawn_later(caller, custom_id, now).await).await
+    }
+
+    async fn press_drawn_later(&self, caller: &Caller, custom_id: &str, now: DateTime<Utc>) -> Vec<Reply> {
         if let Some(replies) = self.life_press(caller, custom_id, now).await {
             return replies;
         }
@@ -423,7 +465,11 @@ impl App {
     /// where they paid (the fallback when their DMs are closed).
     pub async fn timers(&self, now: DateTime<Utc>) -> Vec<(String, Reply)> {
         match self.service.fire_due_timers(now, &service::worker_id()).await {
-            Ok(fired) => fired.iter().flat_map(|f| self.fired_replies(f)).collect(),
+            Ok(fired) => {
+                let (channels, replies): (Vec<String>, Vec<Reply>) =
+                    fired.iter().flat_map(|f| self.fired_replies(f)).unzip();
+                channels.into_iter().zip(Self::draw_pictures(replies).await).collect()
+            }
             Err(error) => {
                 tracing::error!(%error, "timers failed");
                 Vec::new()

@@ -888,3 +888,82 @@ async fn healthz_and_metrics_report_each_shard_of_the_process() {
         "{metrics}"
     );
 }
+
+/// `/campaign map show:every_turn` (Manage Server): each message that passes the turn carries
+/// the battlefield's picture, in a fight already under way and for a party of two; a member
+/// cannot change it; `show:on_request` puts it back on `/combat status` and `/combat map` alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn campaign_map_every_turn_attaches_the_picture_to_each_turn_passing_message() {
+    let (fake, bot, table, _dir) = start("map-every-turn").await;
+    table.aria_the_fighter(3).await;
+    let bo = json!({"name": "Bo", "race": "dwarf", "class": "cleric"});
+    table.slash("bob", "character", &["create"], bo).await;
+    table
+        .slash("owner", "gm", &["spawn"], json!({"monster": "goblin", "count": 2}))
+        .await;
+    table.slash("alice", "combat", &["start"], json!({})).await;
+    table.slash("bob", "combat", &["join"], json!({})).await;
+
+    let pictures = |callback: &fake_discord::Callback| -> usize {
+        fake.original_message(callback.interaction)
+            .map(|m| {
+                fake.attachments(&m)
+                    .iter()
+                    .filter(|(name, _)| name == "map.png")
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    // Whoever's turn it is ends it (a reaction prompt on the way is passed): the answer to
+    // the `/endturn` that passed the turn on — its events start the next turn.
+    let pass_the_turn = || async {
+        for _ in 0..12 {
+            for player in ["alice", "bob"] {
+                if let Some((message, buttons)) = table.prompt_for(player) {
+                    let (_, pass) = buttons
+                        .iter()
+                        .find(|(label, _)| label == "Pass")
+                        .expect("a Pass button");
+                    table.press(player, message, pass, true).await;
+                }
+            }
+            for player in ["alice", "bob"] {
+                let ended = table.slash(player, "endturn", &[], json!({})).await;
+                if !is_ephemeral(&ended) {
+                    return ended;
+                }
+            }
+        }
+        panic!("neither player could end a turn\n{}", bot.logs());
+    };
+
+    assert_eq!(pictures(&pass_the_turn().await), 0, "on request by default");
+    assert!(
+        fake.send_slash_command(
+            table.user("bob"),
+            table.guild,
+            table.channel,
+            "campaign",
+            &["map"],
+            &json!({"show": 0})
+        )
+        .is_err(),
+        "Discord keeps /campaign from a member without Manage Server"
+    );
+    let set = table.slash("owner", "campaign", &["map"], json!({"show": 0})).await;
+    assert!(text_of(&set).contains("carries a picture"), "{}", text_of(&set));
+    for _ in 0..3 {
+        let passed = pass_the_turn().await;
+        assert_eq!(
+            pictures(&passed),
+            1,
+            "the turn's message carries map.png: {}",
+            passed.body
+        );
+    }
+
+    let back = table.slash("owner", "campaign", &["map"], json!({"show": 1})).await;
+    assert!(text_of(&back).contains("on request"), "{}", text_of(&back));
+    assert_eq!(pictures(&pass_the_turn().await), 0, "on request again");
+    assert_all_valid(&fake);
+}

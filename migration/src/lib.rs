@@ -25,6 +25,7 @@ mod m20261210_000013_one_timer_index;
 mod m20261211_000013_log_guards_the_version;
 mod m20261212_000013_hospital_latest;
 mod m20261213_000013_packed_log;
+mod m20261214_000013_campaign_map;
 
 pub use m20261203_000001_turn_timeout_default::DEFAULT_TURN_TIMEOUT_SECS;
 pub use m20261206_000016_paused_fights::MIN_TURN_TIMEOUT_SECS;
@@ -54,6 +55,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261211_000013_log_guards_the_version::Migration),
             Box::new(m20261212_000013_hospital_latest::Migration),
             Box::new(m20261213_000013_packed_log::Migration),
+            Box::new(m20261214_000013_campaign_map::Migration),
         ]
     }
 }

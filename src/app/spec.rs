@@ -571,6 +571,17 @@ const SECTIONS: &[Section] = &[
                 )],
             ),
             gm(
+                &["campaign", "map"],
+                "when the battlefield's picture is shown",
+                "show:every_turn",
+                &[choice(
+                    "show",
+                    true,
+                    &["every_turn", "on_request"],
+                    "every_turn: with each turn; on_request: /combat status and /combat map",
+                )],
+            ),
+            gm(
                 &["gm", "spawn"],
                 "add monsters to the fight here (or start one)",
                 "monster:goblin count:3 name:Orc# hp:20 ac:14",

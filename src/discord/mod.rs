@@ -214,6 +214,7 @@ fn apology(id: &str) -> Reply {
         )),
         to_user: None,
         running: None,
+        picture: None,
     }
 }
 

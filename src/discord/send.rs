@@ -286,6 +286,7 @@ impl Outbox {
             payload: render::refusal_text("Done."),
             to_user: None,
             running: None,
+            picture: None,
         });
         // The first reply answers the interaction: a new message, even for a running one (which
         // then lives there: `/combat status` brings the timeline down to the latest message).
@@ -586,6 +587,7 @@ mod tests {
             payload: render::info(title, "something happened"),
             to_user: None,
             running: None,
+            picture: None,
         }
     }
 

@@ -216,6 +216,7 @@ impl Table {
                         payload: render::refusal_text(&text),
                         to_user: None,
                         running: None,
+                        picture: None,
                     }]
                 };
                 self.show(user, &replies, out)
@@ -309,6 +310,7 @@ pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Re
                     payload,
                     to_user: None,
                     running: None,
+                    picture: None,
                 })
                 .collect();
             table.show("you", &help, &mut out)?;

@@ -63,6 +63,9 @@ pub struct CombatUpdate {
     /// When the wait on the player the fight waits for began: their turn ends the campaign's
     /// turn timeout later, if it is on.
     pub wait_since: Option<DateTimeUtc>,
+    /// The campaign's `/campaign map every_turn`: a message that passes the turn carries the
+    /// battlefield's picture.
+    pub map_every_turn: bool,
 }
 
 impl Service {
@@ -259,6 +262,7 @@ impl Service {
             window_token: live.window_token,
             window_since: live.window_since,
             wait_since: live.wait_since,
+            map_every_turn: live.map_every_turn,
             combat: live.combat,
             events,
             notices,

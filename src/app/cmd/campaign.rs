@@ -1,4 +1,4 @@
-//! `/campaign rules|timeout|turntimeout` (Manage Server): a campaign's settings.
+//! `/campaign rules|timeout|turntimeout|map` (Manage Server): a campaign's settings.
 
 use engine::Ruleset;
 
@@ -6,9 +6,19 @@ use super::{Ctx, Invocation, Refused, Reply};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Campaign {
-    Rules { ruleset: Ruleset },
-    Timeout { seconds: i64 },
-    TurnTimeout { seconds: i64 },
+    Rules {
+        ruleset: Ruleset,
+    },
+    Timeout {
+        seconds: i64,
+    },
+    TurnTimeout {
+        seconds: i64,
+    },
+    /// Whether each message that passes the turn carries the battlefield's picture.
+    Map {
+        every_turn: bool,
+    },
 }
 
 impl Campaign {
@@ -29,6 +39,13 @@ impl Campaign {
                 Self::Rules { ruleset }
             }
             "timeout" => Self::Timeout { seconds: seconds()? },
+            "map" => Self::Map {
+                every_turn: match inv.need("show")? {
+                    "every_turn" => true,
+                    "on_request" => false,
+                    other => return Err(format!("\"{other}\" is not a choice: every_turn or on_request.")),
+                },
+            },
             _ => Self::TurnTimeout { seconds: seconds()? },
         })
     }
@@ -52,6 +69,13 @@ impl Campaign {
                     format!(
                         "In fights started from now on, a player has **{set} s** to act before their turn ends by itself."
                     )
+                }
+            }
+            Self::Map { every_turn } => {
+                if s.set_map_every_turn(ctx.campaign, every_turn).await? {
+                    "Each turn's message in this campaign's fights now carries a picture of the battlefield.".to_owned()
+                } else {
+                    "The battlefield's picture now comes on request: `/combat status` or `/combat map`.".to_owned()
                 }
             }
         };

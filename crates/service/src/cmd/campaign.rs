@@ -39,4 +39,15 @@ impl Service {
         let campaign = campaigns::set_turn_timeout(self.store.db.conn(), campaign_id, secs).await?;
         Ok(campaign.turn_timeout_secs.unwrap_or(secs))
     }
+
+    /// `/campaign map every_turn|on_request`: whether each message that passes the turn in this
+    /// campaign's fights carries the battlefield's picture (from the next command on), or only
+    /// `/combat status` and `/combat map` do. Returns the setting now stored.
+    pub async fn set_map_every_turn(&self, campaign_id: i64, every_turn: bool) -> Result<bool, ServiceError> {
+        let campaign = campaigns::set_map_every_turn(self.store.db.conn(), campaign_id, every_turn).await?;
+        self.store
+            .set_map_every_turn(campaign_id, campaign.map_every_turn)
+            .await;
+        Ok(campaign.map_every_turn)
+    }
 }

@@ -327,6 +327,7 @@ impl Service {
             expedition_id,
             reaction_timeout_secs: i64::from(campaign.reaction_timeout_secs),
             turn_timeout_secs: crate::repo::campaigns::turn_timeout_secs(&campaign),
+            map_every_turn: campaign.map_every_turn,
             version: 0,
             combat: Arc::new(combat),
             dice: Dice::seeded(seed),

@@ -23,6 +23,10 @@ pub struct Model {
     /// `guild_id >> 22`, which Discord shards on (`None` for a DM campaign): lets a process
     /// select the campaigns its shards own (see `crate::shards`).
     pub shard_key: Option<i64>,
+    /// Whether each message that passes the turn carries the battlefield's picture
+    /// (`/campaign map every_turn`); false: only `/combat status` and `/combat map` show it.
+    #[serde(default)]
+    pub map_every_turn: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

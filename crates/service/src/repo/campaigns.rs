@@ -108,6 +108,17 @@ pub async fn set_turn_timeout<C: ConnectionTrait + crate::access::Access>(
     Ok(campaign.update(db).await?)
 }
 
+/// Sets whether each message that passes the turn carries the battlefield's picture.
+pub async fn set_map_every_turn<C: ConnectionTrait + crate::access::Access>(
+    db: &C,
+    id: i64,
+    every_turn: bool,
+) -> Result<campaign::Model, ServiceError> {
+    let mut campaign: campaign::ActiveModel = get(db, id).await?.into();
+    campaign.map_every_turn = Set(every_turn);
+    Ok(campaign.update(db).await?)
+}
+
 /// A campaign's turn timeout in seconds (`0`: off), the default where it was never set.
 pub fn turn_timeout_secs(campaign: &campaign::Model) -> i64 {
     i64::from(

@@ -54,4 +54,18 @@ impl Cache {
             .expect("channel cache poisoned")
             .insert((campaign_id, channel_id.to_owned()), combat_id);
     }
+
+    /// The slots of the combats this process holds for `campaign_id`'s channels.
+    pub(super) fn campaign_slots(&self, campaign_id: i64) -> Vec<Slot> {
+        let ids: Vec<i64> = self
+            .channels
+            .lock()
+            .expect("channel cache poisoned")
+            .iter()
+            .filter(|((campaign, _), _)| *campaign == campaign_id)
+            .map(|(_, id)| *id)
+            .collect();
+        let combats = self.combats.lock().expect("combat cache poisoned");
+        ids.iter().filter_map(|id| combats.get(id).cloned()).collect()
+    }
 }

@@ -54,6 +54,9 @@ pub(crate) struct Live {
     pub reaction_timeout_secs: i64,
     /// The campaign's turn timeout (`0`: off).
     pub turn_timeout_secs: i64,
+    /// The campaign's `/campaign map every_turn`: each message that passes the turn carries
+    /// the battlefield's picture.
+    pub map_every_turn: bool,
     pub version: i64,
     /// Shared with the answers already given (their [`crate::CombatUpdate`]s): a command writes
     /// through [`Arc::make_mut`], which copies only while an answer still holds the fight.
@@ -276,6 +279,7 @@ impl Live {
             expedition_id: None,
             reaction_timeout_secs: 0,
             turn_timeout_secs: 0,
+            map_every_turn: false,
             version: 0,
             combat: Arc::new(stored.combat),
             dice: Dice::at(stored.dice),

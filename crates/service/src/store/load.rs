@@ -105,6 +105,7 @@ pub(crate) async fn load<R: crate::access::Access>(db: &R, combat_id: i64) -> Re
     live.readied_rows = crate::access::count(db, readied).await?;
     live.reaction_timeout_secs = i64::from(campaign.reaction_timeout_secs);
     live.turn_timeout_secs = crate::repo::campaigns::turn_timeout_secs(&campaign);
+    live.map_every_turn = campaign.map_every_turn;
     Ok(live)
 }
 

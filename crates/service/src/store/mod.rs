@@ -497,6 +497,17 @@ impl Store {
         Ok(found != cached)
     }
 
+    /// Gives the fights this process holds for `campaign_id` its new `/campaign map` setting
+    /// (a guild's commands all reach the process that owns its shard, so no other process
+    /// holds them).
+    pub async fn set_map_every_turn(&self, campaign_id: i64, every_turn: bool) {
+        for slot in self.cache.campaign_slots(campaign_id) {
+            if let Some(live) = slot.lock().await.as_mut() {
+                live.map_every_turn = every_turn;
+            }
+        }
+    }
+
     /// Notes a newly created combat (its transaction committed) as its channel's active one,
     /// and caches it as created: its first command need not load it back (the spawn-then-start
     /// of a fight loaded it at once, ≈ 6 reads and the snapshot's JSON).
