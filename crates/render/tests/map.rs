@@ -315,3 +315,58 @@ fn forty_combatants_in_groups_of_four_with_conditions_stay_under_200_kb() {
     assert_eq!(layout.groups.len(), 10);
     assert!(layout.height < 1700, "{} px tall", layout.height);
 }
+
+/// Where the golden pictures are kept.
+fn golden_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// The share of pixels of `a` and `b` (same size) that differ by more than `by` in a channel.
+fn differing(a: &[u8], b: &[u8], by: u8) -> f64 {
+    let off = a
+        .chunks(3)
+        .zip(b.chunks(3))
+        .filter(|(x, y)| x.iter().zip(y.iter()).any(|(p, q)| p.abs_diff(*q) > by))
+        .count();
+    off as f64 / (a.len() / 3).max(1) as f64
+}
+
+/// Golden pictures, one per ruleset at 2 and 6 combatants: a picture drawn today matches the
+/// kept one to within anti-aliasing — at most 0.1 % of its pixels (≈ 250, a third of one HP bar) off by more than 32 in a
+/// channel, at the same size. A picture that changes on purpose is kept again with
+/// `GOGOBEE_BLESS_GOLDEN=1 cargo test -p render --test map golden` (look at it first).
+#[test]
+fn the_pictures_match_the_golden_ones_within_anti_aliasing() {
+    let bless = std::env::var_os("GOGOBEE_BLESS_GOLDEN").is_some();
+    for ruleset in Ruleset::ALL {
+        for n in [2, 6] {
+            let (png, _) = map::picture(&fight(n, ruleset));
+            let path = golden_dir().join(format!("{}-{n}.png", ruleset.name()));
+            if bless {
+                std::fs::create_dir_all(golden_dir()).expect("the golden folder");
+                std::fs::write(&path, &png).expect("the golden picture is kept");
+                continue;
+            }
+            let kept = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("{}: {e} (keep it with GOGOBEE_BLESS_GOLDEN=1)", path.display()));
+            let ((w, h, now), (gw, gh, gold)) = (decode(&png), decode(&kept));
+            assert_eq!((w, h), (gw, gh), "{}: the size", path.display());
+            let off = differing(&now, &gold, 32);
+            assert!(off <= 0.001, "{}: {:.2} % of the pixels differ", path.display(), off * 100.0);
+        }
+    }
+}
+
+/// The tolerance is not blind: a picture with one combatant's HP changed, or another ruleset's,
+/// is told from the golden one.
+#[test]
+fn a_golden_comparison_tells_a_changed_picture() {
+    let gold = decode(&map::picture(&fight(6, Ruleset::Gogobee)).0).2;
+    let mut hurt = fight(6, Ruleset::Gogobee);
+    hurt.combatants[0].hp = 1;
+    let hurt = decode(&map::picture(&hurt).0).2;
+    assert_eq!(hurt.len(), gold.len(), "the same size");
+    assert!(differing(&hurt, &gold, 32) > 0.001, "a bar from green to red is seen");
+    let other = decode(&map::picture(&fight(6, Ruleset::Ctb)).0);
+    assert!(other.2.len() != gold.len() || differing(&other.2, &gold, 32) > 0.001);
+}
