@@ -905,14 +905,12 @@ async fn campaign_map_every_turn_attaches_the_picture_to_each_turn_passing_messa
     table.slash("bob", "combat", &["join"], json!({})).await;
 
     let pictures = |callback: &fake_discord::Callback| -> usize {
-        fake.original_message(callback.interaction)
-            .map(|m| {
-                fake.attachments(&m)
-                    .iter()
-                    .filter(|(name, _)| name == "map.png")
-                    .count()
-            })
-            .unwrap_or(0)
+        fake.original_message(callback.interaction).map_or(0, |m| {
+            fake.attachments(&m)
+                .iter()
+                .filter(|(name, _)| name == "map.png")
+                .count()
+        })
     };
     // Whoever's turn it is ends it (a reaction prompt on the way is passed): the answer to
     // the `/endturn` that passed the turn on — its events start the next turn.

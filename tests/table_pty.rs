@@ -192,6 +192,20 @@ fn the_line_editor_completes_recalls_and_leaves_on_ctrl_d() {
     table.type_keys("\r");
     table.wait_for_prompt_after("Human Fighter", created + 2);
 
+    // `help attack` shows that command in full; `/roll` takes bare dice, as in Avrae.
+    table.type_keys("help attack\r");
+    table.wait_for_prompt_after("Example: /attack", 1);
+    table.type_keys("/roll (4d6)kh1\r");
+    table.wait_for_prompt_after("4d6kh1 (", 1);
+
+    // `clear` clears the screen.
+    table.type_keys("clear\r");
+    let deadline = Instant::now() + WAIT;
+    while !String::from_utf8_lossy(&table.screen.lock().unwrap()).contains("\x1b[2J") {
+        assert!(Instant::now() < deadline, "clear did not erase:\n{}", table.screen());
+        std::thread::sleep(Duration::from_millis(30));
+    }
+
     // Ctrl-D on an empty line leaves, cleanly.
     table.type_keys("\u{4}");
     let deadline = Instant::now() + WAIT;

@@ -69,9 +69,100 @@ pub fn pages() -> Vec<MessagePayload> {
     pages.into_iter().map(MessagePayload::ephemeral).collect()
 }
 
+/// One command in full (`attack`, `/move melee`), or every subcommand of one (`move`): its
+/// description, each option with its shape and whether it is needed, and its example. Refused
+/// with the command names when `words` names none.
+pub fn command_page(words: &str) -> Result<MessagePayload, String> {
+    let words: Vec<String> = words
+        .trim()
+        .trim_start_matches('/')
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .collect();
+    let specs: Vec<&Spec> = COMMANDS
+        .all()
+        .filter(|spec| {
+            !words.is_empty() && spec.path.iter().zip(&words).all(|(p, w)| p == w) && spec.path.len() >= words.len()
+        })
+        .collect();
+    if specs.is_empty() {
+        let names: Vec<String> = COMMANDS.names().iter().map(|n| format!("`{n}`")).collect();
+        return Err(format!(
+            "There is no /{} — the guide has {}.",
+            words.join(" "),
+            names.join(", ")
+        ));
+    }
+    let mut embeds = Vec::new();
+    for spec in specs.iter().take(10) {
+        let mut lines = vec![format!("{}.", capitalised(spec.about))];
+        if spec.gm {
+            lines.push("Needs the Manage Server permission.".to_owned());
+        }
+        for o in spec.options {
+            let need = if o.required { "needed" } else { "optional" };
+            lines.push(format!("• `{}:` {} ({need}, {})", o.name, o.about, o.kind.shape()));
+        }
+        lines.push(format!("Example: `{}`", spec.example_line()));
+        embeds.extend(render::info(&spec.name(), &lines.join("\n")).embeds);
+    }
+    let mut page = render::info("", "");
+    page.embeds = embeds;
+    Ok(page.ephemeral())
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_in_full_names_each_option_with_its_shape_and_an_example() {
+        let text = |words: &str| {
+            command_page(words)
+                .unwrap()
+                .embeds
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{}\n{}",
+                        e.title.clone().unwrap_or_default(),
+                        e.description.clone().unwrap_or_default()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let attack = text("attack");
+        assert!(attack.starts_with("/attack\n"), "{attack}");
+        assert!(
+            attack.contains("`target:`") && attack.contains("(optional, text)"),
+            "{attack}"
+        );
+        assert!(attack.contains("Example: `/attack"), "{attack}");
+        let spawn = text("/gm spawn");
+        assert!(
+            spawn.contains("`count:` How many (default 1) (optional, 1–10)"),
+            "{spawn}"
+        );
+        assert!(spawn.contains("Manage Server"), "{spawn}");
+        let moves = command_page("move").unwrap();
+        assert_eq!(
+            moves.embeds.len(),
+            COMMANDS.all().filter(|s| s.path[0] == "move").count(),
+            "each /move subcommand"
+        );
+        assert!(text("Move Melee").starts_with("/move melee"));
+        let refused = command_page("fly").unwrap_err();
+        assert!(refused.contains("no /fly") && refused.contains("`attack`"), "{refused}");
+    }
 
     #[test]
     fn the_guide_lists_every_command_once_with_an_example() {

@@ -185,7 +185,12 @@ const SECTIONS: &[Section] = &[
     Section {
         title: "Start here",
         commands: &[
-            cmd(&["guide"], "every command, grouped, with an example each", "", &[]),
+            cmd(
+                &["guide"],
+                "every command, grouped, with an example each; or one command in full",
+                "command:attack",
+                &[text("command", false, "One command in full, e.g. attack or move melee")],
+            ),
             cmd(
                 &["character", "create"],
                 "make your character",
@@ -539,7 +544,7 @@ const SECTIONS: &[Section] = &[
                 &["roll"],
                 "roll dice: 1d20+5, 2d20kh1, 4d6kh3",
                 "expression:2d20kh1+5 to hit",
-                &[text("expression", true, "The dice, e.g. 1d20+5")],
+                &[sized("expression", true, 1, dice::MAX_CHARS, "The dice, e.g. 1d20+5")],
             )
         }],
     },
@@ -795,7 +800,7 @@ pub fn find(inv: &Invocation) -> Result<(&'static Spec, Invocation), String> {
 
 impl Kind {
     /// The value's shape, as the options list shows it.
-    fn shape(self) -> String {
+    pub fn shape(self) -> String {
         match self {
             Kind::Text { .. } => "text".to_owned(),
             Kind::Integer { min, max } => format!("{min}–{max}"),
@@ -927,6 +932,11 @@ impl Commands {
                 inv.path = vec!["move".into(), "shift".into()];
             }
             ("hospital", None) => inv.path.push("bill".into()),
+            // `/roll 4d6kh3`, as Avrae players type it: the words after /roll are the dice.
+            ("roll", Some(_)) if !inv.options.contains_key("expression") => {
+                let dice = inv.path.split_off(1).join(" ");
+                inv.options.insert("expression".into(), dice);
+            }
             _ => {}
         }
         let subs = self.subcommands(&first);
@@ -1042,6 +1052,11 @@ mod tests {
         assert_eq!(spec.path, ["move", "shift"]);
         assert_eq!(i.options["direction"], "north");
         assert_eq!(find(&inv(&["hospital"], &[])).unwrap().0.path, ["hospital", "bill"]);
+        let (spec, i) = find(&inv(&["roll", "4d6kh3", "+", "2"], &[])).unwrap();
+        assert_eq!(
+            (spec.path, i.options["expression"].as_str()),
+            (&["roll"][..], "4d6kh3 + 2")
+        );
     }
 
     #[test]

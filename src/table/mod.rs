@@ -285,7 +285,7 @@ pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Re
         lists: Arc::clone(&lists),
     }));
     let intro = "GogoBee at the table. Try: /character create name:Aria race:elf class:rogue · /expedition start zone:forest · \
-                 /expedition advance · /attack · [Opportunity Attack] · /endturn · help · quit (Tab completes)";
+                 /expedition advance · /attack · [Opportunity Attack] · /endturn · help · help attack · clear · quit (Tab completes)";
     table.width = editor.dimensions().map(|(w, _)| usize::from(w));
     writeln!(out, "{}", style::for_terminal(intro, tty, table.width))?;
     if let Some(note) = seed_note {
@@ -303,6 +303,23 @@ pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Re
         if matches!(trimmed, "quit" | "exit") {
             break;
         }
+        if trimmed == "clear" {
+            if tty {
+                // Erase the screen and its scrollback, cursor home.
+                write!(out, "\x1b[H\x1b[2J\x1b[3J")?;
+            }
+            out.flush()?;
+            continue;
+        }
+        if let Some(command) = trimmed.strip_prefix("help ").map(str::trim).filter(|c| !c.is_empty()) {
+            let invocation = Invocation {
+                path: vec!["guide".into()],
+                options: [("command".to_owned(), command.to_owned())].into(),
+            };
+            let replies = table.app.command(&Table::caller("you"), &invocation, table.now()).await;
+            table.show("you", &replies, &mut out)?;
+            continue;
+        }
         if matches!(trimmed, "help" | "?") {
             let help: Vec<Reply> = crate::app::cmd::help_pages()
                 .into_iter()
@@ -319,7 +336,7 @@ pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Re
         if !(trimmed.is_empty() || trimmed.starts_with(['/', '[', '@', '~', '#'])) {
             writeln!(
                 out,
-                "✗ Type a slash command like /attack, a button like [Pass], help, or quit."
+                "✗ Type a slash command like /attack, a button like [Pass], help, help attack, clear or quit."
             )?;
             continue;
         }

@@ -79,7 +79,7 @@ pub fn complete(line: &str, pos: usize, lists: &Lists) -> (usize, Vec<String>) {
     let Some(first) = before.first() else {
         // The first word: a command, or one of the table's own words.
         let mut candidates: Vec<String> = if body_at == 0 {
-            matching(["help", "quit"], word)
+            matching(["clear", "help", "quit"], word)
                 .into_iter()
                 .map(str::to_owned)
                 .collect()

@@ -431,6 +431,11 @@ impl Parser<'_> {
                 self.dice(1)?
             }
             Some(b'(') => self.set()?,
+            Some(b'.') if self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) => {
+                return Err(DiceError::Decimal {
+                    column: self.column(self.pos),
+                });
+            }
             _ => return Err(self.unexpected("a number, a die (d20) or \"(\"")),
         };
         self.annotations(node)?;
@@ -677,6 +682,15 @@ impl Parser<'_> {
             let inner = self.members.pop().expect("one member");
             return Ok(self.push(Kind::Paren(inner)));
         }
+        // As in d20, brackets around dice are only brackets: `(4d6)kh1` is `4d6kh1`, its keep
+        // or drop acting on the dice (a set needs a comma: `(4d6,)kh1`).
+        if self.members.len() == base + 1 && !comma {
+            let inner = self.members[base];
+            if let Some(dice) = self.bracketed_dice(inner, ops)? {
+                self.members.pop();
+                return Ok(self.push(Kind::Paren(dice)));
+            }
+        }
         let start = self.expr.items.len() as u16;
         self.expr.items.extend(self.members.drain(base..));
         let items = Span {
@@ -684,6 +698,39 @@ impl Parser<'_> {
             end: self.expr.items.len() as u16,
         };
         Ok(self.push(Kind::Set { items, ops }))
+    }
+
+    /// Dice `inner` (inside any brackets) whose own operators end where the set operators
+    /// `ops` begin, given those too (checked as the dice's own); `None` for anything else.
+    fn bracketed_dice(&mut self, inner: NodeId, ops: Span) -> Result<Option<NodeId>, DiceError> {
+        let mut id = inner;
+        while let Kind::Paren(next) = self.expr.nodes[id as usize].kind {
+            id = next;
+        }
+        let Kind::Dice {
+            count,
+            sides,
+            percent,
+            ops: own,
+        } = self.expr.nodes[id as usize].kind
+        else {
+            return Ok(None);
+        };
+        if own.end != ops.start || self.expr.nodes[id as usize].note.is_some() {
+            return Ok(None);
+        }
+        let all = Span {
+            start: own.start,
+            end: ops.end,
+        };
+        self.check_dice_ops(all, sides, u64::from(count), percent)?;
+        self.expr.nodes[id as usize].kind = Kind::Dice {
+            count,
+            sides,
+            percent,
+            ops: all,
+        };
+        Ok(Some(inner))
     }
 
     /// After the expression: the end, or a comment (optionally led by `adv` / `dis`).

@@ -45,6 +45,9 @@ fn malformed_expressions_are_refused_with_what_was_expected() {
     );
     refused("1d6mi", "it ends where a number after mi / ma should follow");
     refused("1.5d6", "the number at column 1 is not whole; dice use whole numbers");
+    refused(".5", "the number at column 1 is not whole; dice use whole numbers");
+    refused("1d20+.5", "the number at column 6 is not whole; dice use whole numbers");
+    refused("(4d6)kh0", "keeping 0 of 4 dice leaves none");
     refused("1d8 [fire", "the [ at column 5 is never closed with ]");
     refused(
         "1d6 ]",

@@ -128,6 +128,23 @@ fn sets_and_parentheses() {
     );
 }
 
+/// As in d20, brackets around dice are brackets, not a set: a keep or drop after them acts on
+/// the dice (`(4d6)kh1` is one die, 1–6), and a set of one needs its comma (`(4d6,)kh1` keeps
+/// the one total, 4–24).
+#[test]
+fn a_keep_after_bracketed_dice_acts_on_the_dice_as_in_d20() {
+    check("(4d6)kh1", &[2, 5, 3, 6], "(4d6kh1 (~~2~~, ~~5~~, ~~3~~, **6**))", 6);
+    check("((4d6))dl1+2", &[2, 5, 3, 6], "((4d6dl1 (~~2~~, 5, 3, **6**))) + 2", 16);
+    check(
+        "(4d6kh3)kl1",
+        &[2, 5, 3, 6],
+        "(4d6kh3kl1 (~~2~~, ~~5~~, 3, ~~**6**~~))",
+        3,
+    );
+    check("(4d6,)kh1", &[2, 5, 3, 6], "(4d6 (2, 5, 3, **6**),)kh1", 16);
+    check("(4d6+1)kh1", &[2, 5, 3, 6], "(4d6 (2, 5, 3, **6**) + 1,)kh1", 17);
+}
+
 #[test]
 fn comparisons() {
     check("1d20 >= 15", &[16], "1d20 (16) >= 15", 1);

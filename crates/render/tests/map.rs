@@ -352,7 +352,12 @@ fn the_pictures_match_the_golden_ones_within_anti_aliasing() {
             let ((w, h, now), (gw, gh, gold)) = (decode(&png), decode(&kept));
             assert_eq!((w, h), (gw, gh), "{}: the size", path.display());
             let off = differing(&now, &gold, 32);
-            assert!(off <= 0.001, "{}: {:.2} % of the pixels differ", path.display(), off * 100.0);
+            assert!(
+                off <= 0.001,
+                "{}: {:.2} % of the pixels differ",
+                path.display(),
+                off * 100.0
+            );
         }
     }
 }

@@ -63,6 +63,8 @@ pub enum AppCommand {
     House(House),
     /// `/help` with no ally (and `help` at the table): the list of commands.
     Guide,
+    /// `/guide command:<name>`: one command in full.
+    GuideTo(String),
     /// `/help` with no ally (and `help` at the table): the list of commands.
     Help,
 }
@@ -115,7 +117,10 @@ impl AppCommand {
             "arena" => Self::Arena(Arena::parse(sub, &inv)?),
             "house" => Self::House(House::parse(sub, &inv)?),
             "escape" => Self::Escape(Escape),
-            "guide" => Self::Guide,
+            "guide" => match inv.opt("command") {
+                Some(command) => Self::GuideTo(command.to_owned()),
+                None => Self::Guide,
+            },
             "help" if inv.opt("ally").is_none() => Self::Help,
             _ => Self::Action(Action::parse(&inv)?),
         })
@@ -141,6 +146,9 @@ impl AppCommand {
             Self::Arena(c) => c.run(ctx).await,
             Self::House(c) => c.run(ctx).await,
             Self::Guide => Ok(help_pages().into_iter().map(Reply::public).collect()),
+            Self::GuideTo(command) => Ok(vec![Reply::public(
+                super::guide::command_page(&command).map_err(Refused::Input)?,
+            )]),
             Self::Help => Ok(help_pages().into_iter().map(Reply::public).collect()),
         }
     }
