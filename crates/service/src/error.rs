@@ -113,7 +113,7 @@ pub enum ServiceError {
     #[error("{name} is on recovery rest for {rem} more — no expeditions until it ends; everything else is open.", rem = crate::error::describe(*remaining))]
     Resting { name: String, remaining: chrono::Duration },
     /// The character died in this fight and takes no further part in it.
-    #[error("{name} has died and takes no further part in this fight — see /hospital.")]
+    #[error("{name} has died and takes no further part in this fight — see /hospital bill.")]
     Dead { name: String },
     /// A `/roll` expression that does not parse or cannot be rolled.
     #[error("I can't roll \"{expression}\": {reason}. Try e.g. 1d20+5, 2d20kh1 (advantage), 4d6kh3 or (2d6+3)*2.")]

@@ -81,7 +81,7 @@ impl Hospital {
     }
 }
 
-/// `/hospital` (the fee and any debt, then the rest) or `/hospital status` (the rest first).
+/// `/hospital bill` (the fee and any debt, then the rest) or `/hospital status` (the rest first).
 fn view(app: &App, view: &HospitalView, rest_only: bool) -> Vec<Reply> {
     let name = view.name.as_str();
     let mut replies = Vec::new();

@@ -1,4 +1,4 @@
-//! The Hospital (seed 000 §8): `/hospital` and `/hospital status`, `/hospital pay` (the fee paid,
+//! The Hospital (seed 000 §8): `/hospital bill` and `/hospital status`, `/hospital pay` (the fee paid,
 //! or deferred as a debt) and the recovery rest as a timer. The admission when a character dies
 //! (inside the combat command's own transaction), the discharge when the rest ends and the
 //! debt's XP penalty are `settle::hospital`'s; the numbers come from `engine::hospital`.
@@ -48,7 +48,7 @@ pub struct Paid {
     pub payment: Payment,
 }
 
-/// A character's standing with the Hospital, for `/hospital` and `/hospital status`.
+/// A character's standing with the Hospital, for `/hospital bill` and `/hospital status`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HospitalView {
     pub name: String,
@@ -75,7 +75,7 @@ async fn open_debts<C: ConnectionTrait>(db: &C, character_id: i64) -> Result<Vec
 }
 
 impl Service {
-    /// `/hospital` and `/hospital status`: the fee awaiting payment, the debt, the rest left.
+    /// `/hospital bill` and `/hospital status`: the fee awaiting payment, the debt, the rest left.
     pub async fn hospital(
         &self,
         campaign_id: i64,
