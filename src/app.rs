@@ -302,9 +302,33 @@ impl App {
                      (or Pass). /combat status shows the prompt again."
                 ))
             }
+            // No fight here, but the caller is on an expedition: say where it stands and what's next.
+            Refused::Service(ServiceError::NoCombatInChannel) => match self.on_expedition(caller, now).await {
+                Some(text) => refusal(&text),
+                None => Self::failed(&ServiceError::NoCombatInChannel),
+            },
             Refused::Service(e) => Self::failed(&e),
             Refused::Input(text) => refusal(&text),
         }
+    }
+
+    /// What to do next on the caller's active expedition, if they are on one.
+    async fn on_expedition(&self, caller: &Caller, now: DateTime<Utc>) -> Option<String> {
+        let campaign = self.service.campaign_id_for(&caller.guild, &caller.channel, now).await.ok()?;
+        let trip = self.service.expedition(campaign, &caller.user).await.ok()??;
+        let zone = trip.zone.def().name.clone();
+        Some(if trip.room >= trip.rooms {
+            format!(
+                "There's no fight here now: you've cleared all {} rooms of {zone}. /expedition leave heads home.",
+                trip.rooms
+            )
+        } else {
+            format!(
+                "There's no fight here now — you're on an expedition in {zone}, {} of {} rooms entered. \
+                 /expedition advance enters the next room; /expedition leave heads home.",
+                trip.room, trip.rooms
+            )
+        })
     }
 
     /// Whether `name` is the caller's character here.
