@@ -314,7 +314,11 @@ impl App {
 
     /// What to do next on the caller's active expedition, if they are on one.
     async fn on_expedition(&self, caller: &Caller, now: DateTime<Utc>) -> Option<String> {
-        let campaign = self.service.campaign_id_for(&caller.guild, &caller.channel, now).await.ok()?;
+        let campaign = self
+            .service
+            .campaign_id_for(&caller.guild, &caller.channel, now)
+            .await
+            .ok()?;
         let trip = self.service.expedition(campaign, &caller.user).await.ok()??;
         let zone = trip.zone.def().name.clone();
         Some(if trip.room >= trip.rooms {

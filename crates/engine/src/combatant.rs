@@ -53,6 +53,10 @@ pub enum Controller {
     Ai(Behaviour),
 }
 
+/// What every character carries besides gear and consumables (rations, waterskin, tinderbox), in
+/// pounds: light enough that no race × class starts encumbered by its own kit (§3.2).
+pub const KIT_LB: i32 = 3;
+
 /// Encumbrance from carried weight (§3.2): over 5 × STR lb encumbered, over 10 × STR heavily.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Encumbrance {
@@ -311,7 +315,7 @@ impl Combatant {
                 ..Pools::default()
             },
             items,
-            pack_lb: 10,
+            pack_lb: KIT_LB,
             ..Self::blank(name, Side::Party, controller, sheet, abilities, max_hp)
         }
     }

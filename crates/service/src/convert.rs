@@ -163,9 +163,6 @@ pub fn fighter(row: &character::Model, content: &engine::content::data::Content)
     Ok(c)
 }
 
-/// What everyone carries besides gear and consumables (bedroll, rations, rope, torches).
-pub const KIT_LB: i32 = 10;
-
 /// The pack's weight (§3.2 "Encumbered (carry weight)"): the kit, the spare weapons, armor and
 /// shields at `gear.toml`'s weights, and the consumables at `items.toml`'s (tenths of a pound,
 /// rounded up). Materials weigh nothing here.
@@ -178,7 +175,7 @@ pub fn pack_lb(c: &Combatant, pack: &Pack) -> i32 {
         .iter()
         .map(|(item, n)| c.item_def(*item).map_or(0, |d| d.weight_tenths) * i32::try_from(*n).unwrap_or(0))
         .sum();
-    KIT_LB + weapons + armor + shields + (tenths + 9) / 10
+    engine::combatant::KIT_LB + weapons + armor + shields + (tenths + 9) / 10
 }
 
 /// The most names an error message lists; the rest are counted ("and 40 more").

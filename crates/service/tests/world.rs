@@ -25,6 +25,7 @@ on_every_backend! {
     names_are_unique_in_a_campaign_and_retiring_frees_the_player => crate::names_are_unique_in_a_campaign_and_retiring_frees_the_player;
     leaderboards_rank_the_campaigns_characters => crate::leaderboards_rank_the_campaigns_characters;
     racing_renames_take_a_name_once => crate::racing_renames_take_a_name_once;
+    every_race_and_class_starts_unencumbered_with_room_for_two_nets => crate::every_race_and_class_starts_unencumbered_with_room_for_two_nets;
 }
 
 fn now() -> DateTimeUtc {
@@ -388,5 +389,32 @@ async fn racing_renames_take_a_name_once(db: Db) -> Result<(), ServiceError> {
         }
     }
     assert_eq!(won, 1, "one character takes the name; the others are refused as taken");
+    Ok(())
+}
+
+/// §3.2's carry weight against every starting kit: no race × class starts encumbered (over 5 ×
+/// STR) by its own gear, potion and pack, and each has room for two Nets (6 lb) besides.
+async fn every_race_and_class_starts_unencumbered_with_room_for_two_nets(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = campaign(&svc).await?;
+    let content = engine::content::data::builtin();
+    let mut tight = Vec::new();
+    for (r, race) in content.races.all().iter().enumerate() {
+        for (c, class) in content.classes.all().iter().enumerate() {
+            let player = format!("player-{r}-{c}");
+            let name = format!("Hero {}{}", (b'a' + r as u8) as char, (b'a' + c as u8) as char);
+            let sheet = svc
+                .create_character(camp, &player, &name, &race.name, &class.name, now())
+                .await?;
+            let room = sheet.encumbered_over - sheet.carried_lb;
+            if room < 6 {
+                tight.push(format!(
+                    "{} {}: {} lb of {} ({room} lb of room)",
+                    race.name, class.name, sheet.carried_lb, sheet.encumbered_over
+                ));
+            }
+        }
+    }
+    assert!(tight.is_empty(), "starting kits too heavy:\n{}", tight.join("\n"));
     Ok(())
 }
