@@ -431,6 +431,40 @@ impl App {
                     .unwrap_or_default(),
                 None => Vec::new(),
             },
+            Suggest::Other | Suggest::Ally => {
+                let Some((combat, me)) = self.my_fight(caller, now).await else {
+                    return Vec::new();
+                };
+                let mine = me.map(|me| combat.get(me).side);
+                combat
+                    .combatants
+                    .iter()
+                    .filter(|c| Some(c.id) != me)
+                    .filter(|c| match list {
+                        Suggest::Ally => mine == Some(c.side) && !c.is_dead(),
+                        _ => c.is_standing(),
+                    })
+                    .map(|c| c.name.clone())
+                    .collect()
+            }
+            Suggest::Bonus => match self.my_fight(caller, now).await {
+                Some((combat, Some(me))) => {
+                    owned(&mut engine::bonus_actions::granted(combat.get(me), combat.ruleset).into_iter())
+                }
+                _ => owned(&mut spec::BONUS_ACTIONS.iter().copied()),
+            },
+            // In a fight, the spells the caller can cast now (a slot left, or a cantrip).
+            Suggest::Spell if let Some((combat, Some(me))) = self.my_fight(caller, now).await => {
+                let c = combat.get(me);
+                c.known_spells()
+                    .iter()
+                    .filter(|s| {
+                        engine::content::Spell::named(&s.name)
+                            .is_some_and(|spell| engine::casting::check_castable(c, spell, false).is_ok())
+                    })
+                    .map(|s| s.name.to_string())
+                    .collect()
+            }
             // The caller's own spells and items; without any, the campaign's (its homebrew too).
             Suggest::Spell => match campaign().await {
                 Some(id) => match self.service.sheet(id, &caller.user).await {
@@ -487,6 +521,26 @@ impl App {
         names
     }
 
+    /// The fight in the caller's channel, and the caller's combatant in it (if they fight).
+    async fn my_fight(
+        &self,
+        caller: &Caller,
+        now: DateTime<Utc>,
+    ) -> Option<(std::sync::Arc<engine::Combat>, Option<engine::CombatantId>)> {
+        let campaign = self
+            .service
+            .campaign_id_for(&caller.guild, &caller.channel, now)
+            .await
+            .ok()?;
+        let combat = self.service.combat_status(campaign, &caller.channel).await.ok()?.combat;
+        let me = combat
+            .combatants
+            .iter()
+            .find(|c| c.player_id() == Some(caller.user.as_str()))
+            .map(|c| c.id);
+        Some((combat, me))
+    }
+
     /// Fires due timers (reaction windows that timed out, recovery rests that ended), each
     /// exactly once across processes: the messages to post, by channel. A rest-over message is
     /// addressed to its player (`Reply::to_user`) so the bot can DM them, the channel being
@@ -512,6 +566,12 @@ impl App {
 pub enum Suggest {
     /// Combatants in the channel's fight.
     Target,
+    /// Everyone standing in the channel's fight but the caller (whom to attack or close with).
+    Other,
+    /// The caller's allies in the channel's fight, the caller left out (whom to help or stabilize).
+    Ally,
+    /// The bonus actions the caller's combatant is granted (every one outside a fight).
+    Bonus,
     Spell,
     Item,
     /// Weapons, armour and shields to equip.

@@ -394,7 +394,7 @@ const SECTIONS: &[Section] = &[
                 &[listed(
                     "target",
                     false,
-                    Suggest::Target,
+                    Suggest::Other,
                     "Who to attack (default: the enemy in front of you)",
                 )],
             ),
@@ -412,7 +412,7 @@ const SECTIONS: &[Section] = &[
                 "take a bonus action",
                 "ability:cunning action mode:hide",
                 &[
-                    choice("ability", true, BONUS_ACTIONS, "The bonus action"),
+                    listed("ability", true, Suggest::Bonus, "The bonus action"),
                     listed("target", false, Suggest::Target, "Its target, if it has one"),
                     sized(
                         "mode",
@@ -442,7 +442,7 @@ const SECTIONS: &[Section] = &[
                 &[listed(
                     "ally",
                     false,
-                    Suggest::Target,
+                    Suggest::Ally,
                     "The ally to help (leave out for the list of commands)",
                 )],
             ),
@@ -464,14 +464,14 @@ const SECTIONS: &[Section] = &[
                 &["grapple"],
                 "grab someone in reach",
                 "target:Goblin",
-                &[listed("target", true, Suggest::Target, "Who to grab")],
+                &[listed("target", true, Suggest::Other, "Who to grab")],
             ),
             cmd(
                 &["shove"],
                 "knock someone prone or push them away",
                 "target:Orc mode:away",
                 &[
-                    listed("target", true, Suggest::Target, "Who to shove"),
+                    listed("target", true, Suggest::Other, "Who to shove"),
                     choice("mode", false, &["prone", "away"], "Knock prone (default) or push away"),
                 ],
             ),
@@ -479,7 +479,7 @@ const SECTIONS: &[Section] = &[
                 &["stabilize"],
                 "stabilize a dying ally",
                 "ally:Aria",
-                &[listed("ally", true, Suggest::Target, "The ally at 0 HP")],
+                &[listed("ally", true, Suggest::Ally, "The ally at 0 HP")],
             ),
             cmd(
                 &["delay"],
@@ -511,7 +511,7 @@ const SECTIONS: &[Section] = &[
                 &["move", "melee"],
                 "close to melee with someone",
                 "target:Goblin 1",
-                &[listed("target", true, Suggest::Target, "Who to close with")],
+                &[listed("target", true, Suggest::Other, "Who to close with")],
             ),
             cmd(&["move", "ranged"], "fall back out of melee, to range", "", &[]),
             cmd(&["move", "toward"], "move toward the enemy", "", &[]),
@@ -1046,8 +1046,8 @@ mod tests {
 
     #[test]
     fn choices_come_back_as_registered_and_adapter_forms_are_read() {
-        let (spec, i) = find(&inv(&["bonus"], &[("ability", "Second Wind")])).unwrap();
-        assert_eq!(spec.check(&i).unwrap().options["ability"], "second wind");
+        let (spec, i) = find(&inv(&["campaign", "rules"], &[("ruleset", "TDGS")])).unwrap();
+        assert_eq!(spec.check(&i).unwrap().options["ruleset"], "tdgs");
         let (spec, i) = find(&inv(&["move", "north"], &[])).unwrap();
         assert_eq!(spec.path, ["move", "shift"]);
         assert_eq!(i.options["direction"], "north");

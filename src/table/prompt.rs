@@ -174,6 +174,7 @@ mod tests {
             Suggest::Target,
             vec!["Aria".to_owned(), "Goblin 1".to_owned(), "Goblin 2".to_owned()],
         );
+        names.insert(Suggest::Other, vec!["Goblin 1".to_owned(), "Goblin 2".to_owned()]);
         names.insert(
             Suggest::Zone,
             vec!["Forest of Shadows".to_owned(), "Sunken Crypt".to_owned()],

@@ -221,3 +221,28 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
         }
     }
 }
+
+/// The bonus actions `c` is granted at all (by class and level, race, spell or off-hand
+/// weapon), named as `/bonus ability:` takes them — what autocomplete offers. Whether one can
+/// be taken now (the slot, a spent pool) is `perform`'s to say.
+pub fn granted(c: &crate::combatant::Combatant, ruleset: crate::Ruleset) -> Vec<&'static str> {
+    [
+        ("off-hand attack", c.off_hand().is_some_and(|w| w.light)),
+        ("second wind", c.has_feature(Feature::SecondWind, ruleset)),
+        ("cunning action", c.has_feature(Feature::CunningAction, ruleset)),
+        ("cunning strike", c.has_feature(Feature::CunningStrike, ruleset)),
+        ("healing word", c.knows(Spell::HEALING_WORD)),
+        ("hunter's mark", c.knows(Spell::HUNTERS_MARK)),
+        (
+            "rage",
+            c.has_feature(Feature::Rage, ruleset) || c.has_trait(RaceTrait::Rage),
+        ),
+        (
+            "misty step",
+            c.has_trait(RaceTrait::MistyStep) || c.knows(Spell::MISTY_STEP),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(name, granted)| granted.then_some(name))
+    .collect()
+}
