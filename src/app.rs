@@ -358,6 +358,9 @@ impl App {
         if let Some(replies) = self.arena_press(caller, custom_id, now).await {
             return replies;
         }
+        if let Some(replies) = self.trip_press(caller, custom_id, now).await {
+            return replies;
+        }
         let Some(button) = ReactionButton::parse(custom_id) else {
             return refusal("That button is not one of mine.");
         };

@@ -1049,6 +1049,15 @@ pub struct ZoneDef {
     pub hidden: Box<[HiddenDef]>,
 }
 
+impl ZoneDef {
+    /// The character levels a zone of its tier suits: four levels a tier (tier 1: 1–4 … tier 5:
+    /// 17–20), as the monsters met there are chosen.
+    pub fn suggested_levels(&self) -> (u32, u32) {
+        let tier = u32::from(self.tier.max(1));
+        ((tier - 1) * 4 + 1, tier * 4)
+    }
+}
+
 /// Something hidden in a room (§2.1 Search "examine surroundings for hidden things"), found by
 /// the better of Perception and Investigation against its DC.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
