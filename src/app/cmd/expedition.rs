@@ -84,7 +84,8 @@ impl Expedition {
                         u.combat
                             .combatants
                             .iter()
-                            .filter(|c| c.stat_block().is_some())
+                            // The monsters met, not the party's own pets.
+                            .filter(|c| c.stat_block().is_some() && c.side == engine::Side::Enemies)
                             .map(|c| c.name.clone())
                             .collect()
                     })
