@@ -179,9 +179,9 @@ impl App {
             }
             replies.extend(self.duel_replies(notice));
             if let Notice::Settled(settled) = notice
-                && settled.expedition_abandoned
+                && let Some(zone) = &settled.expedition_abandoned
             {
-                replies.push(self.story(Key::ExpeditionAbandoned, &[("name", "The party"), ("zone", "the zone")]));
+                replies.push(self.story(Key::ExpeditionAbandoned, &[("name", "The party"), ("zone", zone)]));
             }
         }
         if let Some(prompt) = rendered.reaction_prompt {

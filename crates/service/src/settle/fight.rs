@@ -38,8 +38,8 @@ pub struct Settled {
     pub potion: Option<(String, Item)>,
     /// Trophies added to the expedition's harvest.
     pub materials: Vec<String>,
-    /// The expedition was abandoned (a death or a defeat): its harvest is lost (§8.1–§8.2).
-    pub expedition_abandoned: bool,
+    /// The zone of the expedition abandoned (a death or a defeat): its harvest is lost (§8.1–§8.2).
+    pub expedition_abandoned: Option<String>,
 }
 
 /// Writes the end of a fight inside its last command's transaction. Loot is rolled from
@@ -151,7 +151,7 @@ pub(crate) async fn settle<R: crate::access::Access>(
         });
     }
     let mut found = Vec::new();
-    let mut expedition_abandoned = false;
+    let mut expedition_abandoned = None;
     if let Some(exp_id) = fight.expedition_id
         && let Some(exp) = crate::access::one(txn, expedition_entity::Entity::find_by_id(exp_id)).await?
         && exp.status == expedition::ACTIVE
@@ -159,13 +159,14 @@ pub(crate) async fn settle<R: crate::access::Access>(
         let mut harvest = materials(&exp);
         let rooms = expedition::parse_zone(&exp.zone).map_or(0, |z| z.rooms);
         let skip_to = (door && exp.room + 1 < i32::try_from(rooms).unwrap_or(0)).then_some(exp.room + 1);
+        let zone = exp.zone.clone();
         let mut row = exp.into_active_model();
         if let Some(room) = skip_to {
             // The hidden door: the next /expedition advance enters the room after next.
             row.room = Set(room);
         }
         if shares.iter().any(|s| s.died) || outcome == Outcome::Defeat {
-            expedition_abandoned = true;
+            expedition_abandoned = Some(zone);
             row.status = Set(ABANDONED.to_owned());
             row.ended_at = Set(Some(now));
             harvest.clear();
