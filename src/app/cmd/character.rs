@@ -35,7 +35,10 @@ pub enum Character {
 
 /// A character's sheet as the renderer shows it.
 pub fn sheet_view(sheet: &Sheet) -> CharacterSheet {
-    let mut notes = vec![format!("{} attack(s) per Attack action", sheet.attacks_per_action)];
+    let mut notes = vec![format!(
+        "{} per Attack action",
+        super::count(i64::from(sheet.attacks_per_action), "attack")
+    )];
     let load = if sheet.carried_lb > sheet.heavily_over {
         " — heavily encumbered, −20 ft"
     } else if sheet.carried_lb > sheet.encumbered_over {

@@ -26,8 +26,9 @@ impl Craft {
             Self::List => {
                 let list = s.craft_list(campaign, me).await?;
                 let mut lines = vec![format!(
-                    "{} holds {} coins. `/craft make recipe:<name>` — ✓ marks what you can make now.",
-                    list.name, list.coins
+                    "{} holds {}. `/craft make recipe:<name>` — ✓ marks what you can make now.",
+                    list.name,
+                    super::count(list.coins, "coin")
                 )];
                 for r in &list.recipes {
                     let uses: Vec<String> = r
@@ -42,10 +43,10 @@ impl Craft {
                     };
                     let mark = if r.can_make { "✓" } else { "·" };
                     lines.push(format!(
-                        "{mark} **{}** → {makes}: {} + {} coins",
+                        "{mark} **{}** → {makes}: {} + {}",
                         r.name,
                         uses.join(", "),
-                        r.coins
+                        super::count(i64::from(r.coins), "coin")
                     ));
                 }
                 vec![Reply::public(

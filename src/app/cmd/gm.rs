@@ -85,7 +85,7 @@ impl Gm {
                     let inventory = s.gm_grant_coins(campaign, &player, coins).await?;
                     replies.push(Reply::public(render::info(
                         "Coins granted",
-                        &format!("{coins} coins → now {}", inventory.coins),
+                        &format!("{} → now {}", super::count(coins, "coin"), inventory.coins),
                     )));
                 }
                 if let Some((item, count)) = item {

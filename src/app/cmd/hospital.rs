@@ -68,7 +68,8 @@ impl Hospital {
                             render::info(
                                 "Hospital debt",
                                 &format!(
-                                    "You hold {coins} coins of the {amount} owed. Until it is paid, XP gains are 10% lower."
+                                    "You hold {} of the {amount} owed. Until it is paid, XP gains are 10% lower.",
+                                    super::count(coins, "coin")
                                 ),
                             )
                             .ephemeral(),
@@ -100,8 +101,9 @@ fn view(app: &App, view: &HospitalView, rest_only: bool) -> Vec<Reply> {
             render::info(
                 "Hospital debt",
                 &format!(
-                    "{} coins owed (you hold {}): XP gains are 10% lower until /hospital pay clears it.",
-                    view.debt, view.coins
+                    "{} owed (you hold {}): XP gains are 10% lower until /hospital pay clears it.",
+                    super::count(view.debt, "coin"),
+                    view.coins
                 ),
             )
             .ephemeral(),

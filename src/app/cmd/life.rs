@@ -122,8 +122,8 @@ impl Leaderboard {
             .map(|(i, r)| {
                 let value = match self.0 {
                     Standing::Level => format!("level {} ({} XP)", r.level, r.xp),
-                    Standing::Coins => format!("{} coins", r.coins),
-                    Standing::Streak => format!("{} wins in a row", r.streak),
+                    Standing::Coins => super::count(r.coins, "coin"),
+                    Standing::Streak => format!("{} in a row", super::count(i64::from(r.streak), "win")),
                 };
                 format!("{}. **{}** — {value}", i + 1, r.name)
             })

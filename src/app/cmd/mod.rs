@@ -156,6 +156,15 @@ impl AppCommand {
 
 /// Every command, grouped, one line and an example each ([`super::guide`]): the messages
 /// `/guide`, `/help` alone and the table's `help` send.
+/// `n` and its noun, singular for one: `1 coin`, `3 coins`.
+pub fn count(n: i64, noun: &str) -> String {
+    if n == 1 || n == -1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 pub fn help_pages() -> Vec<render::MessagePayload> {
     super::guide::pages()
 }

@@ -51,8 +51,9 @@ impl Shop {
             Self::List => {
                 let list = s.shop_list(campaign, me).await?;
                 let mut lines = vec![format!(
-                    "{} holds **{} coins**. `/shop buy item:<name> count:<n>` · `/shop sell item:<name>`",
-                    list.name, list.coins
+                    "{} holds **{}**. `/shop buy item:<name> count:<n>` · `/shop sell item:<name>`",
+                    list.name,
+                    super::count(list.coins, "coin")
                 )];
                 for (title, kinds) in [
                     ("Potions and scrolls", &[GoodKind::Item][..]),
@@ -67,8 +68,10 @@ impl Shop {
                             String::new()
                         };
                         lines.push(format!(
-                            "{} — {} coins (Thom pays {}){held}",
-                            good.name, good.price, good.buy_back
+                            "{} — {} (Thom pays {}){held}",
+                            good.name,
+                            super::count(i64::from(good.price), "coin"),
+                            good.buy_back
                         ));
                     }
                 }
