@@ -121,14 +121,13 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             )
         }
         Event::Healed { target, by, amount, hp } => {
-            let told = Told::plain(format!("{} heals {amount} ({hp} HP)", n(*target)));
             if by == target {
-                told.say(
+                Told::plain(format!("{} heals {amount} ({hp} HP)", n(*target))).say(
                     Say::HealedSelf,
                     [("name", who(*by)), ("amount", num(amount)), ("hp", num(hp))],
                 )
             } else {
-                told.say(
+                Told::plain(format!("{} heals {} for {amount} ({hp} HP)", n(*by), n(*target))).say(
                     Say::Healed,
                     [
                         ("name", who(*by)),

@@ -66,13 +66,11 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             Told::plain(plain).say(say, [("name", who(*id)), ("hp", num(hp))])
         }
         Event::Died { id } => Told::plain(format!("{} dies", n(*id))).say(Say::PlayerDeath, [("name", who(*id))]),
-        Event::MonsterSlain { id, by } => {
-            let told = Told::plain(format!("{} is slain", n(*id)));
-            match by {
-                Some(killer) => told.say(Say::MonsterSlain, [("name", who(*id)), ("killer", who(*killer))]),
-                None => told.say(Say::MonsterSlainUnattributed, [("name", who(*id))]),
-            }
-        }
+        Event::MonsterSlain { id, by } => match by {
+            Some(killer) => Told::plain(format!("{} is slain by {}", n(*id), n(*killer)))
+                .say(Say::MonsterSlain, [("name", who(*id)), ("killer", who(*killer))]),
+            None => Told::plain(format!("{} is slain", n(*id))).say(Say::MonsterSlainUnattributed, [("name", who(*id))]),
+        },
         _ => not_in_family("death", event),
     }
 }

@@ -48,7 +48,11 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             }
         }
         Event::CounterspellFailed { caster, by, roll, dc } => {
-            Told::plain(format!("{}'s counterspell fails ({roll} vs DC {dc})", n(*by)))
+            Told::plain(format!(
+                "{}'s counterspell against {} fails ({roll} vs DC {dc})",
+                n(*by),
+                n(*caster)
+            ))
                 .say(Say::CounterspellFailed, [("name", who(*by)), ("caster", who(*caster))])
                 .check(format!("{roll} vs DC {dc}"))
         }
