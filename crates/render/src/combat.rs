@@ -4,7 +4,7 @@
 
 use engine::combatant::{Combatant, Kind};
 use engine::log::{Piece, Said};
-use engine::{Combat, CombatantId, Controller, Event, Outcome, ReactionKind, ReactionTrigger, Side};
+use engine::{Combat, CombatantId, Controller, Event, Outcome, ReactionKind, ReactionTrigger, ReactionWindow, Side};
 use thiserror::Error;
 
 use crate::custom_id::{MAX_COMBAT_ID, ReactionButton, ReactionChoice, valid_combat_id};
@@ -114,16 +114,18 @@ fn mention(c: &Combatant) -> (String, Option<String>) {
     }
 }
 
+/// A combatant as the narration names them: bold, markdown escaped (`?` for an unknown id).
+fn named(c: &Combat, id: CombatantId) -> String {
+    bold_name(engine::log::name(c, id))
+}
+
 /// A value's pieces as the narration shows them: a combatant's name in bold, content's text
 /// with its markdown escaped, numbers and our own words as they are.
 fn rich(c: &Combat, pieces: &[Piece]) -> String {
     pieces
         .iter()
         .map(|piece| match piece {
-            Piece::Who(id) => c
-                .combatants
-                .get(id.0 as usize)
-                .map_or_else(|| bold_name("?"), |x| bold_name(&x.name)),
+            Piece::Who(id) => named(c, *id),
             Piece::Text(text) => escape_markdown(text),
             Piece::Num(s) | Piece::Word(s) => s.clone(),
         })
@@ -398,6 +400,94 @@ impl Renderer {
         })
     }
 
+    /// TwinBee's line opening a reaction prompt: what happened that the reactor may answer.
+    fn prompt_line(
+        &self,
+        combat: &Combat,
+        window: &ReactionWindow,
+        reactor: &Combatant,
+        ctx: &RenderContext,
+    ) -> String {
+        let n = |id: CombatantId| named(combat, id);
+        let name = bold_name(&reactor.name);
+        let (key, values): (Key, Vec<(&str, String)>) = match &window.trigger {
+            ReactionTrigger::LeavesMelee { mover } => (
+                Key::ReactionPromptLeavesMelee,
+                vec![("name", name.clone()), ("mover", n(*mover))],
+            ),
+            ReactionTrigger::Hit {
+                attacker,
+                target,
+                damage,
+                ..
+            } if *target == window.reactor => (
+                Key::ReactionPromptHit,
+                vec![
+                    ("name", name.clone()),
+                    ("attacker", n(*attacker)),
+                    ("damage", damage.to_string()),
+                ],
+            ),
+            ReactionTrigger::Hit {
+                attacker,
+                target,
+                damage,
+                ..
+            } => (
+                Key::ReactionPromptAllyHit,
+                vec![
+                    ("name", name.clone()),
+                    ("attacker", n(*attacker)),
+                    ("target", n(*target)),
+                    ("damage", damage.to_string()),
+                ],
+            ),
+            ReactionTrigger::AttackDeclared { attacker, .. } => (
+                Key::ReactionPromptAttackDeclared,
+                vec![("name", name.clone()), ("attacker", n(*attacker))],
+            ),
+            ReactionTrigger::DroppedToZero { ally } => (
+                Key::ReactionPromptAllyDown,
+                vec![("name", name.clone()), ("ally", n(*ally))],
+            ),
+            ReactionTrigger::CastsSpell { caster, spell } => (
+                Key::ReactionPromptSpell,
+                vec![
+                    ("name", name.clone()),
+                    ("caster", n(*caster)),
+                    (
+                        "spell",
+                        combat
+                            .combatants
+                            .get(caster.0 as usize)
+                            .map_or_else(|| spell.label(), |x| x.spell_name(*spell)),
+                    ),
+                ],
+            ),
+            ReactionTrigger::FailedDexSave { damage, .. } => (
+                Key::ReactionPromptDexSave,
+                vec![("name", name.clone()), ("damage", damage.to_string())],
+            ),
+            ReactionTrigger::Readied { observed } => (
+                Key::ReactionPromptReadied,
+                vec![
+                    ("name", name.clone()),
+                    ("mover", n(observed.actor())),
+                    ("did", rich(combat, &engine::log::did(combat, Some(observed)))),
+                ],
+            ),
+            ReactionTrigger::Phase { actor, phase } => (
+                match phase {
+                    engine::timing::ticks::Phase::Prep => Key::ReactionPromptPrep,
+                    _ => Key::ReactionPromptRecover,
+                },
+                vec![("name", name.clone()), ("mover", n(*actor))],
+            ),
+        };
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.flavor.pick(key, ctx.line_seed(), u64::MAX - 1, &values)
+    }
+
     /// The reaction prompt for the open window, if a player must choose: TwinBee's line pinging
     /// the reactor, one button per offered reaction and a Pass button.
     pub fn reaction_prompt(&self, combat: &Combat, ctx: &RenderContext) -> Option<MessagePayload> {
@@ -406,128 +496,8 @@ impl Renderer {
         if !reactor.is_player() {
             return None;
         }
-        let n = |id: CombatantId| {
-            combat
-                .combatants
-                .get(id.0 as usize)
-                .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
-        };
-        let name = bold_name(&reactor.name);
-        let seed = ctx.line_seed();
-        let salt = u64::MAX - 1;
-        let line = match &window.trigger {
-            ReactionTrigger::LeavesMelee { mover } => self.flavor.pick(
-                Key::ReactionPromptLeavesMelee,
-                seed,
-                salt,
-                &[("name", &name), ("mover", &n(*mover))],
-            ),
-            ReactionTrigger::Hit {
-                attacker,
-                target,
-                damage,
-                ..
-            } if *target == window.reactor => self.flavor.pick(
-                Key::ReactionPromptHit,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("attacker", &n(*attacker)),
-                    ("damage", &damage.to_string()),
-                ],
-            ),
-            ReactionTrigger::Hit {
-                attacker,
-                target,
-                damage,
-                ..
-            } => self.flavor.pick(
-                Key::ReactionPromptAllyHit,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("attacker", &n(*attacker)),
-                    ("target", &n(*target)),
-                    ("damage", &damage.to_string()),
-                ],
-            ),
-            ReactionTrigger::AttackDeclared { attacker, .. } => self.flavor.pick(
-                Key::ReactionPromptAttackDeclared,
-                seed,
-                salt,
-                &[("name", &name), ("attacker", &n(*attacker))],
-            ),
-            ReactionTrigger::DroppedToZero { ally } => self.flavor.pick(
-                Key::ReactionPromptAllyDown,
-                seed,
-                salt,
-                &[("name", &name), ("ally", &n(*ally))],
-            ),
-            ReactionTrigger::CastsSpell { caster, spell } => self.flavor.pick(
-                Key::ReactionPromptSpell,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("caster", &n(*caster)),
-                    (
-                        "spell",
-                        &combat
-                            .combatants
-                            .get(caster.0 as usize)
-                            .map_or_else(|| spell.label(), |x| x.spell_name(*spell)),
-                    ),
-                ],
-            ),
-            ReactionTrigger::FailedDexSave { damage, .. } => self.flavor.pick(
-                Key::ReactionPromptDexSave,
-                seed,
-                salt,
-                &[("name", &name), ("damage", &damage.to_string())],
-            ),
-            ReactionTrigger::Readied { observed } => self.flavor.pick(
-                Key::ReactionPromptReadied,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("mover", &n(observed.actor())),
-                    ("did", &rich(combat, &engine::log::did(combat, Some(observed)))),
-                ],
-            ),
-            ReactionTrigger::Phase { actor, phase } => self.flavor.pick(
-                match phase {
-                    engine::timing::ticks::Phase::Prep => Key::ReactionPromptPrep,
-                    _ => Key::ReactionPromptRecover,
-                },
-                seed,
-                salt,
-                &[("name", &name), ("mover", &n(*actor))],
-            ),
-        };
-        // Several queued reactions on the timeline: what each button answers.
-        let choices: Vec<String> = if window.choices.len() > 1 {
-            window
-                .choices
-                .iter()
-                .map(|(kind, trigger)| match trigger {
-                    ReactionTrigger::Phase { actor, phase } => {
-                        let action = combat
-                            .combatants
-                            .get(actor.0 as usize)
-                            .and_then(|a| a.ticks.current.as_ref())
-                            // A one-tick recover already over: still its winding down.
-                            .map_or_else(|| "action".into(), |cycle| escape_markdown(&cycle.activity.describe()));
-                        format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
-                    }
-                    other => format!("• **{}** — {}", kind.label(), n(other.source())),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let line = self.prompt_line(combat, window, reactor, ctx);
+        let choices = prompt_choices(combat, window);
         let line = if choices.is_empty() {
             line
         } else {
@@ -574,6 +544,30 @@ impl Renderer {
             .clamp_to_limits(),
         )
     }
+}
+
+/// Several queued reactions on the timeline: what each button answers (nothing for one).
+fn prompt_choices(combat: &Combat, window: &ReactionWindow) -> Vec<String> {
+    if window.choices.len() <= 1 {
+        return Vec::new();
+    }
+    let n = |id: CombatantId| named(combat, id);
+    window
+        .choices
+        .iter()
+        .map(|(kind, trigger)| match trigger {
+            ReactionTrigger::Phase { actor, phase } => {
+                let action = combat
+                    .combatants
+                    .get(actor.0 as usize)
+                    .and_then(|a| a.ticks.current.as_ref())
+                    // A one-tick recover already over: still its winding down.
+                    .map_or_else(|| "action".into(), |cycle| escape_markdown(&cycle.activity.describe()));
+                format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
+            }
+            other => format!("• **{}** — {}", kind.label(), n(other.source())),
+        })
+        .collect()
 }
 
 /// Whether `events` passed the turn to `id`: their turn started, the timeline began waiting on

@@ -162,8 +162,14 @@ fn inline_files_are_checked_line_by_line() {
         file,
         key: Key::Say(Say::RoundStarted)
     }));
-    assert!(has(&FlavorProblem::Empty { file, key: Key::Say(Say::Downed) }));
-    assert!(has(&FlavorProblem::NotAList { file, key: Key::Say(Say::Woke) }));
+    assert!(has(&FlavorProblem::Empty {
+        file,
+        key: Key::Say(Say::Downed)
+    }));
+    assert!(has(&FlavorProblem::NotAList {
+        file,
+        key: Key::Say(Say::Woke)
+    }));
     assert!(has(&FlavorProblem::UnknownKey {
         file,
         key: "Bogus".into()

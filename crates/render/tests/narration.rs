@@ -6,9 +6,9 @@ mod common;
 
 use common::renderer;
 use engine::content::{Class, Monster, Race, Spell};
+use engine::log::Say;
 use engine::readied::Observed;
 use engine::{Combat, Combatant, CombatantId, Controller, Event, Terrain};
-use engine::log::Say;
 use render::{Key, RenderContext};
 
 /// Bo (fighter), Aria (mage) and a goblin; ids 0, 1, 2.

@@ -92,7 +92,13 @@ fn silent(events: &[Event], i: usize) -> bool {
 /// ruleset fairness grid (casters, breath weapons, regeneration, legendary creatures…).
 fn fights(ruleset: Ruleset) -> Vec<(String, Combat, u64)> {
     let mut fights: Vec<(String, Combat, u64)> = (0..6)
-        .map(|seed| (format!("goblins seed {seed}"), party_vs_goblins(4).with_ruleset(ruleset), seed))
+        .map(|seed| {
+            (
+                format!("goblins seed {seed}"),
+                party_vs_goblins(4).with_ruleset(ruleset),
+                seed,
+            )
+        })
         .collect();
     let content = engine::content::data::builtin();
     for (i, row) in engine::fairness::GRID.iter().enumerate() {
@@ -136,7 +142,11 @@ fn check_step(
             keys.insert(said.say);
             let expected = expected(r, combat, said);
             assert!(expected.contains(line), "{at}: {line:?} is none of {expected:?}");
-            for (slot, pieces) in said.slots.iter().filter(|(slot, _)| !referee_leaves_out(said.say, slot)) {
+            for (slot, pieces) in said
+                .slots
+                .iter()
+                .filter(|(slot, _)| !referee_leaves_out(said.say, slot))
+            {
                 for piece in pieces {
                     match piece {
                         Piece::Who(id) => {
@@ -157,7 +167,10 @@ fn check_step(
             }
         }
     }
-    assert!(lines.next().is_none(), "{at}: the narration has more lines than the events told");
+    assert!(
+        lines.next().is_none(),
+        "{at}: the narration has more lines than the events told"
+    );
     said_lines
 }
 

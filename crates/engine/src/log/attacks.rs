@@ -53,8 +53,10 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             Told::plain(format!("{}'s swing {swing} finds no target", name(c, *attacker)))
                 .say(Say::SwingLost, [("name", who(*attacker))])
         }
-        Event::SneakAttack { attacker, dice } => Told::plain(format!("{} sneak attacks (+{dice}d6)", name(c, *attacker)))
-            .say(Say::SneakAttack, [("name", who(*attacker)), ("dice", num(dice))]),
+        Event::SneakAttack { attacker, dice } => {
+            Told::plain(format!("{} sneak attacks (+{dice}d6)", name(c, *attacker)))
+                .say(Say::SneakAttack, [("name", who(*attacker)), ("dice", num(dice))])
+        }
         _ => not_in_family("attacks", event),
     }
 }

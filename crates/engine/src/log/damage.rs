@@ -1,6 +1,5 @@
-//! Damage and healing: damage dealt (with its extra parts), resistances, immunities and
-//! vulnerabilities, a rage's resistance, temporary hit points, healing, the GM's HP adjustment,
-//! Undead Fortitude, Regeneration stopped and auras.
+//! Damage: damage dealt (with its extra parts), resistances, immunities and vulnerabilities, a
+//! rage's resistance, Undead Fortitude, Regeneration stopped and auras.
 
 use std::fmt::Write as _;
 
@@ -88,64 +87,6 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             Told::plain(format!("{} shrugs off {amount} damage in a rage", n(*target)))
                 .say(Say::Resisted, [("name", who(*target)), ("amount", num(amount))])
         }
-        Event::TempHpGained {
-            target,
-            by,
-            amount,
-            temp_hp,
-            kept,
-        } => {
-            let plain = if *kept {
-                format!(
-                    "{} gives {} {amount} temporary HP; they keep their {temp_hp}",
-                    n(*by),
-                    n(*target)
-                )
-            } else {
-                format!("{} gives {} {amount} temporary HP", n(*by), n(*target))
-            };
-            Told::plain(plain).say(
-                if *kept { Say::TempHpKept } else { Say::TempHpGained },
-                [
-                    ("name", who(*by)),
-                    ("target", who(*target)),
-                    ("amount", num(amount)),
-                    ("temp", num(temp_hp)),
-                ],
-            )
-        }
-        Event::TempHpAbsorbed { id, amount, left } => {
-            Told::plain(format!("{}'s temporary HP take {amount} ({left} left)", n(*id))).say(
-                Say::TempHpAbsorbed,
-                [("name", who(*id)), ("amount", num(amount)), ("temp", num(left))],
-            )
-        }
-        Event::Healed { target, by, amount, hp } => {
-            if by == target {
-                Told::plain(format!("{} heals {amount} ({hp} HP)", n(*target))).say(
-                    Say::HealedSelf,
-                    [("name", who(*by)), ("amount", num(amount)), ("hp", num(hp))],
-                )
-            } else {
-                Told::plain(format!("{} heals {} for {amount} ({hp} HP)", n(*by), n(*target))).say(
-                    Say::Healed,
-                    [
-                        ("name", who(*by)),
-                        ("target", who(*target)),
-                        ("amount", num(amount)),
-                        ("hp", num(hp)),
-                    ],
-                )
-            }
-        }
-        Event::HpAdjusted { id, delta, hp } => Told::plain(format!("GM adjusts {} by {delta:+} ({hp} HP)", n(*id))).say(
-            if *delta >= 0 { Say::GmHpRaised } else { Say::GmHpLowered },
-            [
-                ("name", who(*id)),
-                ("amount", num(delta.unsigned_abs())),
-                ("hp", num(hp)),
-            ],
-        ),
         Event::UndeadFortitude { id } => Told::plain(format!("{} refuses to fall (Undead Fortitude)", n(*id)))
             .say(Say::UndeadFortitude, [("name", who(*id))]),
         Event::RegenerationStopped { id } => {

@@ -52,10 +52,8 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
                 ],
             )
         }
-        Event::Stabilized { id, wakes_in } => {
-            Told::plain(format!("{} is stable (wakes in {wakes_in} turns)", n(*id)))
-                .say(Say::Stabilised, [("name", who(*id)), ("turns", word(turns(*wakes_in)))])
-        }
+        Event::Stabilized { id, wakes_in } => Told::plain(format!("{} is stable (wakes in {wakes_in} turns)", n(*id)))
+            .say(Say::Stabilised, [("name", who(*id)), ("turns", word(turns(*wakes_in)))]),
         Event::Woke { id } => Told::plain(format!("{} wakes with 1 HP", n(*id))).say(Say::Woke, [("name", who(*id))]),
         Event::Revived { id, hp, prone } => {
             let (plain, say) = if *prone {
@@ -69,7 +67,9 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
         Event::MonsterSlain { id, by } => match by {
             Some(killer) => Told::plain(format!("{} is slain by {}", n(*id), n(*killer)))
                 .say(Say::MonsterSlain, [("name", who(*id)), ("killer", who(*killer))]),
-            None => Told::plain(format!("{} is slain", n(*id))).say(Say::MonsterSlainUnattributed, [("name", who(*id))]),
+            None => {
+                Told::plain(format!("{} is slain", n(*id))).say(Say::MonsterSlainUnattributed, [("name", who(*id))])
+            }
         },
         _ => not_in_family("death", event),
     }

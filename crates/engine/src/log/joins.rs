@@ -23,8 +23,7 @@ pub(super) fn tell(c: &Combat, id: CombatantId, placement: &Placement) -> Told {
             let d2 = if flips.is_empty() {
                 String::new()
             } else {
-                let d2: Vec<String> = flips.iter().map(u32::to_string).collect();
-                format!(" d2 {}", d2.join("/"))
+                format!(" d2 {}", super::flips(flips, "/"))
             };
             let told = Told::plain(format!(
                 "{n} joins the fight: REF {reflex} LUK {luck}{d2}, acts from {when}"
@@ -32,14 +31,18 @@ pub(super) fn tell(c: &Combat, id: CombatantId, placement: &Placement) -> Told {
             if flips.is_empty() {
                 told.say(Say::JoinedOrder, [("name", who(id)), ("when", word(when))])
             } else {
-                let flips: Vec<String> = flips.iter().map(u32::to_string).collect();
                 told.say(
                     Say::JoinedOrderFlipped,
-                    [("name", who(id)), ("when", word(when)), ("flips", num(flips.join(", ")))],
+                    [
+                        ("name", who(id)),
+                        ("when", word(when)),
+                        ("flips", num(super::flips(flips, ", "))),
+                    ],
                 )
             }
         }
-        Placement::Charge { charge } => Told::plain(format!("{n} joins the charge race at {charge}"))
-            .say(Say::JoinedCharge, [("name", who(id))]),
+        Placement::Charge { charge } => {
+            Told::plain(format!("{n} joins the charge race at {charge}")).say(Say::JoinedCharge, [("name", who(id))])
+        }
     }
 }

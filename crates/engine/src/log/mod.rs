@@ -4,11 +4,14 @@
 //! simulations, `gogobee replay`) is the plain form; the renderer turns the same [`Said`] lines
 //! into TwinBee's words from `flavor/`. The words are data; which line and which facts are here.
 
+mod abilities;
 mod actions;
 mod attacks;
 mod damage;
 mod death;
+mod healing;
 mod joins;
+mod models;
 mod movement;
 mod reactions;
 mod spells;
@@ -366,6 +369,11 @@ fn d20_note(roll: &D20) -> &'static str {
     }
 }
 
+/// d2 flips, `1/2`.
+fn flips(flips: &[u32], sep: &str) -> String {
+    flips.iter().map(u32::to_string).collect::<Vec<_>>().join(sep)
+}
+
 /// "1 turn", "3 turns".
 fn turns(n: impl Into<u64>) -> String {
     let n = n.into();
@@ -396,7 +404,10 @@ pub fn did(c: &Combat, observed: Option<&Observed>) -> Vec<Piece> {
         Some(Observed::EntersMelee { .. }) => word("closes in"),
         Some(Observed::LeavesMelee { .. }) => word("pulls away"),
         Some(Observed::CastsSpell { caster, spell }) => {
-            vec![Piece::Word("casts ".into()), Piece::Text(spell_name(c, *caster, *spell))]
+            vec![
+                Piece::Word("casts ".into()),
+                Piece::Text(spell_name(c, *caster, *spell)),
+            ]
         }
         Some(Observed::UsesAbility { ability, .. }) => {
             vec![Piece::Word("uses ".into()), Piece::Text(lower_words(ability))]
@@ -415,7 +426,8 @@ pub fn tell(c: &Combat, event: &Event) -> Told {
         | E::TurnStarted { .. }
         | E::TurnEnded { .. }
         | E::Delayed { .. }
-        | E::ChargeRace { .. }
+        | E::CombatEnded { .. } => turns::tell(c, event),
+        E::ChargeRace { .. }
         | E::ActionPointsRefreshed { .. }
         | E::ActionPointsSpent { .. }
         | E::CooldownStarted { .. }
@@ -425,8 +437,7 @@ pub fn tell(c: &Combat, event: &Event) -> Told {
         | E::PhaseStarted { .. }
         | E::ActionCancelled { .. }
         | E::ActionFizzled { .. }
-        | E::AwaitingCommand { .. }
-        | E::CombatEnded { .. } => turns::tell(c, event),
+        | E::AwaitingCommand { .. } => models::tell(c, event),
         E::Joined { id, placement } => joins::tell(c, *id, placement),
         E::Moved { .. }
         | E::MoveAborted { .. }
@@ -445,25 +456,24 @@ pub fn tell(c: &Combat, event: &Event) -> Told {
         | E::Grappled { .. }
         | E::Shoved { .. }
         | E::ItemUsed { .. }
-        | E::MedicineCheck { .. }
-        | E::ReadiedActionSet { .. }
+        | E::MedicineCheck { .. } => actions::tell(c, event),
+        E::ReadiedActionSet { .. }
         | E::ReadiedActionTriggered { .. }
         | E::ReadiedActionExpired { .. }
         | E::AbilityUsed { .. }
         | E::BreathRecharged { .. }
         | E::LegendaryAction { .. }
-        | E::CunningStrikeReady { .. } => actions::tell(c, event),
+        | E::CunningStrikeReady { .. } => abilities::tell(c, event),
         E::AttackRolled { .. } | E::SwingLost { .. } | E::SneakAttack { .. } => attacks::tell(c, event),
         E::DamageDealt { .. }
         | E::Defended { .. }
         | E::Resisted { .. }
-        | E::TempHpGained { .. }
-        | E::TempHpAbsorbed { .. }
-        | E::Healed { .. }
-        | E::HpAdjusted { .. }
         | E::UndeadFortitude { .. }
         | E::RegenerationStopped { .. }
         | E::Aura { .. } => damage::tell(c, event),
+        E::TempHpGained { .. } | E::TempHpAbsorbed { .. } | E::Healed { .. } | E::HpAdjusted { .. } => {
+            healing::tell(c, event)
+        }
         E::ReactionOffered { .. }
         | E::ReactionTaken { .. }
         | E::ReactionPassed { .. }

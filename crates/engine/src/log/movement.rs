@@ -8,7 +8,10 @@ use crate::event::Event;
 use crate::movement::{Band, MoveOutcome};
 
 fn bands(c: &Combat, to: &[(CombatantId, Band)]) -> String {
-    let bands: Vec<String> = to.iter().map(|(o, b)| format!("{} {}", name(c, *o), b.name())).collect();
+    let bands: Vec<String> = to
+        .iter()
+        .map(|(o, b)| format!("{} {}", name(c, *o), b.name()))
+        .collect();
     bands.join(", ")
 }
 

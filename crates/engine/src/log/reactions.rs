@@ -59,7 +59,11 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             if *missed {
                 Told::plain(format!("{} reacts: {reaction} — {}'s hit misses", n(*by), n(*attacker))).say(
                     Say::StatBlockReactionMiss,
-                    [("name", who(*by)), ("attacker", who(*attacker)), ("reaction", text(reaction))],
+                    [
+                        ("name", who(*by)),
+                        ("attacker", who(*attacker)),
+                        ("reaction", text(reaction)),
+                    ],
                 )
             } else {
                 Told::plain(format!(

@@ -24,7 +24,10 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
                     Say::SpellCast,
                     [("name", who(*caster)), ("spell", text(spell)), ("target", who(*t))],
                 ),
-                _ => told.say(Say::SpellCastUntargeted, [("name", who(*caster)), ("spell", text(spell))]),
+                _ => told.say(
+                    Say::SpellCastUntargeted,
+                    [("name", who(*caster)), ("spell", text(spell))],
+                ),
             }
         }
         Event::SpellCountered {
@@ -47,15 +50,13 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
                 None => told,
             }
         }
-        Event::CounterspellFailed { caster, by, roll, dc } => {
-            Told::plain(format!(
-                "{}'s counterspell against {} fails ({roll} vs DC {dc})",
-                n(*by),
-                n(*caster)
-            ))
-                .say(Say::CounterspellFailed, [("name", who(*by)), ("caster", who(*caster))])
-                .check(format!("{roll} vs DC {dc}"))
-        }
+        Event::CounterspellFailed { caster, by, roll, dc } => Told::plain(format!(
+            "{}'s counterspell against {} fails ({roll} vs DC {dc})",
+            n(*by),
+            n(*caster)
+        ))
+        .say(Say::CounterspellFailed, [("name", who(*by)), ("caster", who(*caster))])
+        .check(format!("{roll} vs DC {dc}")),
         Event::ConcentrationEnded { id, spell } => Told::plain(format!("{} loses concentration on {spell}", n(*id)))
             .say(Say::ConcentrationEnded, [("name", who(*id)), ("spell", text(spell))]),
         Event::SavingThrow {

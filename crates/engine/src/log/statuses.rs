@@ -26,7 +26,10 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
                 None => format!("{} has {status} ({how_long})", n(*id)),
             });
             if *permanent {
-                told.say(Say::StatusAppliedPermanent, [("name", who(*id)), ("status", text(status))])
+                told.say(
+                    Say::StatusAppliedPermanent,
+                    [("name", who(*id)), ("status", text(status))],
+                )
             } else {
                 told.say(
                     Say::StatusApplied,
@@ -65,10 +68,14 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
         Event::Stunned { id } => {
             Told::plain(format!("{} is stunned and loses the turn", n(*id))).say(Say::Stunned, [("name", who(*id))])
         }
-        Event::ConditionApplied { id, condition } => Told::plain(format!("{} is {condition}", n(*id)))
-            .say(Say::ConditionApplied, [("name", who(*id)), ("condition", text(condition))]),
-        Event::ConditionEnded { id, condition } => Told::plain(format!("{} is no longer {condition}", n(*id)))
-            .say(Say::ConditionEnded, [("name", who(*id)), ("condition", text(condition))]),
+        Event::ConditionApplied { id, condition } => Told::plain(format!("{} is {condition}", n(*id))).say(
+            Say::ConditionApplied,
+            [("name", who(*id)), ("condition", text(condition))],
+        ),
+        Event::ConditionEnded { id, condition } => Told::plain(format!("{} is no longer {condition}", n(*id))).say(
+            Say::ConditionEnded,
+            [("name", who(*id)), ("condition", text(condition))],
+        ),
         Event::ConditionImmune { id, condition } => {
             Told::plain(format!("{} is immune to being {}", n(*id), condition.name())).say(
                 Say::ConditionImmune,
