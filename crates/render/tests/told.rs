@@ -10,26 +10,16 @@ use std::collections::BTreeSet;
 use common::{drive, party_vs_goblins, renderer};
 use engine::log::{Piece, Said, Say, tell};
 use engine::{Combat, Event, Ruleset, Terrain};
+use render::text::{bold_name, escape_markdown};
 use render::{Key, RenderContext, Renderer};
 
-/// Named in a narrated line: bold, markdown escaped (as `render::text` does).
-fn escape(text: &str) -> String {
-    let mut out = String::new();
-    for ch in text.chars() {
-        if matches!(ch, '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '#' | '[' | ']') {
-            out.push('\\');
-        }
-        out.push(ch);
-    }
-    out
-}
-
+/// A value as the narration shows it (as `render::combat` does).
 fn rich(c: &Combat, pieces: &[Piece]) -> String {
     pieces
         .iter()
         .map(|p| match p {
-            Piece::Who(id) => format!("**{}**", escape(engine::log::name(c, *id))),
-            Piece::Text(t) => escape(t),
+            Piece::Who(id) => bold_name(engine::log::name(c, *id)),
+            Piece::Text(t) => escape_markdown(t),
             Piece::Num(s) | Piece::Word(s) => s.clone(),
         })
         .collect()
