@@ -43,6 +43,10 @@ fn enabled_buttons(message: &Value) -> usize {
         .count()
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "every registered command's body checked in one pass over the fake Discord"
+)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_command_is_registered_with_a_valid_body() {
     let (fake, bot, table, _dir) = start("register").await;

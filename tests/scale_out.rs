@@ -257,6 +257,10 @@ fn mentions(logs: &str, needle: &str) -> usize {
     logs.lines().filter(|l| l.contains(needle)).count()
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "two processes, a kill and a restart, checked in the order they happen"
+)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_share_one_postgres_and_a_restart_loses_and_doubles_nothing() {
     let pg = Postgres::fresh().await;

@@ -73,7 +73,7 @@ fn create(table: impl IntoIden + 'static) -> TableCreateStatement {
     Table::create().table(table).if_not_exists().to_owned()
 }
 
-#[allow(clippy::too_many_lines)]
+#[allow(clippy::too_many_lines, reason = "the first schema, one table after another")]
 fn tables() -> Vec<TableCreateStatement> {
     use ForeignKeyAction::{Cascade, SetNull};
     vec![

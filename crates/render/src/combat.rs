@@ -3,11 +3,8 @@
 //! window is open, a reaction prompt with one button per offered reaction plus Pass.
 
 use engine::combatant::{Combatant, Kind};
-use engine::dice::{D20, RollMode};
-use engine::event::AttackKind;
-use engine::movement::Band;
-use engine::state::damage::Defence;
-use engine::{Combat, CombatantId, Controller, Event, Outcome, ReactionKind, ReactionTrigger, ShoveMode, Side};
+use engine::log::{Piece, Said};
+use engine::{Combat, CombatantId, Controller, Event, Outcome, ReactionKind, ReactionTrigger, ReactionWindow, Side};
 use thiserror::Error;
 
 use crate::custom_id::{MAX_COMBAT_ID, ReactionButton, ReactionChoice, valid_combat_id};
@@ -15,7 +12,7 @@ use crate::flavor::{Flavor, FlavorError, Key, mix};
 use crate::payload::{
     ActionRow, AllowedMentions, Button, ButtonStyle, Embed, EmbedField, EmbedFooter, MessagePayload, limits,
 };
-use crate::text::{bold_name, escape_markdown, lower_words};
+use crate::text::{bold_name, escape_markdown};
 
 /// Embed colours.
 pub mod colors {
@@ -117,31 +114,22 @@ fn mention(c: &Combatant) -> (String, Option<String>) {
     }
 }
 
-/// "1 turn", "3 turns".
-fn turns(n: impl Into<u64>) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { "turn" } else { "turns" })
+/// A combatant as the narration names them: bold, markdown escaped (`?` for an unknown id).
+fn named(c: &Combat, id: CombatantId) -> String {
+    bold_name(engine::log::name(c, id))
 }
 
-/// What a readied action's trigger did, as the verb after its doer: "moves", "casts Fire Bolt",
-/// "uses its breath weapon", "attacks Bo", "closes in", "pulls away".
-fn did(combat: &Combat, observed: Option<&engine::readied::Observed>, n: &dyn Fn(CombatantId) -> String) -> String {
-    use engine::readied::Observed;
-    match observed {
-        None | Some(Observed::Moves { .. }) => "moves".into(),
-        Some(Observed::EntersMelee { .. }) => "closes in".into(),
-        Some(Observed::LeavesMelee { .. }) => "pulls away".into(),
-        // The caster's copy names it (a server's own spell has no built-in name).
-        Some(Observed::CastsSpell { caster, spell }) => format!(
-            "casts {}",
-            combat
-                .combatants
-                .get(caster.0 as usize)
-                .map_or_else(|| spell.label(), |x| x.spell_name(*spell))
-        ),
-        Some(Observed::UsesAbility { ability, .. }) => format!("uses {}", escape_markdown(&lower_words(ability))),
-        Some(Observed::Attacks { target, .. }) => format!("attacks {}", n(*target)),
-    }
+/// A value's pieces as the narration shows them: a combatant's name in bold, content's text
+/// with its markdown escaped, numbers and our own words as they are.
+fn rich(c: &Combat, pieces: &[Piece]) -> String {
+    pieces
+        .iter()
+        .map(|piece| match piece {
+            Piece::Who(id) => named(c, *id),
+            Piece::Text(text) => escape_markdown(text),
+            Piece::Num(s) | Piece::Word(s) => s.clone(),
+        })
+        .collect()
 }
 
 /// A `Revived` right after the natural-20 death save that caused it: the save's line says it all.
@@ -154,16 +142,6 @@ fn revived_by_natural_20(events: &[Event], i: usize, event: &Event) -> bool {
             &events[i - 1],
             Event::DeathSaveRolled { id: saver, result: engine::death_saves::DeathSaveResult::Revived, .. } if saver == id
         )
-}
-
-fn d20_note(roll: &D20) -> &'static str {
-    match (roll.natural, roll.mode) {
-        (20, _) => ", nat 20",
-        (1, _) => ", nat 1",
-        (_, RollMode::Advantage) => ", advantage",
-        (_, RollMode::Disadvantage) => ", disadvantage",
-        _ => "",
-    }
 }
 
 impl Renderer {
@@ -208,754 +186,22 @@ impl Renderer {
     }
 
     fn narrate_one(&self, c: &Combat, event: &Event, seed: u64, salt: u64) -> Vec<String> {
-        let n = |id: CombatantId| {
-            c.combatants
-                .get(id.0 as usize)
-                .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
-        };
-        let spell_name = |caster: CombatantId, spell: engine::content::Spell| {
-            c.combatants
-                .get(caster.0 as usize)
-                .map_or_else(|| spell.label(), |x| x.spell_name(spell))
-        };
-        let item_name = |id: CombatantId, item: engine::content::Item| {
-            c.combatants
-                .get(id.0 as usize)
-                .map_or_else(|| item.label(), |x| x.item_name(item))
-        };
-        let say = |key: Key, values: &[(&str, &str)]| self.flavor.pick(key, seed, salt, values);
-        let one = |key: Key, values: &[(&str, &str)]| vec![say(key, values)];
-        match event {
-            Event::InitiativeRolled { order } => {
-                let list: Vec<String> = order.iter().map(|e| format!("{} ({})", n(e.id), e.total)).collect();
-                one(Key::InitiativeRolled, &[("order", &list.join(", "))])
-            }
-            Event::RoundStarted { round } => one(Key::RoundStarted, &[("round", &round.to_string())]),
-            Event::TurnStarted { id, round, .. } => {
-                one(Key::TurnStarted, &[("name", &n(*id)), ("round", &round.to_string())])
-            }
-            Event::TurnEnded { .. } => vec![],
-            Event::ReadiedActionExpired { id, action } => {
-                one(Key::ReadiedActionExpired, &[("name", &n(*id)), ("action", action)])
-            }
-            Event::Moved {
-                id,
-                feet,
-                to,
-                difficult_terrain,
-                outcome,
-                crawl,
-            } => {
-                use engine::movement::MoveOutcome;
-                let feet = feet.to_string();
-                let name = n(*id);
-                let with =
-                    |key: Key, other: CombatantId| one(key, &[("name", &name), ("target", &n(other)), ("feet", &feet)]);
-                let mut lines = match *outcome {
-                    MoveOutcome::ClosedIn(other) => with(Key::MoveIntoMelee, other),
-                    MoveOutcome::LeftReach(other) => with(Key::MoveOutOfReach, other),
-                    MoveOutcome::Advanced(other) => with(Key::MoveCloser, other),
-                    MoveOutcome::FellBack(other) => with(Key::MoveFellBack, other),
-                    MoveOutcome::ShiftedInMelee(other) => with(Key::MoveShiftInMelee, other),
-                    MoveOutcome::Shifted => one(Key::MoveShift, &[("name", &name), ("feet", &feet)]),
-                    // Logged before outcomes were kept: only arriving in melee is certain.
-                    MoveOutcome::Unrecorded => match to.iter().find(|(_, b)| *b == Band::Melee) {
-                        Some((other, _)) => with(Key::MoveIntoMelee, *other),
-                        None => one(Key::MoveShift, &[("name", &name), ("feet", &feet)]),
-                    },
-                };
-                if *crawl {
-                    lines.push(say(Key::MoveCrawled, &[("name", &name)]));
-                }
-                if *difficult_terrain {
-                    lines.push(say(Key::MoveDifficultTerrain, &[("name", &name), ("feet", &feet)]));
-                }
-                lines
-            }
-            Event::EscapeAttempted {
-                id,
-                skill,
-                roll,
-                dc,
-                freed,
-            } => vec![format!(
-                "{} `{skill:?} {roll} vs DC {dc}`",
-                say(
-                    if *freed { Key::EscapeFreed } else { Key::EscapeHeld },
-                    &[("name", &n(*id))]
-                ),
-            )],
-            Event::MoveAborted { id } => one(Key::MoveAborted, &[("name", &n(*id))]),
-            Event::Closing {
-                id,
-                target,
-                feet,
-                remaining,
-            } => one(
-                Key::Closing,
-                &[
-                    ("name", &n(*id)),
-                    ("target", &n(*target)),
-                    ("feet", &feet.to_string()),
-                    ("remaining", &remaining.to_string()),
-                ],
-            ),
-            Event::StoodUp { id, feet } => one(Key::StoodUp, &[("name", &n(*id)), ("feet", &feet.to_string())]),
-            Event::Teleported { id, .. } => one(Key::Teleported, &[("name", &n(*id))]),
-            Event::Dashed { id, movement } => one(Key::Dashed, &[("name", &n(*id)), ("feet", &movement.to_string())]),
-            Event::Disengaged { id } => one(Key::Disengaged, &[("name", &n(*id))]),
-            Event::Dodging { id } => one(Key::Dodging, &[("name", &n(*id))]),
-            Event::Helped { id, ally } => one(Key::Helped, &[("name", &n(*id)), ("ally", &n(*ally))]),
-            Event::HideAttempted {
-                id,
-                roll,
-                against,
-                hidden,
-            } => {
-                let key = if *hidden { Key::HideSuccess } else { Key::HideFailure };
-                vec![format!("{} `{roll} vs {against}`", say(key, &[("name", &n(*id))]))]
-            }
-            Event::Revealed { id } => one(Key::Revealed, &[("name", &n(*id))]),
-            Event::Searched { id, skill, roll, found } => {
-                let line = if found.is_empty() {
-                    say(Key::SearchNothing, &[("name", &n(*id))])
-                } else {
-                    let found: Vec<String> = found.iter().map(|f| escape_markdown(f)).collect();
-                    say(Key::SearchFound, &[("name", &n(*id)), ("found", &found.join(", "))])
-                };
-                vec![format!("{line} `{skill:?} {roll}`")]
-            }
-            Event::AttackRolled {
-                attacker,
-                target,
-                weapon,
-                swing,
-                of,
-                d20,
-                total,
-                armor_class,
-                hit,
-                critical,
-                kind,
-            } => {
-                let key = match (hit, critical) {
-                    (true, true) => Key::AttackCritical,
-                    (true, false) => Key::AttackHit,
-                    _ => Key::AttackMiss,
-                };
-                let line = say(
-                    key,
-                    &[
-                        ("name", &n(*attacker)),
-                        ("target", &n(*target)),
-                        ("weapon", &escape_markdown(weapon)),
-                        ("swing", &swing.to_string()),
-                        ("of", &of.to_string()),
-                    ],
-                );
-                let sequence = if *of > 1 && *kind == AttackKind::Action {
-                    format!("{swing}/{of}: ")
-                } else {
-                    String::new()
-                };
-                vec![format!(
-                    "{line} `{sequence}{total} vs AC {armor_class}{}`",
-                    d20_note(d20)
-                )]
-            }
-            Event::SwingLost { attacker, .. } => one(Key::SwingLost, &[("name", &n(*attacker))]),
-            Event::SneakAttack { attacker, dice } => one(
-                Key::SneakAttack,
-                &[("name", &n(*attacker)), ("dice", &dice.to_string())],
-            ),
-            Event::DamageDealt {
-                target,
-                amount,
-                damage_type,
-                hp,
-                extra,
-                ..
-            } => {
-                if *amount == 0 {
-                    return vec![];
-                }
-                let mut types = damage_type.name().to_owned();
-                for part in extra.iter().filter(|p| p.amount > 0) {
-                    types.push_str(" and ");
-                    types.push_str(part.damage_type.name());
-                }
-                one(
-                    Key::Damage,
-                    &[
-                        ("target", &n(*target)),
-                        ("damage", &amount.to_string()),
-                        ("damage_type", &types),
-                        ("hp", &hp.to_string()),
-                    ],
-                )
-            }
-            Event::Defended {
-                target,
-                damage_type,
-                defence,
-                amount,
-            } => {
-                let key = match defence {
-                    Defence::Resistance => Key::DefendedResistance,
-                    Defence::Immunity => Key::DefendedImmunity,
-                    Defence::Vulnerability => Key::DefendedVulnerability,
-                };
-                one(
-                    key,
-                    &[
-                        ("name", &n(*target)),
-                        ("amount", &amount.to_string()),
-                        ("damage_type", damage_type.name()),
-                    ],
-                )
-            }
-            Event::UndeadFortitude { id } => one(Key::UndeadFortitude, &[("name", &n(*id))]),
-            Event::SaveFailedHelpless { id, ability, dc } => one(
-                Key::SaveFailedHelpless,
-                &[
-                    ("name", &n(*id)),
-                    ("ability", &format!("{ability:?}").to_uppercase()),
-                    ("dc", &dc.to_string()),
-                ],
-            ),
-            Event::LegendaryResistance { id, left } => one(
-                Key::LegendaryResistance,
-                &[("name", &n(*id)), ("left", &left.to_string())],
-            ),
-            Event::Aura { holder, target, aura } => one(
-                Key::Aura,
-                &[("name", &n(*target)), ("holder", &n(*holder)), ("aura", aura)],
-            ),
-            Event::RegenerationStopped { id } => one(Key::RegenerationStopped, &[("name", &n(*id))]),
-            Event::ConcentrationEnded { id, spell } => {
-                one(Key::ConcentrationEnded, &[("name", &n(*id)), ("spell", spell)])
-            }
-            Event::LegendaryAction { id, action, left } => one(
-                Key::LegendaryAction,
-                &[("name", &n(*id)), ("action", action), ("left", &left.to_string())],
-            ),
-            Event::ConditionImmune { id, condition } => one(
-                Key::ConditionImmune,
-                &[("name", &n(*id)), ("condition", condition.name())],
-            ),
-            Event::DamageReduced {
-                target,
-                by,
-                reaction,
-                amount,
-                remaining,
-            } => one(
-                Key::DamageReduced,
-                &[
-                    ("name", &n(*by)),
-                    ("target", &n(*target)),
-                    ("reaction", reaction.label()),
-                    ("amount", &amount.to_string()),
-                    ("damage", &remaining.to_string()),
-                ],
-            ),
-            Event::StatBlockReaction {
-                by,
-                attacker,
-                reaction,
-                missed,
-                amount,
-                remaining,
-            } => {
-                let reaction = escape_markdown(reaction);
-                if *missed {
-                    one(
-                        Key::StatBlockReactionMiss,
-                        &[("name", &n(*by)), ("attacker", &n(*attacker)), ("reaction", &reaction)],
-                    )
-                } else {
-                    one(
-                        Key::StatBlockReactionReduce,
-                        &[
-                            ("name", &n(*by)),
-                            ("reaction", &reaction),
-                            ("amount", &amount.to_string()),
-                            ("damage", &remaining.to_string()),
-                        ],
-                    )
-                }
-            }
-            Event::TempHpGained {
-                target,
-                by,
-                amount,
-                temp_hp,
-                kept,
-            } => {
-                let key = if *kept { Key::TempHpKept } else { Key::TempHpGained };
-                one(
-                    key,
-                    &[
-                        ("name", &n(*by)),
-                        ("target", &n(*target)),
-                        ("amount", &amount.to_string()),
-                        ("temp", &temp_hp.to_string()),
-                    ],
-                )
-            }
-            Event::TempHpAbsorbed { id, amount, left } => one(
-                Key::TempHpAbsorbed,
-                &[
-                    ("name", &n(*id)),
-                    ("amount", &amount.to_string()),
-                    ("temp", &left.to_string()),
-                ],
-            ),
-            Event::Resisted { target, amount } => {
-                one(Key::Resisted, &[("name", &n(*target)), ("amount", &amount.to_string())])
-            }
-            Event::Healed { target, by, amount, hp } => {
-                let (amount, hp) = (amount.to_string(), hp.to_string());
-                if by == target {
-                    one(Key::HealedSelf, &[("name", &n(*by)), ("amount", &amount), ("hp", &hp)])
-                } else {
-                    one(
-                        Key::Healed,
-                        &[
-                            ("name", &n(*by)),
-                            ("target", &n(*target)),
-                            ("amount", &amount),
-                            ("hp", &hp),
-                        ],
-                    )
-                }
-            }
-            Event::SpellCast {
-                caster, spell, target, ..
-            } => match target {
-                Some(t) if t != caster => one(
-                    Key::SpellCast,
-                    &[
-                        ("name", &n(*caster)),
-                        ("spell", &spell_name(*caster, *spell)),
-                        ("target", &n(*t)),
-                    ],
-                ),
-                _ => one(
-                    Key::SpellCastUntargeted,
-                    &[("name", &n(*caster)), ("spell", &spell_name(*caster, *spell))],
-                ),
-            },
-            Event::SpellCountered {
-                caster,
-                spell,
-                by,
-                roll,
-                dc,
-            } => {
-                let line = say(
-                    Key::SpellCountered,
-                    &[
-                        ("name", &n(*by)),
-                        ("caster", &n(*caster)),
-                        ("spell", &spell_name(*caster, *spell)),
-                    ],
-                );
-                // The INT check shown as a failed one is (fights logged before it was kept: none).
-                if *dc > 0 {
-                    vec![format!("{line} `{roll} vs DC {dc}`")]
-                } else {
-                    vec![line]
-                }
-            }
-            Event::CounterspellFailed { caster, by, roll, dc } => vec![format!(
-                "{} `{roll} vs DC {dc}`",
-                say(Key::CounterspellFailed, &[("name", &n(*by)), ("caster", &n(*caster))])
-            )],
-            Event::MutualDestruction { first, second, flips } => {
-                let line = say(
-                    Key::MutualDestruction,
-                    &[("first", &n(*first)), ("second", &n(*second))],
-                );
-                if flips.is_empty() {
-                    vec![line]
-                } else {
-                    let flips: Vec<String> = flips.iter().map(u32::to_string).collect();
-                    vec![format!("{line} `d2 {}`", flips.join(", "))]
-                }
-            }
-            Event::ParryRolled {
-                by,
-                attacker,
-                roll,
-                dc,
-                deflected,
-            } => vec![format!(
-                "{} `{roll} vs DC {dc}`",
-                say(
-                    if *deflected { Key::Deflected } else { Key::ParryFailed },
-                    &[("name", &n(*by)), ("attacker", &n(*attacker))]
-                )
-            )],
-            Event::SavingThrow {
-                id,
-                ability,
-                d20,
-                total,
-                dc,
-                success,
-            } => {
-                let key = if *success { Key::SaveSuccess } else { Key::SaveFailure };
-                let ability = format!("{ability:?}").to_uppercase();
-                vec![format!(
-                    "{} `{total} vs DC {dc}{}`",
-                    say(key, &[("name", &n(*id)), ("ability", &ability)]),
-                    d20_note(d20)
-                )]
-            }
-            Event::AbilityUsed { id, ability } => one(
-                Key::AbilityUsed,
-                &[("name", &n(*id)), ("ability", &escape_markdown(ability))],
-            ),
-            Event::BreathRecharged { id, ability: None, .. } => one(Key::BreathRecharged, &[("name", &n(*id))]),
-            Event::BreathRecharged {
-                id,
-                ability: Some(ability),
-                ..
-            } => one(Key::AbilityRecharged, &[("name", &n(*id)), ("ability", ability)]),
-            Event::Contest {
-                id,
-                target,
-                roll,
-                against,
-                won,
-            } => {
-                let key = if *won { Key::ContestWon } else { Key::ContestLost };
-                vec![format!(
-                    "{} `{roll} vs {against}`",
-                    say(key, &[("name", &n(*id)), ("target", &n(*target))])
-                )]
-            }
-            Event::Grappled { id, target } => one(Key::Grappled, &[("name", &n(*id)), ("target", &n(*target))]),
-            Event::Shoved { id, target, mode } => {
-                let key = match mode {
-                    ShoveMode::Prone => Key::ShovedProne,
-                    ShoveMode::Push => Key::ShovedAway,
-                };
-                one(key, &[("name", &n(*id)), ("target", &n(*target))])
-            }
-            Event::ConditionApplied { id, condition } => one(
-                Key::ConditionApplied,
-                &[("name", &n(*id)), ("condition", &escape_markdown(condition))],
-            ),
-            Event::ConditionEnded { id, condition } => one(
-                Key::ConditionEnded,
-                &[("name", &n(*id)), ("condition", &escape_markdown(condition))],
-            ),
-            Event::CunningStrikeReady { id, rider } => one(
-                Key::CunningStrikeReady,
-                &[("name", &n(*id)), ("rider", &lower_words(&format!("{rider:?}")))],
-            ),
-            Event::ItemUsed { id, item, target } => {
-                let thrown = c
-                    .combatants
-                    .get(id.0 as usize)
-                    .and_then(|x| x.item_def(*item))
-                    .is_some_and(|d| matches!(d.effect, engine::content::data::ItemEffectDef::Restrain { .. }));
-                if id == target {
-                    one(
-                        Key::ItemUsedSelf,
-                        &[("name", &n(*id)), ("item", &item_name(*id, *item))],
-                    )
-                } else {
-                    one(
-                        if thrown { Key::ItemThrown } else { Key::ItemUsed },
-                        &[
-                            ("name", &n(*id)),
-                            ("item", &item_name(*id, *item)),
-                            ("target", &n(*target)),
-                        ],
-                    )
-                }
-            }
-            Event::MedicineCheck {
-                id,
-                target,
-                roll,
-                success,
-            } => {
-                let key = if *success {
-                    Key::StabiliseSuccess
-                } else {
-                    Key::StabiliseFailure
-                };
-                vec![format!(
-                    "{} `Medicine {roll} vs DC 10`",
-                    say(key, &[("name", &n(*id)), ("target", &n(*target))])
-                )]
-            }
-            Event::ReadiedActionSet { id, action, trigger } => one(
-                Key::ReadiedActionSet,
-                &[
-                    ("name", &n(*id)),
-                    ("action", &escape_markdown(action)),
-                    ("trigger", &escape_markdown(trigger)),
-                ],
-            ),
-            Event::ReadiedActionTriggered {
-                id,
-                trigger_by,
-                action,
-                observed,
-            } => {
-                use engine::readied::Observed;
-                let moved = matches!(
-                    observed,
-                    None | Some(Observed::Moves { .. } | Observed::EntersMelee { .. } | Observed::LeavesMelee { .. })
-                );
-                one(
-                    if moved {
-                        Key::ReadiedActionTriggered
-                    } else {
-                        Key::ReadiedActionTriggeredBy
-                    },
-                    &[
-                        ("name", &n(*id)),
-                        ("mover", &n(*trigger_by)),
-                        ("action", &escape_markdown(action)),
-                        ("did", &did(c, observed.as_ref(), &n)),
-                    ],
-                )
-            }
-            Event::ReactionOffered { reactor, .. } => one(Key::ReactionOffered, &[("name", &n(*reactor))]),
-            Event::ReactionTaken { reactor, reaction } => {
-                if !reaction.reaction().narrated() {
-                    return vec![];
-                }
-                one(Key::Reaction(*reaction), &[("name", &n(*reactor))])
-            }
-            Event::ReactionPassed { reactor } => one(Key::ReactionPassed, &[("name", &n(*reactor))]),
-            Event::Downed { id } => one(Key::Downed, &[("name", &n(*id))]),
-            Event::DamagedWhileDowned { id, marks, failures } => {
-                let key = if *marks >= 2 {
-                    Key::DamageWhileDownedCritical
-                } else {
-                    Key::DamageWhileDowned
-                };
-                one(key, &[("name", &n(*id)), ("failures", &failures.to_string())])
-            }
-            Event::DeathSaveRolled {
-                id,
-                d20,
-                outcome,
-                successes,
-                failures,
-                ..
-            } => {
-                use engine::death_saves::DeathSaveOutcome as O;
-                let key = match outcome {
-                    O::Success => Key::DeathSaveSuccess,
-                    O::Failure => Key::DeathSaveFailure,
-                    O::CriticalSuccess => Key::DeathSaveCriticalSuccess,
-                    O::CriticalFailure => Key::DeathSaveCriticalFailure,
-                };
-                one(
-                    key,
-                    &[
-                        ("name", &n(*id)),
-                        ("roll", &d20.natural.to_string()),
-                        ("successes", &successes.to_string()),
-                        ("failures", &failures.to_string()),
-                    ],
-                )
-            }
-            Event::Stabilized { id, wakes_in } => {
-                one(Key::Stabilised, &[("name", &n(*id)), ("turns", &turns(*wakes_in))])
-            }
-            Event::Woke { id } => one(Key::Woke, &[("name", &n(*id))]),
-            Event::Revived { id, hp, prone } => one(
-                if *prone { Key::RevivedProne } else { Key::Revived },
-                &[("name", &n(*id)), ("hp", &hp.to_string())],
-            ),
-            Event::Died { id } => one(Key::PlayerDeath, &[("name", &n(*id))]),
-            Event::MonsterSlain { id, by } => match by {
-                Some(killer) => one(Key::MonsterSlain, &[("name", &n(*id)), ("killer", &n(*killer))]),
-                None => one(Key::MonsterSlainUnattributed, &[("name", &n(*id))]),
-            },
-            Event::HpAdjusted { id, delta, hp } => {
-                let key = if *delta >= 0 { Key::GmHpRaised } else { Key::GmHpLowered };
-                one(
-                    key,
-                    &[
-                        ("name", &n(*id)),
-                        ("amount", &delta.unsigned_abs().to_string()),
-                        ("hp", &hp.to_string()),
-                    ],
-                )
-            }
-            Event::CombatEnded {
-                outcome: outcome @ (Outcome::Victory | Outcome::Defeat),
-                ..
-            } if c.duel => {
-                // The arena: the one still standing wins; no XP, no death.
-                let winner = if *outcome == Outcome::Victory {
-                    Side::Party
-                } else {
-                    Side::Enemies
-                };
-                let name = |side: Side| {
-                    c.combatants
-                        .iter()
-                        .find(|x| x.side == side && x.is_character())
-                        .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
-                };
-                one(
-                    Key::DuelWon,
-                    &[("name", &name(winner)), ("rival", &name(winner.opponent()))],
-                )
-            }
-            Event::CombatEnded { outcome, xp } => match outcome {
-                Outcome::Victory => one(Key::Victory, &[("xp", &xp.to_string())]),
-                Outcome::Defeat => one(Key::Defeat, &[]),
-                Outcome::Halted => one(Key::Halted, &[]),
-            },
-            Event::ChargeRace { ticks, winner, .. } => {
-                one(Key::ChargeRace, &[("name", &n(*winner)), ("ticks", &ticks.to_string())])
-            }
-            Event::ActionPointsRefreshed { id, ap } => {
-                one(Key::ActionPoints, &[("name", &n(*id)), ("ap", &ap.to_string())])
-            }
-            Event::ActionPointsSpent { id, cost, left } => one(
-                Key::ActionPointsSpent,
-                &[
-                    ("name", &n(*id)),
-                    ("cost", &cost.to_string()),
-                    ("ap", &left.to_string()),
-                ],
-            ),
-            Event::CooldownStarted { id, ability, turns } => one(
-                Key::CooldownStarted,
-                &[("name", &n(*id)), ("ability", ability), ("turns", &self::turns(*turns))],
-            ),
-            Event::StatusTicked { id, status, amount, .. } => {
-                let key = match amount.signum() {
-                    -1 => Key::StatusDamage,
-                    1 => Key::StatusHeal,
-                    _ => Key::StatusHolds,
-                };
-                one(
-                    key,
-                    &[
-                        ("name", &n(*id)),
-                        ("status", status),
-                        ("amount", &amount.unsigned_abs().to_string()),
-                    ],
-                )
-            }
-            Event::StatusApplied {
-                id,
-                status,
-                turns,
-                permanent,
-                ..
-            } => {
-                let status = escape_markdown(status);
-                if *permanent {
-                    one(Key::StatusAppliedPermanent, &[("name", &n(*id)), ("status", &status)])
-                } else {
-                    one(
-                        Key::StatusApplied,
-                        &[("name", &n(*id)), ("status", &status), ("turns", &self::turns(*turns))],
-                    )
-                }
-            }
-            Event::StatusExpired { id, status } => one(Key::StatusExpired, &[("name", &n(*id)), ("status", status)]),
-            Event::Stunned { id } => one(Key::Stunned, &[("name", &n(*id))]),
-            Event::InitiativeFixed { order } => {
-                let list: Vec<String> = order
-                    .iter()
-                    .map(|e| {
-                        let flips: Vec<String> = e.flips.iter().map(u32::to_string).collect();
-                        if flips.is_empty() {
-                            format!("{} (REF {}, LUK {})", n(e.id), e.reflex, e.luck)
-                        } else {
-                            format!("{} (REF {}, LUK {}, d2 {})", n(e.id), e.reflex, e.luck, flips.join("/"))
-                        }
-                    })
-                    .collect();
-                // "No dice about it" only when no coin was flipped.
-                let key = if order.iter().any(|e| !e.flips.is_empty()) {
-                    Key::InitiativeFixedFlipped
-                } else {
-                    Key::InitiativeFixed
-                };
-                one(key, &[("order", &list.join(", "))])
-            }
-            Event::InstantDeclared { id, instant, round } => one(
-                Key::InstantDeclared,
-                &[
-                    ("name", &n(*id)),
-                    ("instant", instant.name()),
-                    ("round", &round.to_string()),
-                ],
-            ),
-            Event::InstantResolved { id, instant, .. } => {
-                one(Key::InstantResolved, &[("name", &n(*id)), ("instant", instant.name())])
-            }
-            Event::Joined { id, placement } => match placement {
-                engine::Placement::Waiting => one(Key::Joined, &[("name", &n(*id))]),
-                engine::Placement::Initiative { total, .. } => one(
-                    Key::JoinedInitiative,
-                    &[("name", &n(*id)), ("initiative", &total.to_string())],
-                ),
-                engine::Placement::NaturalOrder { flips, this_round, .. } => {
-                    let when = if *this_round { "this round" } else { "next round" };
-                    if flips.is_empty() {
-                        one(Key::JoinedOrder, &[("name", &n(*id)), ("when", when)])
-                    } else {
-                        let flips: Vec<String> = flips.iter().map(u32::to_string).collect();
-                        one(
-                            Key::JoinedOrderFlipped,
-                            &[("name", &n(*id)), ("when", when), ("flips", &flips.join(", "))],
-                        )
-                    }
-                }
-                engine::Placement::Charge { .. } => one(Key::JoinedCharge, &[("name", &n(*id))]),
-            },
-            Event::Delayed { id, after } => match after {
-                Some(other) => one(Key::Delayed, &[("name", &n(*id)), ("target", &n(*other))]),
-                None => one(Key::DelayedToEnd, &[("name", &n(*id))]),
-            },
-            Event::PhaseStarted {
-                id,
-                action,
-                phase,
-                ticks,
-                ..
-            } => one(
-                Key::PhaseStarted,
-                &[
-                    ("name", &n(*id)),
-                    ("action", &escape_markdown(action)),
-                    ("phase", phase.name()),
-                    ("ticks", &ticks.to_string()),
-                ],
-            ),
-            Event::ActionCancelled { id, action, by } => match by {
-                Some(by) => one(
-                    Key::WindupBroken,
-                    &[("name", &n(*id)), ("action", &escape_markdown(action)), ("by", &n(*by))],
-                ),
-                None => one(
-                    Key::ActionDropped,
-                    &[("name", &n(*id)), ("action", &escape_markdown(action))],
-                ),
-            },
-            Event::ActionFizzled { id, reason } => one(
-                Key::ActionFizzled,
-                &[("name", &n(*id)), ("reason", &escape_markdown(reason))],
-            ),
-            Event::AwaitingCommand { id, .. } => one(Key::AwaitingCommand, &[("name", &n(*id))]),
+        engine::log::tell(c, event)
+            .said
+            .iter()
+            .map(|said| self.say(c, said, seed, salt))
+            .collect()
+    }
+
+    /// One narrated line in TwinBee's words: a line of its key picked from the flavor files,
+    /// its values filled in (names in bold, content's text escaped), the dice after it.
+    fn say(&self, c: &Combat, said: &Said, seed: u64, salt: u64) -> String {
+        let values: Vec<(&str, String)> = said.slots.iter().map(|(k, pieces)| (*k, rich(c, pieces))).collect();
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let line = self.flavor.pick(Key::Say(said.say), seed, salt, &values);
+        match &said.check {
+            Some(check) => format!("{line} `{check}`"),
+            None => line,
         }
     }
 
@@ -1154,6 +400,94 @@ impl Renderer {
         })
     }
 
+    /// TwinBee's line opening a reaction prompt: what happened that the reactor may answer.
+    fn prompt_line(
+        &self,
+        combat: &Combat,
+        window: &ReactionWindow,
+        reactor: &Combatant,
+        ctx: &RenderContext,
+    ) -> String {
+        let n = |id: CombatantId| named(combat, id);
+        let name = bold_name(&reactor.name);
+        let (key, values): (Key, Vec<(&str, String)>) = match &window.trigger {
+            ReactionTrigger::LeavesMelee { mover } => (
+                Key::ReactionPromptLeavesMelee,
+                vec![("name", name.clone()), ("mover", n(*mover))],
+            ),
+            ReactionTrigger::Hit {
+                attacker,
+                target,
+                damage,
+                ..
+            } if *target == window.reactor => (
+                Key::ReactionPromptHit,
+                vec![
+                    ("name", name.clone()),
+                    ("attacker", n(*attacker)),
+                    ("damage", damage.to_string()),
+                ],
+            ),
+            ReactionTrigger::Hit {
+                attacker,
+                target,
+                damage,
+                ..
+            } => (
+                Key::ReactionPromptAllyHit,
+                vec![
+                    ("name", name.clone()),
+                    ("attacker", n(*attacker)),
+                    ("target", n(*target)),
+                    ("damage", damage.to_string()),
+                ],
+            ),
+            ReactionTrigger::AttackDeclared { attacker, .. } => (
+                Key::ReactionPromptAttackDeclared,
+                vec![("name", name.clone()), ("attacker", n(*attacker))],
+            ),
+            ReactionTrigger::DroppedToZero { ally } => (
+                Key::ReactionPromptAllyDown,
+                vec![("name", name.clone()), ("ally", n(*ally))],
+            ),
+            ReactionTrigger::CastsSpell { caster, spell } => (
+                Key::ReactionPromptSpell,
+                vec![
+                    ("name", name.clone()),
+                    ("caster", n(*caster)),
+                    (
+                        "spell",
+                        combat
+                            .combatants
+                            .get(caster.0 as usize)
+                            .map_or_else(|| spell.label(), |x| x.spell_name(*spell)),
+                    ),
+                ],
+            ),
+            ReactionTrigger::FailedDexSave { damage, .. } => (
+                Key::ReactionPromptDexSave,
+                vec![("name", name.clone()), ("damage", damage.to_string())],
+            ),
+            ReactionTrigger::Readied { observed } => (
+                Key::ReactionPromptReadied,
+                vec![
+                    ("name", name.clone()),
+                    ("mover", n(observed.actor())),
+                    ("did", rich(combat, &engine::log::did(combat, Some(observed)))),
+                ],
+            ),
+            ReactionTrigger::Phase { actor, phase } => (
+                match phase {
+                    engine::timing::ticks::Phase::Prep => Key::ReactionPromptPrep,
+                    _ => Key::ReactionPromptRecover,
+                },
+                vec![("name", name.clone()), ("mover", n(*actor))],
+            ),
+        };
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.flavor.pick(key, ctx.line_seed(), u64::MAX - 1, &values)
+    }
+
     /// The reaction prompt for the open window, if a player must choose: TwinBee's line pinging
     /// the reactor, one button per offered reaction and a Pass button.
     pub fn reaction_prompt(&self, combat: &Combat, ctx: &RenderContext) -> Option<MessagePayload> {
@@ -1162,128 +496,8 @@ impl Renderer {
         if !reactor.is_player() {
             return None;
         }
-        let n = |id: CombatantId| {
-            combat
-                .combatants
-                .get(id.0 as usize)
-                .map_or_else(|| bold_name("?"), |x| bold_name(&x.name))
-        };
-        let name = bold_name(&reactor.name);
-        let seed = ctx.line_seed();
-        let salt = u64::MAX - 1;
-        let line = match &window.trigger {
-            ReactionTrigger::LeavesMelee { mover } => self.flavor.pick(
-                Key::ReactionPromptLeavesMelee,
-                seed,
-                salt,
-                &[("name", &name), ("mover", &n(*mover))],
-            ),
-            ReactionTrigger::Hit {
-                attacker,
-                target,
-                damage,
-                ..
-            } if *target == window.reactor => self.flavor.pick(
-                Key::ReactionPromptHit,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("attacker", &n(*attacker)),
-                    ("damage", &damage.to_string()),
-                ],
-            ),
-            ReactionTrigger::Hit {
-                attacker,
-                target,
-                damage,
-                ..
-            } => self.flavor.pick(
-                Key::ReactionPromptAllyHit,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("attacker", &n(*attacker)),
-                    ("target", &n(*target)),
-                    ("damage", &damage.to_string()),
-                ],
-            ),
-            ReactionTrigger::AttackDeclared { attacker, .. } => self.flavor.pick(
-                Key::ReactionPromptAttackDeclared,
-                seed,
-                salt,
-                &[("name", &name), ("attacker", &n(*attacker))],
-            ),
-            ReactionTrigger::DroppedToZero { ally } => self.flavor.pick(
-                Key::ReactionPromptAllyDown,
-                seed,
-                salt,
-                &[("name", &name), ("ally", &n(*ally))],
-            ),
-            ReactionTrigger::CastsSpell { caster, spell } => self.flavor.pick(
-                Key::ReactionPromptSpell,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("caster", &n(*caster)),
-                    (
-                        "spell",
-                        &combat
-                            .combatants
-                            .get(caster.0 as usize)
-                            .map_or_else(|| spell.label(), |x| x.spell_name(*spell)),
-                    ),
-                ],
-            ),
-            ReactionTrigger::FailedDexSave { damage, .. } => self.flavor.pick(
-                Key::ReactionPromptDexSave,
-                seed,
-                salt,
-                &[("name", &name), ("damage", &damage.to_string())],
-            ),
-            ReactionTrigger::Readied { observed } => self.flavor.pick(
-                Key::ReactionPromptReadied,
-                seed,
-                salt,
-                &[
-                    ("name", &name),
-                    ("mover", &n(observed.actor())),
-                    ("did", &did(combat, Some(observed), &n)),
-                ],
-            ),
-            ReactionTrigger::Phase { actor, phase } => self.flavor.pick(
-                match phase {
-                    engine::timing::ticks::Phase::Prep => Key::ReactionPromptPrep,
-                    _ => Key::ReactionPromptRecover,
-                },
-                seed,
-                salt,
-                &[("name", &name), ("mover", &n(*actor))],
-            ),
-        };
-        // Several queued reactions on the timeline: what each button answers.
-        let choices: Vec<String> = if window.choices.len() > 1 {
-            window
-                .choices
-                .iter()
-                .map(|(kind, trigger)| match trigger {
-                    ReactionTrigger::Phase { actor, phase } => {
-                        let action = combat
-                            .combatants
-                            .get(actor.0 as usize)
-                            .and_then(|a| a.ticks.current.as_ref())
-                            // A one-tick recover already over: still its winding down.
-                            .map_or_else(|| "action".into(), |cycle| escape_markdown(&cycle.activity.describe()));
-                        format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
-                    }
-                    other => format!("• **{}** — {}", kind.label(), n(other.source())),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let line = self.prompt_line(combat, window, reactor, ctx);
+        let choices = prompt_choices(combat, window);
         let line = if choices.is_empty() {
             line
         } else {
@@ -1330,6 +544,30 @@ impl Renderer {
             .clamp_to_limits(),
         )
     }
+}
+
+/// Several queued reactions on the timeline: what each button answers (nothing for one).
+fn prompt_choices(combat: &Combat, window: &ReactionWindow) -> Vec<String> {
+    if window.choices.len() <= 1 {
+        return Vec::new();
+    }
+    let n = |id: CombatantId| named(combat, id);
+    window
+        .choices
+        .iter()
+        .map(|(kind, trigger)| match trigger {
+            ReactionTrigger::Phase { actor, phase } => {
+                let action = combat
+                    .combatants
+                    .get(actor.0 as usize)
+                    .and_then(|a| a.ticks.current.as_ref())
+                    // A one-tick recover already over: still its winding down.
+                    .map_or_else(|| "action".into(), |cycle| escape_markdown(&cycle.activity.describe()));
+                format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())
+            }
+            other => format!("• **{}** — {}", kind.label(), n(other.source())),
+        })
+        .collect()
 }
 
 /// Whether `events` passed the turn to `id`: their turn started, the timeline began waiting on

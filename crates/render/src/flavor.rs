@@ -90,22 +90,16 @@ macro_rules! keys {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Key {
             $($( $(#[doc = $doc])* $key, )*)*
-            /// Taking a reaction: `React<Name>` in `twinbee_combat`, for every narrated reaction
-            /// of the engine's registry (`{name}` is the reactor) — a new reaction adds its lines
-            /// and no code here.
-            Reaction(engine::ReactionKind),
+            /// A line an event picks (`engine::log::Say`: the engine says which line and
+            /// with which values, for every event; the words are here).
+            Say(engine::log::Say),
         }
 
         impl Key {
             /// Every key the code uses; each must be present in its file.
             pub fn all() -> Vec<Key> {
                 let mut keys = vec![$($(Key::$key,)*)*];
-                keys.extend(
-                    engine::ReactionKind::ALL
-                        .into_iter()
-                        .filter(|k| k.reaction().narrated())
-                        .map(Key::Reaction),
-                );
+                keys.extend(engine::log::Say::all().into_iter().map(Key::Say));
                 keys
             }
 
@@ -113,7 +107,7 @@ macro_rules! keys {
             pub fn name(self) -> &'static str {
                 match self {
                     $($(Key::$key => stringify!($key),)*)*
-                    Key::Reaction(kind) => kind.flavor_key(),
+                    Key::Say(say) => say.name(),
                 }
             }
 
@@ -121,7 +115,7 @@ macro_rules! keys {
             pub fn file(self) -> FlavorFile {
                 match self {
                     $($(Key::$key => FlavorFile::$file,)*)*
-                    Key::Reaction(_) => FlavorFile::TwinbeeCombat,
+                    Key::Say(say) => say_file(say),
                 }
             }
 
@@ -129,7 +123,7 @@ macro_rules! keys {
             pub fn placeholders(self) -> &'static [&'static str] {
                 match self {
                     $($(Key::$key => &[$($ph),*],)*)*
-                    Key::Reaction(_) => &["name"],
+                    Key::Say(say) => say.placeholders(),
                 }
             }
         }
@@ -138,69 +132,8 @@ macro_rules! keys {
 
 keys! {
     TwinbeeCombat {
-        /// Initiative order, as a list of names and totals.
-        InitiativeRolled => ["order"],
-        RoundStarted => ["round"],
-        TurnStarted => ["name", "round"],
         /// The message content that pings the player whose turn it is.
         TurnPing => ["mention", "name"],
-        MoveIntoMelee => ["name", "target", "feet"],
-        /// §3.3: each move narrated by what it came to (`engine::movement::MoveOutcome`).
-        MoveOutOfReach => ["name", "target", "feet"],
-        MoveCloser => ["name", "target", "feet"],
-        MoveFellBack => ["name", "target", "feet"],
-        MoveShiftInMelee => ["name", "target", "feet"],
-        MoveShift => ["name", "feet"],
-        /// A move made crawling while prone (§3.2), after the move's own line.
-        MoveCrawled => ["name"],
-        /// `escape` (§3.2): broke free, or still held (the check is shown after the line).
-        EscapeFreed => ["name"],
-        EscapeHeld => ["name"],
-        /// Appended to a move through Difficult Terrain (§3.4).
-        MoveDifficultTerrain => ["name", "feet"],
-        /// Closing on someone too far to reach this turn (the feet carry over).
-        Closing => ["name", "target", "feet", "remaining"],
-        MoveAborted => ["name"],
-        StoodUp => ["name", "feet"],
-        Teleported => ["name"],
-        Dashed => ["name", "feet"],
-        Disengaged => ["name"],
-        Dodging => ["name"],
-        Helped => ["name", "ally"],
-        HideSuccess => ["name"],
-        HideFailure => ["name"],
-        Revealed => ["name"],
-        SearchFound => ["name", "found"],
-        SearchNothing => ["name"],
-        /// One swing of a sequence (§6: each hit and miss narrated).
-        AttackHit => ["name", "target", "weapon", "swing", "of"],
-        AttackMiss => ["name", "target", "weapon", "swing", "of"],
-        AttackCritical => ["name", "target", "weapon", "swing", "of"],
-        SwingLost => ["name"],
-        SneakAttack => ["name", "dice"],
-        Damage => ["target", "damage", "damage_type", "hp"],
-        Resisted => ["name", "amount"],
-        /// A stat block's resistance, immunity or vulnerability (SRD 5.1) to a part of the damage.
-        DefendedResistance => ["name", "amount", "damage_type"],
-        DefendedImmunity => ["name", "amount", "damage_type"],
-        DefendedVulnerability => ["name", "amount", "damage_type"],
-        /// Undead Fortitude: the creature stays up at 1 HP.
-        UndeadFortitude => ["name"],
-        /// A helpless creature fails a STR or DEX save outright.
-        SaveFailedHelpless => ["name", "ability", "dc"],
-        /// Legendary Resistance turns a failed save into a success.
-        LegendaryResistance => ["name", "left"],
-        /// A creature starts its turn in an enemy's aura.
-        Aura => ["name", "holder", "aura"],
-        ConcentrationEnded => ["name", "spell"],
-        /// Regeneration stopped this turn (fire or acid, most often).
-        RegenerationStopped => ["name"],
-        /// A legendary action at the end of another creature's turn.
-        LegendaryAction => ["name", "action", "left"],
-        /// A condition that does not take hold: the creature is immune to it.
-        ConditionImmune => ["name", "condition"],
-        /// Public line while a player's reaction window is open.
-        ReactionOffered => ["name"],
         /// The reaction prompt (§4): an enemy is leaving the reactor's reach.
         ReactionPromptLeavesMelee => ["name", "mover"],
         ReactionPromptHit => ["name", "attacker", "damage"],
@@ -211,127 +144,12 @@ keys! {
         ReactionPromptSpell => ["name", "caster", "spell"],
         ReactionPromptDexSave => ["name", "damage"],
         ReactionPromptReadied => ["name", "mover", "did"],
-        ReactionPassed => ["name"],
-        DamageReduced => ["name", "target", "reaction", "amount", "damage"],
-        /// Temporary hit points given (`{temp}`: what the target now has).
-        TempHpGained => ["name", "target", "amount", "temp"],
-        /// Temporary hit points given, fewer than the target already had.
-        TempHpKept => ["name", "target", "amount", "temp"],
-        /// A hit taken on temporary hit points (`{temp}`: those left).
-        TempHpAbsorbed => ["name", "amount", "temp"],
-        /// A stat block's reaction turned a hit into a miss.
-        StatBlockReactionMiss => ["name", "attacker", "reaction"],
-        /// A stat block's reaction cut a hit's damage.
-        StatBlockReactionReduce => ["name", "reaction", "amount", "damage"],
-        SpellCountered => ["name", "caster", "spell"],
-        CounterspellFailed => ["name", "caster"],
-        /// TDGS mutual destruction: both would stop the other; the faster goes first.
-        MutualDestruction => ["first", "second"],
-        /// TDGS Parry: the declared attack is turned aside before it is rolled.
-        Deflected => ["name", "attacker"],
-        /// TDGS Parry: the roll falls short and the attack goes on.
-        ParryFailed => ["name", "attacker"],
-        ReadiedActionSet => ["name", "action", "trigger"],
-        /// §5: "The goblin moves. Your readied attack fires."
-        /// Set off by a move (the seed's "The goblin moves. Your readied attack fires.").
-        ReadiedActionTriggered => ["name", "mover", "action"],
-        /// Set off by a spell, an ability or an attack: `did` says which.
-        ReadiedActionTriggeredBy => ["name", "mover", "action", "did"],
-        ReadiedActionExpired => ["name", "action"],
-        SpellCast => ["name", "spell", "target"],
-        SpellCastUntargeted => ["name", "spell"],
-        SaveSuccess => ["name", "ability"],
-        SaveFailure => ["name", "ability"],
-        AbilityUsed => ["name", "ability"],
-        BreathRecharged => ["name"],
-        /// An area ability other than a breath weapon is ready again.
-        AbilityRecharged => ["name", "ability"],
-        Healed => ["name", "target", "amount", "hp"],
-        HealedSelf => ["name", "amount", "hp"],
-        ItemUsed => ["name", "item", "target"],
-        ItemUsedSelf => ["name", "item"],
-        /// A net (a `restrain` item) thrown at an enemy.
-        ItemThrown => ["name", "item", "target"],
-        CunningStrikeReady => ["name", "rider"],
-        ContestWon => ["name", "target"],
-        ContestLost => ["name", "target"],
-        Grappled => ["name", "target"],
-        ShovedProne => ["name", "target"],
-        ShovedAway => ["name", "target"],
-        ConditionApplied => ["name", "condition"],
-        ConditionEnded => ["name", "condition"],
-        Downed => ["name"],
-        /// §7.3, narrated with gravity.
-        DamageWhileDowned => ["name", "failures"],
-        DamageWhileDownedCritical => ["name", "failures"],
-        DeathSaveSuccess => ["name", "roll", "successes", "failures"],
-        DeathSaveFailure => ["name", "roll", "successes", "failures"],
-        DeathSaveCriticalSuccess => ["name", "roll", "successes", "failures"],
-        DeathSaveCriticalFailure => ["name", "roll", "successes", "failures"],
-        Stabilised => ["name", "turns"],
-        /// A Medicine check (§7.2) succeeded.
-        StabiliseSuccess => ["name", "target"],
-        StabiliseFailure => ["name", "target"],
-        Woke => ["name"],
-        Revived => ["name", "hp"],
-        /// Healed awake by a potion or a spell, still prone.
-        RevivedProne => ["name", "hp"],
-        MonsterSlain => ["name", "killer"],
-        MonsterSlainUnattributed => ["name"],
-        /// CTB: the charge race stopped; `name` acts.
-        ChargeRace => ["name", "ticks"],
-        /// CTB: the turn's AP.
-        ActionPoints => ["name", "ap"],
-        ActionPointsSpent => ["name", "cost", "ap"],
-        CooldownStarted => ["name", "ability", "turns"],
-        /// CTB: a hit's status takes hold (seed 003 §1.C), for `turns` turns.
-        StatusApplied => ["name", "status", "turns"],
-        /// CTB: an innate status for good (a Troll's Regeneration).
-        StatusAppliedPermanent => ["name", "status"],
-        StatusDamage => ["name", "status", "amount"],
-        StatusHeal => ["name", "status", "amount"],
-        StatusHolds => ["name", "status"],
-        StatusExpired => ["name", "status"],
-        Stunned => ["name"],
-        /// TDGS: the fixed order, REF → LUK → d2.
-        InitiativeFixed => ["order"],
-        /// TDGS: the same, when d2 flips broke ties (each flip shown).
-        InitiativeFixedFlipped => ["order"],
-        /// TDGS: an Instant held for a round's Instant phase.
-        InstantDeclared => ["name", "instant", "round"],
-        InstantResolved => ["name", "instant"],
-        /// Someone joins a fight not yet begun.
-        Joined => ["name"],
-        /// Someone joins a fight in progress: GogoBee and ticks roll initiative.
-        JoinedInitiative => ["name", "initiative"],
-        /// TDGS: into the REF → LUK order; `when` is "this round" or "next round".
-        JoinedOrder => ["name", "when"],
-        /// TDGS: the same, a tie broken by d2 flips.
-        JoinedOrderFlipped => ["name", "when", "flips"],
-        /// CTB: into the charge race with an empty meter.
-        JoinedCharge => ["name"],
-        Delayed => ["name", "target"],
-        DelayedToEnd => ["name"],
-        /// Ticks: an action enters prep, exec or recover.
-        PhaseStarted => ["name", "action", "phase", "ticks"],
-        WindupBroken => ["name", "action", "by"],
-        ActionDropped => ["name", "action"],
-        ActionFizzled => ["name", "reason"],
-        /// Ticks: the timeline waits for this player's choice.
-        AwaitingCommand => ["name"],
         /// The campaign's turn timer ran out on a player the fight waited for: their turn ends.
         TurnTimedOut => ["name"],
         ReactionPromptPrep => ["name", "mover"],
         ReactionPromptRecover => ["name", "mover"],
     }
     TwinbeeGm {
-        /// §8.6: with complete respect.
-        PlayerDeath => ["name"],
-        Victory => ["xp"],
-        Defeat => [],
-        Halted => [],
-        GmHpRaised => ["name", "amount", "hp"],
-        GmHpLowered => ["name", "amount", "hp"],
         GmSpawn => ["monster", "count"],
         GmGrantCoins => ["name", "coins"],
         GmGrantItem => ["name", "item"],
@@ -341,8 +159,6 @@ keys! {
         /// The arena: a challenge, offered with Accept / Decline buttons.
         ArenaChallenge => ["name", "rival"],
         ArenaDeclined => ["name", "rival"],
-        /// A duel's last line: `name` is still standing, `rival` at 0 HP (no one dies).
-        DuelWon => ["name", "rival"],
         /// The streaks after a duel: the winner's, and the run the loser's defeat ended.
         ArenaStreak => ["name", "streak", "rival", "lost"],
         /// The same when the loser had no streak to lose.
@@ -400,6 +216,22 @@ keys! {
         RoomTaken => ["name", "good", "stored", "capacity"],
         /// A long rest in one's own room, free.
         RestOwnRoom => ["name", "hp"],
+    }
+}
+
+/// The file an event's line lives in: the end of a fight, a death and the GM's tools are the
+/// GM's; the rest is the fight's.
+fn say_file(say: engine::log::Say) -> FlavorFile {
+    use engine::log::Say;
+    match say {
+        Say::PlayerDeath
+        | Say::Victory
+        | Say::Defeat
+        | Say::Halted
+        | Say::GmHpRaised
+        | Say::GmHpLowered
+        | Say::DuelWon => FlavorFile::TwinbeeGm,
+        _ => FlavorFile::TwinbeeCombat,
     }
 }
 

@@ -544,7 +544,6 @@ pub fn pixels(combat: &Combat, layout: &Layout) -> Vec<u8> {
 fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
     let root = BitMapBackend::with_buffer(rgb, (l.width, l.height)).into_drawing_area();
     root.fill(&colors::GROUND)?;
-    let rect = |r: Rect, color: RGBColor| Rectangle::new(r.corners(), color.filled());
     // The corner: round (or tick) and ruleset; the zone and its terrain on the right.
     root.draw(&Text::new(l.corner.clone(), (MARGIN, 7), text_style(16, colors::INK)))?;
     if let Some(zone) = combat.terrain.zone {
@@ -582,71 +581,7 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
         root.draw(&rect(g.frame.inset(1), colors::LANE))?;
     }
     for card in &l.cards {
-        let c = combat.get(card.id);
-        let body = if l.actor == Some(card.id) {
-            root.draw(&rect(card.rect, colors::ACTOR))?;
-            card.rect.inset(HIGHLIGHT_WIDTH)
-        } else {
-            card.rect
-        };
-        root.draw(&rect(body, colors::CARD))?;
-        let stripe = if c.side == Side::Party {
-            colors::PARTY
-        } else {
-            colors::ENEMIES
-        };
-        root.draw(&rect(
-            Rect {
-                x0: body.x0,
-                y0: body.y0,
-                x1: body.x0 + 4,
-                y1: body.y1,
-            },
-            stripe,
-        ))?;
-        // Each marker takes about three characters of the name's room.
-        let name_room = |full: usize| (full - 3 * card.markers.len()).max(5);
-        let (name, at, size) = if l.compact {
-            (truncate_chars(&c.name, name_room(13)), card.rect.y0 + 5, 13)
-        } else {
-            (truncate_chars(&c.name, name_room(17)), card.rect.y0 + 5, 15)
-        };
-        root.draw(&Text::new(name, (card.rect.x0 + 10, at), text_style(size, colors::INK)))?;
-        root.draw(&rect(card.bar, colors::BAR_EMPTY))?;
-        let width = card.bar.x1 - card.bar.x0 + 1;
-        let filled = if c.hp <= 0 {
-            width
-        } else {
-            (c.hp.min(c.max_hp) * width / c.max_hp.max(1)).max(1)
-        };
-        root.draw(&rect(
-            Rect {
-                x1: card.bar.x0 + filled - 1,
-                ..card.bar
-            },
-            card.health,
-        ))?;
-        if !l.compact {
-            root.draw(&Text::new(
-                format!("{}/{}", c.hp, c.max_hp),
-                (card.bar.x1 + 5, card.bar.y0 - 3),
-                text_style(11, colors::DIM),
-            ))?;
-        }
-        for (i, m) in card.markers.iter().enumerate() {
-            let x0 = card.rect.x1 - 6 - (card.markers.len() - i) as i32 * 20;
-            let y0 = card.rect.y0 + 6;
-            root.draw(&rect(
-                Rect {
-                    x0,
-                    y0,
-                    x1: x0 + 17,
-                    y1: y0 + 12,
-                },
-                colors::MARKER,
-            ))?;
-            root.draw(&Text::new(m.clone(), (x0 + 2, y0), text_style(11, colors::GROUND)))?;
-        }
+        paint_card(&root, combat, l, card)?;
     }
     if let Some(first) = l.order.first() {
         root.draw(&Text::new(
@@ -656,30 +591,7 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
         ))?;
     }
     for chip in &l.order {
-        let body = if l.actor == Some(chip.id) {
-            root.draw(&rect(chip.rect, colors::ACTOR))?;
-            chip.rect.inset(2)
-        } else {
-            chip.rect
-        };
-        root.draw(&rect(body, colors::CARD))?;
-        if chip.fill > 0 {
-            let w = (body.x1 - body.x0 + 1) * chip.fill.min(1000) as i32 / 1000;
-            if w > 0 {
-                root.draw(&rect(
-                    Rect {
-                        x1: body.x0 + w - 1,
-                        ..body
-                    },
-                    colors::CHARGE,
-                ))?;
-            }
-        }
-        root.draw(&Text::new(
-            chip.label.clone(),
-            (chip.rect.x0 + 5, chip.rect.y0 + 4),
-            text_style(12, colors::INK),
-        ))?;
+        paint_chip(&root, l, chip)?;
     }
     let mut y = l.order.last().map_or(bottom + 12, |c| c.rect.y1 + 8);
     if !l.legend.is_empty() {
@@ -700,6 +612,112 @@ fn paint(combat: &Combat, l: &Layout, rgb: &mut [u8]) -> DrawResult {
         ))?;
     }
     root.present()?;
+    Ok(())
+}
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+
+fn rect(r: Rect, color: RGBColor) -> Rectangle<(i32, i32)> {
+    Rectangle::new(r.corners(), color.filled())
+}
+
+/// One combatant's card: the actor's highlight, the side's stripe, the name, the HP bar and
+/// the markers.
+fn paint_card(root: &Area<'_>, combat: &Combat, l: &Layout, card: &Card) -> DrawResult {
+    let c = combat.get(card.id);
+    let body = if l.actor == Some(card.id) {
+        root.draw(&rect(card.rect, colors::ACTOR))?;
+        card.rect.inset(HIGHLIGHT_WIDTH)
+    } else {
+        card.rect
+    };
+    root.draw(&rect(body, colors::CARD))?;
+    let stripe = if c.side == Side::Party {
+        colors::PARTY
+    } else {
+        colors::ENEMIES
+    };
+    root.draw(&rect(
+        Rect {
+            x0: body.x0,
+            y0: body.y0,
+            x1: body.x0 + 4,
+            y1: body.y1,
+        },
+        stripe,
+    ))?;
+    // Each marker takes about three characters of the name's room.
+    let name_room = |full: usize| (full - 3 * card.markers.len()).max(5);
+    let (name, at, size) = if l.compact {
+        (truncate_chars(&c.name, name_room(13)), card.rect.y0 + 5, 13)
+    } else {
+        (truncate_chars(&c.name, name_room(17)), card.rect.y0 + 5, 15)
+    };
+    root.draw(&Text::new(name, (card.rect.x0 + 10, at), text_style(size, colors::INK)))?;
+    root.draw(&rect(card.bar, colors::BAR_EMPTY))?;
+    let width = card.bar.x1 - card.bar.x0 + 1;
+    let filled = if c.hp <= 0 {
+        width
+    } else {
+        (c.hp.min(c.max_hp) * width / c.max_hp.max(1)).max(1)
+    };
+    root.draw(&rect(
+        Rect {
+            x1: card.bar.x0 + filled - 1,
+            ..card.bar
+        },
+        card.health,
+    ))?;
+    if !l.compact {
+        root.draw(&Text::new(
+            format!("{}/{}", c.hp, c.max_hp),
+            (card.bar.x1 + 5, card.bar.y0 - 3),
+            text_style(11, colors::DIM),
+        ))?;
+    }
+    for (i, m) in card.markers.iter().enumerate() {
+        let x0 = card.rect.x1 - 6 - (card.markers.len() - i) as i32 * 20;
+        let y0 = card.rect.y0 + 6;
+        root.draw(&rect(
+            Rect {
+                x0,
+                y0,
+                x1: x0 + 17,
+                y1: y0 + 12,
+            },
+            colors::MARKER,
+        ))?;
+        root.draw(&Text::new(m.clone(), (x0 + 2, y0), text_style(11, colors::GROUND)))?;
+    }
+    Ok(())
+}
+
+/// One chip of the order strip, filled as far as its charge.
+fn paint_chip(root: &Area<'_>, l: &Layout, chip: &Chip) -> DrawResult {
+    let body = if l.actor == Some(chip.id) {
+        root.draw(&rect(chip.rect, colors::ACTOR))?;
+        chip.rect.inset(2)
+    } else {
+        chip.rect
+    };
+    root.draw(&rect(body, colors::CARD))?;
+    if chip.fill > 0 {
+        let w = (body.x1 - body.x0 + 1) * chip.fill.min(1000) as i32 / 1000;
+        if w > 0 {
+            root.draw(&rect(
+                Rect {
+                    x1: body.x0 + w - 1,
+                    ..body
+                },
+                colors::CHARGE,
+            ))?;
+        }
+    }
+    root.draw(&Text::new(
+        chip.label.clone(),
+        (chip.rect.x0 + 5, chip.rect.y0 + 4),
+        text_style(12, colors::INK),
+    ))?;
     Ok(())
 }
 

@@ -17,22 +17,6 @@ pub fn bold_name(name: &str) -> String {
     format!("**{}**", escape_markdown(name))
 }
 
-/// `CamelCase` debug names as lower-case words: `UncannyDodge` → `uncanny dodge`.
-pub fn lower_words(camel: &str) -> String {
-    let mut out = String::with_capacity(camel.len() + 4);
-    for (i, ch) in camel.chars().enumerate() {
-        if ch.is_uppercase() {
-            if i > 0 {
-                out.push(' ');
-            }
-            out.extend(ch.to_lowercase());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,6 +25,5 @@ mod tests {
     fn markdown_in_names_is_escaped() {
         assert_eq!(escape_markdown("*Sneaky_Pete*"), "\\*Sneaky\\_Pete\\*");
         assert_eq!(bold_name("Aria"), "**Aria**");
-        assert_eq!(lower_words("UncannyDodge"), "uncanny dodge");
     }
 }

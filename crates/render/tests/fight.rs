@@ -280,7 +280,7 @@ fn downed_and_dead_players_are_marked_and_death_is_narrated_with_respect() {
         };
         let embed = &death.rendered.narration.embeds[0];
         let text = embed.description.as_deref().unwrap();
-        let lines = r.flavor().raw_lines(render::Key::PlayerDeath);
+        let lines = r.flavor().raw_lines(render::Key::Say(engine::log::Say::PlayerDeath));
         assert!(
             lines.iter().any(|l| text.contains(&l.replace("{name}", "**Wren**"))),
             "{text}"

@@ -1,5 +1,6 @@
 //! The flavor files load and pass the start-up checks; the checker rejects what it must.
 
+use engine::log::Say;
 use render::{Flavor, FlavorFile, FlavorProblem, Key};
 
 /// The embedded files, with `extra` appended to `file`'s text.
@@ -50,7 +51,7 @@ fn the_seed_lines_are_there_word_for_word() {
         "It's moving. You have a reaction if you want it.",
     );
     has(
-        Key::ReadiedActionTriggered,
+        Key::Say(Say::ReadiedActionTriggered),
         "{mover} moves. Your readied {action} fires.",
     );
     has(Key::HospitalAdmission, "\"Again,\" Thom says, not unkindly.");
@@ -63,7 +64,7 @@ fn the_seed_lines_are_there_word_for_word() {
 #[test]
 fn death_is_narrated_with_complete_respect() {
     let flavor = Flavor::load().unwrap();
-    for line in flavor.raw_lines(Key::PlayerDeath) {
+    for line in flavor.raw_lines(Key::Say(Say::PlayerDeath)) {
         let lower = line.to_lowercase();
         for mockery in ["told you", "lol", "oops", "should have", "git gud", "haha", "!"] {
             assert!(!lower.contains(mockery), "{line}");
@@ -107,7 +108,7 @@ fn a_placeholder_the_key_does_not_provide_is_rejected() {
         problems,
         vec![FlavorProblem::UnknownPlaceholder {
             file: FlavorFile::TwinbeeGm,
-            key: Key::PlayerDeath,
+            key: Key::Say(Say::PlayerDeath),
             line: 1,
             placeholder: "killer".into()
         }]
@@ -154,15 +155,21 @@ fn inline_files_are_checked_line_by_line() {
     let file = FlavorFile::TwinbeeCombat;
     assert!(has(&FlavorProblem::Malformed {
         file,
-        key: Key::RoundStarted,
+        key: Key::Say(Say::RoundStarted),
         line: 2
     }));
     assert!(has(&FlavorProblem::NotAList {
         file,
-        key: Key::RoundStarted
+        key: Key::Say(Say::RoundStarted)
     }));
-    assert!(has(&FlavorProblem::Empty { file, key: Key::Downed }));
-    assert!(has(&FlavorProblem::NotAList { file, key: Key::Woke }));
+    assert!(has(&FlavorProblem::Empty {
+        file,
+        key: Key::Say(Say::Downed)
+    }));
+    assert!(has(&FlavorProblem::NotAList {
+        file,
+        key: Key::Say(Say::Woke)
+    }));
     assert!(has(&FlavorProblem::UnknownKey {
         file,
         key: "Bogus".into()
@@ -174,12 +181,12 @@ fn inline_files_are_checked_line_by_line() {
     }));
     assert!(has(&FlavorProblem::MissingKey {
         file,
-        key: Key::AttackHit
+        key: Key::Say(Say::AttackHit)
     }));
     // A key with a bad line is reported for that line, not also as missing.
     assert!(!has(&FlavorProblem::MissingKey {
         file,
-        key: Key::RoundStarted
+        key: Key::Say(Say::RoundStarted)
     }));
 }
 
@@ -205,9 +212,9 @@ fn picks_are_deterministic_and_spread_over_the_variants() {
         ("swing", "1"),
         ("of", "1"),
     ];
-    let pick = |seed, salt| flavor.pick(Key::AttackHit, seed, salt, &values);
+    let pick = |seed, salt| flavor.pick(Key::Say(Say::AttackHit), seed, salt, &values);
     assert_eq!(pick(1, 2), pick(1, 2));
     let distinct: std::collections::BTreeSet<String> = (0..64).map(|salt| pick(9, salt)).collect();
-    assert_eq!(distinct.len(), flavor.variants(Key::AttackHit));
+    assert_eq!(distinct.len(), flavor.variants(Key::Say(Say::AttackHit)));
     assert!(distinct.iter().all(|l| l.contains("Aria") && !l.contains('{')));
 }

@@ -6,6 +6,7 @@ mod common;
 
 use common::renderer;
 use engine::content::{Class, Monster, Race, Spell};
+use engine::log::Say;
 use engine::readied::Observed;
 use engine::{Combat, Combatant, CombatantId, Controller, Event, Terrain};
 use render::{Key, RenderContext};
@@ -124,7 +125,7 @@ fn an_ally_revived_by_a_potion_is_said_to_be_still_prone() {
     let r = renderer();
     let on_feet: Vec<String> = r
         .flavor()
-        .raw_lines(Key::Revived)
+        .raw_lines(Key::Say(Say::Revived))
         .iter()
         .map(|l| l.replace("{hp}", "7"))
         .collect();

@@ -15,9 +15,10 @@ use sea_orm::{
 
 use crate::ServiceError;
 use crate::access::Access;
+use crate::group::{GroupCommitCounts, GroupWrite};
 use crate::pg_writer::PgWriter;
 use crate::reader::Reader;
-use crate::writer::{GroupCommitCounts, GroupWrite, Writer};
+use crate::writer::Writer;
 
 /// The database used when `DATABASE_URL` is unset: a SQLite file next to the process,
 /// created on first use.

@@ -20,6 +20,7 @@ mod db;
 pub mod entity;
 mod error;
 pub mod goods;
+mod group;
 mod notice;
 mod pg_writer;
 pub mod reader;
@@ -33,7 +34,7 @@ mod settle;
 mod shards;
 mod store;
 mod writer;
-pub use writer::GroupCommitCounts;
+pub use group::GroupCommitCounts;
 
 pub use cmd::combat::PlayerCommand;
 pub use cmd::expedition::{ExpeditionView, RoomEntered};

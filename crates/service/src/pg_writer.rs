@@ -23,10 +23,9 @@ use sea_orm::{ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBacken
 use tokio::sync::mpsc;
 
 use crate::ServiceError;
-use crate::writer::{Answer, GroupCommitCounts, GroupWrite, Prepared, Statements};
-
-/// Commands in one group commit, at most.
-const MAX_GROUP: usize = 64;
+use crate::group::{
+    Answer, GroupCommitCounts, GroupTxn, GroupWrite, MAX_GROUP, Prepared, Statements, Then, stopped, write_group,
+};
 
 /// Writer tasks, each with a connection of the writers' pool (see `Db::connect`) while it
 /// writes a group.
@@ -87,7 +86,7 @@ impl PgWriter {
 
     /// Queues `write`; its `done` answers once it is durable (or failed).
     pub fn send(&self, write: GroupWrite) -> Result<(), ServiceError> {
-        self.queue.send(write).map_err(|_| crate::writer::stopped())
+        self.queue.send(write).map_err(|_| stopped())
     }
 
     pub fn counts(&self) -> &Arc<GroupCommitCounts> {
@@ -176,58 +175,67 @@ fn one_statement(group: &[GroupWrite]) -> Option<Prepared> {
 
 /// Writes `group` in one transaction, each write under its own savepoint.
 async fn by_savepoints(conn: &DatabaseConnection, group: Vec<GroupWrite>) -> Vec<Answer> {
-    let mut answers = Vec::with_capacity(group.len());
-    let fights: Vec<(i64, i64)> = group
-        .iter()
-        .map(|write| (write.combat_id, write.expected_version))
-        .collect();
-    let mut pending = group.into_iter();
-    let committed: Result<(), sea_orm::DbErr> = async {
-        let txn = conn.begin().await?;
-        let mut first = true;
-        for write in pending.by_ref() {
-            // The previous command's savepoint is released as this one's is taken: one round trip.
-            let savepoint = if first {
-                "SAVEPOINT command"
-            } else {
-                "RELEASE SAVEPOINT command; SAVEPOINT command"
-            };
-            first = false;
-            txn.execute_unprepared(savepoint).await?;
-            let answer = write_one(&txn, write.combat_id, write.expected_version, write.statements).await;
-            // A failed write rolls back to its savepoint: it leaves nothing.
-            let failed = answer.is_err();
-            answers.push((
-                write.done,
-                answer.map_err(|err| retried(err, (write.combat_id, write.expected_version))),
-            ));
-            if failed {
-                txn.execute_unprepared("ROLLBACK TO SAVEPOINT command").await?;
-            }
-        }
-        txn.commit().await
+    write_group(conn.begin().await.map(|txn| PgGroup { txn: Some(txn) }), group).await
+}
+
+/// A group's transaction: a savepoint per write, the previous one released as the next is
+/// taken (one round trip).
+struct PgGroup {
+    /// Taken by the commit.
+    txn: Option<DatabaseTransaction>,
+}
+
+impl PgGroup {
+    fn txn(&self) -> &DatabaseTransaction {
+        self.txn
+            .as_ref()
+            .expect("a group's transaction is used until its commit")
     }
-    .await;
-    if let Err(err) = committed {
-        // Nothing of the group was written: every write gets the error, including those not
-        // reached.
-        let failed = |err: &sea_orm::DbErr, fight| {
-            if lost_a_deadlock(err) {
-                stale(fight)
-            } else {
-                ServiceError::from(sea_orm::DbErr::Custom(format!("PostgreSQL writer: {err}")))
-            }
+}
+
+impl GroupTxn for PgGroup {
+    type Error = sea_orm::DbErr;
+
+    async fn before(&mut self, index: usize) -> Result<(), sea_orm::DbErr> {
+        let savepoint = if index == 0 {
+            "SAVEPOINT command"
+        } else {
+            "RELEASE SAVEPOINT command; SAVEPOINT command"
         };
-        for ((_, answer), &fight) in answers.iter_mut().zip(&fights) {
-            if answer.is_ok() {
-                *answer = Err(failed(&err, fight));
-            }
+        self.txn().execute_unprepared(savepoint).await.map(drop)
+    }
+
+    async fn write(&mut self, fight: (i64, i64), statements: Statements) -> Result<(), ServiceError> {
+        write_one(self.txn(), fight.0, fight.1, statements)
+            .await
+            .map_err(|err| retried(err, fight))
+    }
+
+    async fn after(&mut self, written: bool) -> Result<Then, sea_orm::DbErr> {
+        // A failed write rolls back to its savepoint: it leaves nothing.
+        if !written {
+            self.txn().execute_unprepared("ROLLBACK TO SAVEPOINT command").await?;
         }
-        for write in pending {
-            answers.push((write.done, Err(failed(&err, (write.combat_id, write.expected_version)))));
+        Ok(Then::Next)
+    }
+
+    async fn commit(&mut self) -> Result<(), sea_orm::DbErr> {
+        match self.txn.take() {
+            Some(txn) => txn.commit().await,
+            None => Ok(()),
         }
     }
-    answers
+
+    /// Dropped, a sea-orm transaction rolls back.
+    fn abandon(self) {}
+
+    fn failed(err: &sea_orm::DbErr, fight: (i64, i64)) -> ServiceError {
+        if lost_a_deadlock(err) {
+            stale(fight)
+        } else {
+            ServiceError::from(sea_orm::DbErr::Custom(format!("PostgreSQL writer: {err}")))
+        }
+    }
 }
 
 /// `err`, or [`ServiceError::StaleCombat`] when PostgreSQL failed the write to break a deadlock

@@ -228,6 +228,7 @@ mod tests {
         read.len()
     }
 
+    #[allow(clippy::too_many_lines, reason = "one comparison per kind of row the reader reads")]
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_reader_reads_each_kind_of_row_as_sea_orm_reads_it() {
         let scratch = crate::scratch::Scratch::new("reader").await;

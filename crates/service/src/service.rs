@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 
 use engine::{Combat, Dice, Event};
 
+use crate::group::GroupCommitCounts;
 use crate::notice::Notice;
 use crate::store::{Live, Store};
-use crate::writer::GroupCommitCounts;
 use crate::{DateTimeUtc, Db, ServiceError, Shards};
 
 /// GogoBee's service layer over one database.

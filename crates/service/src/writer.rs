@@ -26,83 +26,22 @@
 
 use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{Connection, ErrorCode, OpenFlags, ToSql, params_from_iter};
 use sea_orm::sea_query::{Value, Values};
-use tokio::sync::oneshot;
 
 use crate::ServiceError;
-
-/// Commands in one group commit, at most.
-const MAX_GROUP: usize = 64;
+use crate::group::{
+    Answer, GroupCommitCounts, GroupTxn, GroupWrite, MAX_GROUP, Statements, Then, stopped, write_group,
+};
 
 /// Distinct statements kept prepared (the combat row, its log entry, the denormalised rows with
 /// one to a few members each, timers).
 const PREPARED_STATEMENTS: usize = 128;
-
-/// A statement and its values, rendered for SQLite.
-pub(crate) type Prepared = (String, Values);
-
-/// A command's statements, rendered for SQLite, and how many rows they must touch between them.
-/// The first is its log entry's insert, the version guard: it must touch its one row (none
-/// means its combat moved on), whatever the others touch.
-pub(crate) struct Statements {
-    pub statements: Vec<Prepared>,
-    pub expected: u64,
-}
-
-/// One command's write, queued for the group commit: its statements, rendered by the caller
-/// (its new timers' inserts among them, with ids taken ahead: [`Writer::timer_ids`]).
-pub(crate) struct GroupWrite {
-    pub combat_id: i64,
-    pub expected_version: i64,
-    pub statements: Statements,
-    /// Answered once the group is committed, or with why this write failed.
-    pub done: oneshot::Sender<Result<(), ServiceError>>,
-}
-
-/// What the group commit has written so far: transactions, and commands in them.
-#[derive(Debug, Default)]
-pub struct GroupCommitCounts {
-    transactions: AtomicU64,
-    commands: AtomicU64,
-}
-
-/// A write of a group and its answer: committed, or why it failed.
-pub(crate) type Answer = (oneshot::Sender<Result<(), ServiceError>>, Result<(), ServiceError>);
-
-impl GroupCommitCounts {
-    fn record(&self, commands: usize) {
-        self.transactions.fetch_add(1, Ordering::Relaxed);
-        self.commands.fetch_add(commands as u64, Ordering::Relaxed);
-    }
-
-    /// Answers a group's writes (the SQLite and the PostgreSQL group commit alike), counting the
-    /// group's transaction if it committed any.
-    pub(crate) fn answer(&self, answers: Vec<Answer>) {
-        let committed = answers.iter().filter(|(_, answer)| answer.is_ok()).count();
-        if committed > 0 {
-            self.record(committed);
-        }
-        for (done, answer) in answers {
-            let _ = done.send(answer);
-        }
-    }
-
-    /// Transactions committed by the group commit.
-    pub fn transactions(&self) -> u64 {
-        self.transactions.load(Ordering::Relaxed)
-    }
-
-    /// Commands written in them.
-    pub fn commands(&self) -> u64 {
-        self.commands.load(Ordering::Relaxed)
-    }
-}
 
 /// The handle to the group commit; its connection closes once the last handle and the last
 /// leader are gone.
@@ -298,11 +237,6 @@ impl Drop for Txn {
     }
 }
 
-/// The error a command gets when the group commit cannot take it.
-pub(crate) fn stopped() -> ServiceError {
-    ServiceError::InvalidInput("the database writer has stopped".into())
-}
-
 /// How long a leader waits before trying again when another connection (another process)
 /// holds the write lock.
 const BUSY_RETRY: Duration = Duration::from_micros(100);
@@ -410,7 +344,7 @@ async fn next_group(shared: &Shared) -> Option<Vec<Answer>> {
     };
     Some(match begun {
         Ok(()) => write_begun(&mut conn, group),
-        Err(err) => failed(&err, Vec::new(), group.into_iter()),
+        Err(err) => failed(err, group),
     })
 }
 
@@ -445,70 +379,93 @@ fn is_busy(err: &rusqlite::Error) -> bool {
     )
 }
 
-/// Writes `group` in one transaction, each write under its own savepoint.
-///
-/// The transaction's and savepoints' statements are prepared once (rusqlite's `Transaction` and
-/// `Savepoint` parse them anew each time: `sqlite3Prepare` was ≈ 4 % of the one-fight bench's
-/// profile before).
+/// Writes `group` in one transaction of its own, each write under its own savepoint (outside
+/// the write gate: the tests' way in).
 #[cfg(test)]
 fn commit_group(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
     match control(conn, "BEGIN IMMEDIATE") {
         Ok(()) => write_begun(conn, group),
-        Err(err) => failed(&err, Vec::new(), group.into_iter()),
+        Err(err) => failed(err, group),
     }
 }
 
 /// [`commit_group`] once its `BEGIN IMMEDIATE` has succeeded.
 fn write_begun(conn: &mut Connection, group: Vec<GroupWrite>) -> Vec<Answer> {
-    let mut answers = Vec::with_capacity(group.len());
     // A write alone in its group needs no savepoint: the transaction is its own (one fight's
     // commands, one after another, are groups of one).
     let alone = group.len() == 1;
-    let mut pending = group.into_iter();
-    let committed = (|| -> rusqlite::Result<()> {
-        for write in pending.by_ref() {
-            if !alone {
-                control(conn, "SAVEPOINT command")?;
-            }
-            let answer = write_one(conn, write.combat_id, write.expected_version, &write.statements);
-            // A failed write rolls back to its savepoint (alone: the transaction): it leaves nothing.
-            let ended = match (alone, answer.is_ok()) {
-                (true, true) => Ok(()),
-                (true, false) => control(conn, "ROLLBACK"),
-                (false, true) => control(conn, "RELEASE command"),
-                (false, false) => control(conn, "ROLLBACK TO command").and_then(|()| control(conn, "RELEASE command")),
-            };
-            let rolled_back = alone && answer.is_err();
-            answers.push((write.done, answer));
-            ended?;
-            if rolled_back {
-                return Ok(());
-            }
-        }
-        control(conn, "COMMIT")
-    })();
-    match committed {
-        Ok(()) => answers,
-        Err(err) => {
-            if !conn.is_autocommit() {
-                let _ = conn.execute_batch("ROLLBACK");
-            }
-            failed(&err, answers, pending)
-        }
+    now(write_group(Ok(SqliteGroup { conn, alone }), group))
+}
+
+/// Nothing of a group was written, its transaction not begun: every write gets `err`.
+fn failed(err: rusqlite::Error, group: Vec<GroupWrite>) -> Vec<Answer> {
+    now(write_group::<SqliteGroup>(Err(err), group))
+}
+
+/// The answer of a future that never waits (SQLite's [`GroupTxn`] runs each statement on the
+/// spot): [`write_group`] is written once for both databases, async for PostgreSQL's sake.
+fn now<T>(future: impl std::future::Future<Output = T>) -> T {
+    let mut future = std::pin::pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+    {
+        std::task::Poll::Ready(value) => value,
+        std::task::Poll::Pending => unreachable!("SQLite's group transaction never waits"),
     }
 }
 
-/// Nothing of a group was written: every write gets `err`, including those not reached.
-fn failed(err: &rusqlite::Error, mut answers: Vec<Answer>, pending: impl Iterator<Item = GroupWrite>) -> Vec<Answer> {
-    for (_, answer) in &mut answers {
-        if answer.is_ok() {
-            *answer = Err(database_error(err));
+/// A group's transaction on the group commit's connection: a savepoint per write (none for a
+/// write alone), each statement prepared once (rusqlite's `Transaction` and `Savepoint` parse
+/// theirs anew each time: `sqlite3Prepare` was ≈ 4 % of the one-fight bench's profile).
+struct SqliteGroup<'a> {
+    conn: &'a mut Connection,
+    alone: bool,
+}
+
+impl GroupTxn for SqliteGroup<'_> {
+    type Error = rusqlite::Error;
+
+    async fn before(&mut self, _index: usize) -> rusqlite::Result<()> {
+        if self.alone {
+            return Ok(());
+        }
+        control(self.conn, "SAVEPOINT command")
+    }
+
+    async fn write(
+        &mut self,
+        (combat_id, expected_version): (i64, i64),
+        statements: Statements,
+    ) -> Result<(), ServiceError> {
+        write_one(self.conn, combat_id, expected_version, &statements)
+    }
+
+    async fn after(&mut self, written: bool) -> rusqlite::Result<Then> {
+        // A failed write rolls back to its savepoint (alone: the transaction): it leaves nothing.
+        match (self.alone, written) {
+            (true, true) => Ok(Then::Next),
+            (true, false) => control(self.conn, "ROLLBACK").map(|()| Then::Ended),
+            (false, true) => control(self.conn, "RELEASE command").map(|()| Then::Next),
+            (false, false) => control(self.conn, "ROLLBACK TO command")
+                .and_then(|()| control(self.conn, "RELEASE command"))
+                .map(|()| Then::Next),
         }
     }
-    for write in pending {
-        answers.push((write.done, Err(database_error(err))));
+
+    async fn commit(&mut self) -> rusqlite::Result<()> {
+        control(self.conn, "COMMIT")
     }
-    answers
+
+    fn abandon(self) {
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+
+    fn failed(err: &rusqlite::Error, _fight: (i64, i64)) -> ServiceError {
+        database_error(err)
+    }
 }
 
 /// Runs a transaction-control statement (`BEGIN`, `SAVEPOINT`, `COMMIT`, …), prepared once.
@@ -615,6 +572,8 @@ pub(crate) const UNIQUE_VIOLATION: &str = "SQLite writer, a unique key violated"
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::group::Prepared;
+    use tokio::sync::oneshot;
 
     fn bound(value: &Value) -> Option<SqlValue> {
         match Bound(value).to_sql().expect("binds") {

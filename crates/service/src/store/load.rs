@@ -5,7 +5,7 @@ use sea_orm::sea_query::{PostgresQueryBuilder, Query, SqliteQueryBuilder};
 use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::entity::{combat, combat_event, combat_snapshot, combatant, readied_action};
-use crate::writer::Prepared;
+use crate::group::Prepared;
 use engine::{Combatant, Terrain};
 
 use crate::{DateTimeUtc, ServiceError};

@@ -31,9 +31,9 @@ use tokio::sync::oneshot;
 
 use crate::db::GroupCommit;
 use crate::entity::{combat_event, timer};
+use crate::group::{GroupCommitCounts, GroupWrite};
 use crate::notice::Notice;
 use crate::settle;
-use crate::writer::{GroupCommitCounts, GroupWrite};
 use crate::{DateTimeUtc, Db, ServiceError};
 
 mod cache;
@@ -309,7 +309,7 @@ impl Store {
                 done,
             })
             .await?;
-        answer.await.map_err(|_| crate::writer::stopped())??;
+        answer.await.map_err(|_| crate::group::stopped())??;
         if snapshot {
             after.readied_rows = after.readied_count();
         }
@@ -372,7 +372,7 @@ impl Store {
         applied: &Applied<T>,
         (retired, timer): (Vec<i64>, Option<timer::ActiveModel>),
         now: DateTimeUtc,
-    ) -> (crate::writer::Statements, bool) {
+    ) -> (crate::group::Statements, bool) {
         let (mut batch, snapshot) = self.batch(backend, before, after, applied, &retired, now);
         if let Some(row) = timer {
             batch.push_timer(row);

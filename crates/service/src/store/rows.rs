@@ -13,7 +13,7 @@ use crate::DateTimeUtc;
 use crate::entity::{
     combat, combat_event, combat_snapshot, combatant, death_save_state, readied_action, timer, turn_resources,
 };
-use crate::writer::{Prepared, Statements};
+use crate::group::{Prepared, Statements};
 
 use super::live::to_micros;
 use super::{Before, Live};

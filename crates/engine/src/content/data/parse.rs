@@ -1585,6 +1585,10 @@ fn each<'p, T: 'p>(
     }
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "each kind of content read in dependency order, one step each"
+)]
 fn build(report: &mut Report, parsed: &[(usize, RawFile)]) -> Content {
     let mut statuses = Kind::<StatusDef>::new("status");
     each(
@@ -2079,6 +2083,10 @@ fn affliction(cx: &mut Ctx, raw: &S<RawAffliction>, statuses: &Kind<StatusDef>, 
     Some(AfflictionDef { status, save })
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one check per field of a spell entry (docs/content.md), in the file's order"
+)]
 fn spell(cx: &mut Ctx, raw: &S<RawSpell>, statuses: &Kind<StatusDef>) -> Option<SpellDef> {
     let s = raw.get_ref();
     let name = cx.name(&s.name, "spell")?;
@@ -2504,6 +2512,10 @@ struct Refs<'a> {
     slot_tables: &'a HashMap<String, Vec<[u8; 9]>>,
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one check per field of a class entry (docs/content.md), in the file's order"
+)]
 fn class(cx: &mut Ctx, raw: &S<RawClass>, refs: &Refs) -> Option<ClassDef> {
     let c = raw.get_ref();
     let name = cx.name(&c.name, "class")?;
@@ -2734,6 +2746,10 @@ fn class(cx: &mut Ctx, raw: &S<RawClass>, refs: &Refs) -> Option<ClassDef> {
     })
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one check per field of a stat block (docs/content.md), in the file's order"
+)]
 fn monster(
     cx: &mut Ctx,
     raw: &S<RawMonster>,
