@@ -90,7 +90,14 @@ impl Table {
             .with_context(|| format!("opening the database {db_url}"))?;
         let renderer = Renderer::load().context("loading the narration files")?;
         service::goods::world().context("loading the shop and the recipes")?;
-        let app = App::new(Service::with_seed(db, seed), renderer, seed);
+        // One player at a local table: each balance question runs all its duels, and the next
+        // may follow at once (a script's answers are the same on any machine).
+        let local = service::cmd::balance::BalanceLimits {
+            cooldown: std::time::Duration::ZERO,
+            budget: std::time::Duration::from_secs(3_600),
+            ..Default::default()
+        };
+        let app = App::new(Service::with_seed(db, seed).with_balance_limits(local), renderer, seed);
         let clock = scripted.then(|| DateTime::from_timestamp(SCRIPT_EPOCH, 0).expect("valid epoch"));
         Ok(Self {
             app,

@@ -38,6 +38,8 @@ pub struct Service {
     pub(crate) last_compaction: Arc<Mutex<Option<DateTimeUtc>>>,
     /// Fights paused for want of players (`cmd::turn_timer`), read once from the database.
     pub(crate) paused_fights: Arc<tokio::sync::OnceCell<Mutex<HashSet<i64>>>>,
+    /// `/homebrew balance`'s questions, running and waiting (`cmd::balance`).
+    pub(crate) balance: Arc<crate::cmd::balance::BalancePool>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -88,6 +90,7 @@ impl Service {
             retention: None,
             last_compaction: Arc::default(),
             paused_fights: Arc::default(),
+            balance: Arc::new(crate::cmd::balance::BalancePool::new(Default::default())),
         }
     }
 
