@@ -11,6 +11,7 @@
 //! process ([`config::Sharding`]), and the service then fires only the timers of the guilds on
 //! them. Each interaction is handled in its own `tracing` span ([`interaction_span`]).
 
+mod attachment;
 pub(crate) mod commands;
 mod config;
 pub(crate) mod invite;
@@ -27,6 +28,7 @@ use render::{ReactionButton, Renderer};
 use service::{Db, Service};
 use tokio::sync::RwLock;
 
+use crate::app::spec::Spec;
 use crate::app::{App, Caller, Invocation, Reply};
 use crate::clock::Clock;
 use crate::ops::Ops;
@@ -42,6 +44,8 @@ pub struct Data {
     pub ops: Arc<Ops>,
     /// The game's time (`GOGOBEE_CLOCK_OFFSET` ahead of the real time).
     pub clock: Clock,
+    /// Fetches attached files ([`attachment`]).
+    pub files: reqwest::Client,
 }
 
 pub type Error = anyhow::Error;
@@ -118,6 +122,7 @@ pub async fn run(config: Config) -> Result<()> {
                     busy: lock,
                     ops: metrics,
                     clock,
+                    files: reqwest::Client::new(),
                 })
             })
         })
@@ -307,28 +312,66 @@ fn guarded(work: impl Future<Output = Vec<Reply>> + Send + 'static) -> impl Futu
 }
 
 /// A slash command: the invocation goes to the app, its replies to Discord.
-pub async fn play(ctx: Context<'_>, path: &[&str], options: commands::Options) -> Result<(), Error> {
+pub async fn play(
+    ctx: Context<'_>,
+    spec: &Spec,
+    options: commands::Options,
+    file: Option<attachment::File>,
+) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };
     let i = actx.interaction;
     let span = interaction_span(
         "command",
-        &path.join(" "),
+        &spec.path.join(" "),
         ctx.serenity_context().shard_id,
         i.guild_id,
         i.channel_id,
         &i.user,
     );
-    traced(span, Report::Info, answer(ctx, actx, path, options)).await
+    traced(span, Report::Info, answer(ctx, actx, spec, options, file)).await
+}
+
+/// The invocation with its attached file's text, fetched only once the caller may use the
+/// command and the file is what a command takes; or the refusal.
+async fn with_file(
+    files: &reqwest::Client,
+    gm: bool,
+    caller: &Caller,
+    mut invocation: Invocation,
+    file: Option<attachment::File>,
+) -> Result<Invocation, Vec<Reply>> {
+    let Some(file) = file else { return Ok(invocation) };
+    let text = if gm && !caller.manage_server {
+        // Nothing fetched: the app refuses the command for want of Manage Server.
+        String::new()
+    } else {
+        let checked = file.check();
+        match checked {
+            Ok(()) => file.fetch(files, attachment::TIME_LIMIT).await,
+            Err(why) => Err(why),
+        }
+        .map_err(|why| {
+            vec![Reply {
+                payload: render::refusal_text(&why),
+                to_user: None,
+                running: None,
+            }]
+        })?
+    };
+    invocation.options.insert(file.option, text);
+    Ok(invocation)
 }
 
 async fn answer(
     ctx: Context<'_>,
     actx: poise::ApplicationContext<'_, Data, Error>,
-    path: &[&str],
+    spec: &Spec,
     options: commands::Options,
+    file: Option<attachment::File>,
 ) -> Result<(), Error> {
+    let path = spec.path;
     let i = actx.interaction;
     let data = ctx.data();
     let name = path.first().copied().unwrap_or_default();
@@ -350,10 +393,18 @@ async fn answer(
         options,
     };
     let (app, now) = (Arc::clone(&data.app), data.clock.now());
+    // The file is fetched inside the work the outbox defers when it is slow, so a slow download
+    // is acknowledged in time like any slow command.
+    let (files, gm) = (data.files.clone(), spec.gm);
     let work = measured(
         &data.ops,
         path.join(" "),
-        guarded(async move { app.command(&caller, &invocation, now).await }),
+        guarded(async move {
+            match with_file(&files, gm, &caller, invocation, file).await {
+                Ok(invocation) => app.command(&caller, &invocation, now).await,
+                Err(refusal) => refusal,
+            }
+        }),
     );
     let on = Interaction {
         id: i.id,
