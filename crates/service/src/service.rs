@@ -40,6 +40,9 @@ pub struct Service {
     pub(crate) paused_fights: Arc<tokio::sync::OnceCell<Mutex<HashSet<i64>>>>,
     /// `/homebrew balance`'s questions, running and waiting (`cmd::balance`).
     pub(crate) balance: Arc<crate::cmd::balance::BalancePool>,
+    /// How a retention pass spreads its transactions, and whether one is running.
+    pub(crate) compaction: crate::cmd::retention::CompactionPace,
+    pub(crate) compacting: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -91,6 +94,8 @@ impl Service {
             last_compaction: Arc::default(),
             paused_fights: Arc::default(),
             balance: Arc::new(crate::cmd::balance::BalancePool::new(Default::default())),
+            compaction: Default::default(),
+            compacting: Arc::default(),
         }
     }
 
