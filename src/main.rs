@@ -35,7 +35,8 @@ const BOT_ENV: &str = "Environment (or .env):
   LOG_FORMAT            json for JSON lines (default: text)
   GOGOBEE_SEED          the seed every random stream derives from (default: from the clock)
   RETENTION_DAYS        days finished fights keep their logs (default 30; 0 keeps them for ever)
-  GOGOBEE_CLOCK_OFFSET  run the game's clock ahead (2h, or seconds), for testing";
+  GOGOBEE_CLOCK_OFFSET  run the game's clock ahead (2h, or seconds), for testing
+  GATEWAY_DOWN_LIMIT    stop (exit 1, to be restarted) when a shard's gateway is down this long (default 2m; 0: never)";
 
 #[derive(Debug, Subcommand)]
 enum Mode {

@@ -26,7 +26,13 @@ pub struct Config {
     /// `RETENTION_DAYS`: how long finished fights' logs and fired timers are kept (default
     /// 30; `0` keeps them for ever). Older finished fights keep their seed and a summary.
     pub retention_days: u32,
+    /// `GATEWAY_DOWN_LIMIT`: the bot stops (exit code 1, to be restarted) once a shard's gateway
+    /// connection has been down this long (`120s` by default, `0`: never).
+    pub gateway_down_limit: Option<std::time::Duration>,
 }
+
+/// [`Config::gateway_down_limit`] when `GATEWAY_DOWN_LIMIT` is not set.
+pub const GATEWAY_DOWN_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -40,6 +46,7 @@ impl std::fmt::Debug for Config {
             .field("clock_offset", &self.clock_offset)
             .field("sharding", &self.sharding)
             .field("retention_days", &self.retention_days)
+            .field("gateway_down_limit", &self.gateway_down_limit)
             .finish()
     }
 }
@@ -212,6 +219,18 @@ impl Config {
                 })
                 .transpose()?
                 .unwrap_or(service::cmd::retention::DEFAULT_RETENTION_DAYS),
+            gateway_down_limit: match var("GATEWAY_DOWN_LIMIT") {
+                None => Some(GATEWAY_DOWN_LIMIT),
+                Some(limit) => {
+                    let limit = crate::clock::parse_offset(&limit)
+                        .ok()
+                        .and_then(|d| d.to_std().ok())
+                        .with_context(|| {
+                            format!("GATEWAY_DOWN_LIMIT must be a duration like 2m or 120 (0: never), not {limit:?}")
+                        })?;
+                    (!limit.is_zero()).then_some(limit)
+                }
+            },
         })
     }
 }

@@ -17,6 +17,7 @@ mod config;
 pub(crate) mod invite;
 mod send;
 mod timers;
+mod watchdog;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -143,19 +144,51 @@ pub async fn run(config: Config) -> Result<()> {
     };
     let ticker = tokio::spawn(timers.run(outbox, stopped));
     let shards = Arc::clone(&client.shard_manager);
+    // SIGTERM or the watchdog: the shards are closed, given CLOSE_SHARDS at most (a gateway
+    // that is down may never answer), and the bot goes on to finish what is in flight.
+    let (closed_tx, closed) = tokio::sync::oneshot::channel::<()>();
+    // Why the watchdog stopped the bot (read once the gateway has ended, whichever way).
+    let gave_up = Arc::new(std::sync::Mutex::new(None::<String>));
+    let watchdog_said = Arc::clone(&gave_up);
+    let watched = watchdog::watch(
+        Arc::clone(&client.shard_manager.runners),
+        Arc::clone(&ops),
+        config.gateway_down_limit,
+    );
     tokio::spawn(async move {
-        shutdown_signal().await;
-        tracing::info!("shutting down: closing the shards, finishing in-flight commands");
-        shards.shutdown_all().await;
+        let gave_up = tokio::select! {
+            () = shutdown_signal() => {
+                tracing::info!("shutting down: closing the shards, finishing in-flight commands");
+                None
+            }
+            why = watched => {
+                tracing::error!(%why, "the gateway is down: stopping so the bot is restarted");
+                Some(why)
+            }
+        };
+        *watchdog_said.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = gave_up;
+        if tokio::time::timeout(CLOSE_SHARDS, shards.shutdown_all()).await.is_err() {
+            tracing::warn!(
+                "the shards did not close within {} s; stopping anyway",
+                CLOSE_SHARDS.as_secs()
+            );
+        }
+        let _ = closed_tx.send(());
     });
-    match config.sharding {
-        // As many shards as Discord recommends (`GET /gateway/bot`), all here.
-        config::Sharding::Auto => client.start_autosharded().await,
-        config::Sharding::Range { first, last, count } if first == last => client.start_shard(first, count).await,
-        // serenity 0.12 takes the range's end as the last shard to start (inclusive).
-        config::Sharding::Range { first, last, count } => client.start_shard_range(first..last, count).await,
+    let gateway = async {
+        match config.sharding {
+            // As many shards as Discord recommends (`GET /gateway/bot`), all here.
+            config::Sharding::Auto => client.start_autosharded().await,
+            config::Sharding::Range { first, last, count } if first == last => client.start_shard(first, count).await,
+            // serenity 0.12 takes the range's end as the last shard to start (inclusive).
+            config::Sharding::Range { first, last, count } => client.start_shard_range(first..last, count).await,
+        }
+    };
+    tokio::select! {
+        ended = gateway => ended.context("connecting to Discord")?,
+        _ = closed => {}
     }
-    .context("connecting to Discord")?;
+    let gave_up = gave_up.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
 
     // The shards are closed: let what is in flight finish, then stop the timers.
     let drained = tokio::time::timeout(std::time::Duration::from_secs(10), busy.write()).await;
@@ -166,8 +199,14 @@ pub async fn run(config: Config) -> Result<()> {
     let _ = stop.send(true);
     let _ = ticker.await;
     tracing::info!("stopped");
-    Ok(())
+    match gave_up {
+        Some(why) => Err(anyhow::anyhow!(why)),
+        None => Ok(()),
+    }
 }
+
+/// How long closing the shards may take when the bot stops.
+const CLOSE_SHARDS: std::time::Duration = std::time::Duration::from_secs(3);
 
 async fn shutdown_signal() {
     #[cfg(unix)]

@@ -271,7 +271,7 @@ pub struct FakeDiscord {
     rest_addr: SocketAddr,
     gateway_addr: SocketAddr,
     /// Dropping the sender tells every task to stop.
-    _shutdown: watch::Sender<()>,
+    shutdown: watch::Sender<()>,
 }
 
 impl FakeDiscord {
@@ -374,7 +374,7 @@ impl FakeDiscord {
             shared,
             rest_addr,
             gateway_addr,
-            _shutdown: shutdown,
+            shutdown,
         })
     }
 
@@ -485,6 +485,12 @@ impl FakeDiscord {
     /// their own permissions, Manage Server or not.
     pub fn open_command(&self, guild: GuildId, name: &str) {
         self.shared.lock().opened.push((guild, name.to_owned()));
+    }
+
+    /// Discord goes away: the gateway closes every connection and takes no new one, and the
+    /// REST server stops (a lost network, an outage). For good: nothing restarts them.
+    pub fn stop(&self) {
+        let _ = self.shutdown.send(());
     }
 
     /// Adds a user who is a member of every guild, with the given role.
