@@ -196,9 +196,14 @@ fn run(cli: Cli) -> Result<()> {
             logging::add_database_url(&db);
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(async {
-                let db = service::Db::connect(&db).await?;
-                db.backup_to(&to).await?;
-                db.close().await?;
+                if db.starts_with("sqlite:") {
+                    // Read-only: a path with no database is refused, never created.
+                    service::backup_sqlite(&db, &to).await?;
+                } else {
+                    let db = service::Db::connect(&db).await?;
+                    db.backup_to(&to).await?;
+                    db.close().await?;
+                }
                 println!("backed up to {}", to.display());
                 Ok(())
             })

@@ -164,6 +164,25 @@ impl Sharding {
     }
 }
 
+/// A bot token's shape, checked before anything else is read or connected: three parts of
+/// base64url text joined by dots (`MTA5….GhX3_a.Jk…`), after an optional `Bot `. A client
+/// secret, a public key or a cut-off paste is refused at once, naming what to copy instead.
+pub fn check_token(token: &str) -> Result<()> {
+    let bare = token.strip_prefix("Bot ").unwrap_or(token);
+    let parts: Vec<&str> = bare.split('.').collect();
+    let base64url = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if parts.len() == 3 && parts.iter().all(base64url) {
+        return Ok(());
+    }
+    bail!(
+        "DISCORD_TOKEN does not look like a bot token ({} characters in {} part(s); a bot token is three \
+         parts of letters, digits, - and _ joined by dots): copy it from the Discord developer portal's \
+         Bot page (Reset Token), not the application's client secret or public key",
+        bare.chars().count(),
+        parts.len()
+    )
+}
+
 fn var(name: &str) -> Option<String> {
     std::env::var(name)
         .ok()
@@ -179,6 +198,7 @@ impl Config {
                  (or try the game without Discord: `gogobee play`)"
             );
         };
+        check_token(&token)?;
         let dev_guild = var("DEV_GUILD_ID")
             .map(|id| {
                 id.parse::<u64>()
@@ -237,7 +257,29 @@ impl Config {
 
 #[cfg(test)]
 mod tests {
-    use super::{Sharding, redact_url};
+    use super::{Sharding, check_token, redact_url};
+
+    #[test]
+    fn a_token_is_checked_for_a_bot_tokens_shape() {
+        for good in [
+            "MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhX3_a.Jk-9abcdefghijklmnopqrstuvwxyzABCD",
+            "Bot MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhX3_a.Jk-9abcdefghijklmnopqrstuvwxyz",
+            "ZmFrZS1nb2dvYmVl.fake-discord.token",
+        ] {
+            assert!(check_token(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "not-a-real-token",
+            "x7Qk2mN9pL4vR8sT1wY6zA3bC5dE0fGh",
+            "MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhX3_a",
+            "MTA5.GhX3 a.Jk",
+            "MTA5..Jk",
+        ] {
+            let e = check_token(bad).unwrap_err().to_string();
+            assert!(e.contains("does not look like a bot token"), "{bad}: {e}");
+            assert!(!e.contains(bad), "the token itself is never printed: {e}");
+        }
+    }
 
     fn range(first: u32, last: u32, count: u32) -> Sharding {
         Sharding::Range { first, last, count }
