@@ -51,36 +51,14 @@ impl std::fmt::Debug for Config {
     }
 }
 
-/// A database URL fit for a log line or an error message: its password (`user:secret@host`)
-/// replaced by `***`.
+/// A database URL fit for a log line or an error message: its passwords (`user:secret@host`,
+/// `?password=`, found by [`crate::logging::url_passwords`]) replaced by `***`.
 pub fn redact_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    // A `password=` query parameter is hidden as well.
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => {
-            let query: Vec<String> = query
-                .split('&')
-                .map(|pair| match pair.split_once('=') {
-                    Some(("password", _)) => "password=***".to_owned(),
-                    _ => pair.to_owned(),
-                })
-                .collect();
-            format!("{path}?{}", query.join("&"))
-        }
-        None => tail.to_owned(),
-    };
-    match authority.rsplit_once('@') {
-        Some((credentials, host)) => {
-            let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
-            let hidden = if credentials.contains(':') { ":***" } else { "" };
-            format!("{scheme}://{user}{hidden}@{host}{tail}")
-        }
-        None => format!("{scheme}://{authority}{tail}"),
+    let mut shown = url.to_owned();
+    for password in crate::logging::url_passwords(url) {
+        shown = shown.replace(&password, "***");
     }
+    shown
 }
 
 /// Which of Discord's shards this process runs (guild `g` is on shard `(g >> 22) % count`).
@@ -330,5 +308,15 @@ mod tests {
             redact_url("postgres://gogobee@db/x?sslmode=require&password=canary-pw"),
             "postgres://gogobee@db/x?sslmode=require&password=***"
         );
+        // Typos that leave no `://`, and a password with escapes.
+        for typo in [
+            "postgres//gogobee:s3cret@db/x",
+            "postgres:gogobee:s3cret@db/x",
+            "postgres:/gogobee:s3cret@db",
+        ] {
+            let shown = redact_url(typo);
+            assert!(!shown.contains("s3cret") && shown.contains("***"), "{typo}: {shown}");
+        }
+        assert_eq!(redact_url("postgres://u:p%40ss%3Aword@db/x"), "postgres://u:***@db/x");
     }
 }
