@@ -163,11 +163,20 @@ pub fn redacted(text: &str) -> String {
 }
 
 /// Sets up the global subscriber: `RUST_LOG`'s filter, else `default` (a level such as `info`).
+/// Whether output to a stream is coloured: only to a terminal, and never when `NO_COLOR` is
+/// set to anything but the empty string (no-color.org).
+pub fn colours(to_terminal: bool) -> bool {
+    to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 pub fn init(default: &str) {
     let writer = Redacting;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer)
+        .with_ansi(colours(std::io::IsTerminal::is_terminal(&std::io::stderr())));
     if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
         logs.json().init();
     } else {

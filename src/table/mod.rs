@@ -278,7 +278,8 @@ impl Table {
 /// line editing, history (Up/Down), Tab completion; markdown as styles, lines wrapped.
 pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Result<()> {
     let mut out = std::io::stdout();
-    let tty = out.is_terminal();
+    // Styles only at a terminal, and not when NO_COLOR asks for none.
+    let tty = crate::logging::colours(out.is_terminal());
     table.styles = tty;
     let lists = Arc::new(Mutex::new(table.lists().await));
     let config = rustyline::Config::builder()
