@@ -32,7 +32,7 @@ pub struct Config {
 }
 
 /// [`Config::gateway_down_limit`] when `GATEWAY_DOWN_LIMIT` is not set.
-pub const GATEWAY_DOWN_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+pub const GATEWAY_DOWN_LIMIT: std::time::Duration = std::time::Duration::from_mins(2);
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

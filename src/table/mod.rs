@@ -94,7 +94,7 @@ impl Table {
         // may follow at once (a script's answers are the same on any machine).
         let local = service::cmd::balance::BalanceLimits {
             cooldown: std::time::Duration::ZERO,
-            budget: std::time::Duration::from_secs(3_600),
+            budget: std::time::Duration::from_hours(1),
             ..Default::default()
         };
         let app = App::new(Service::with_seed(db, seed).with_balance_limits(local), renderer, seed);

@@ -93,8 +93,10 @@ impl Service {
             retention: None,
             last_compaction: Arc::default(),
             paused_fights: Arc::default(),
-            balance: Arc::new(crate::cmd::balance::BalancePool::new(Default::default())),
-            compaction: Default::default(),
+            balance: Arc::new(crate::cmd::balance::BalancePool::new(
+                crate::cmd::balance::BalanceLimits::default(),
+            )),
+            compaction: crate::cmd::retention::CompactionPace::default(),
             compacting: Arc::default(),
         }
     }

@@ -169,7 +169,7 @@ async fn one_servers_queue_delays_anothers_question_by_one_run_at_most(db: Db) -
 
 async fn a_server_asking_within_its_cooldown_or_past_its_queue_is_refused(db: Db) -> Result<(), ServiceError> {
     let svc = Service::new(db).with_balance_limits(BalanceLimits {
-        cooldown: Duration::from_secs(60),
+        cooldown: Duration::from_mins(1),
         ..limits(1)
     });
     let a = server(&svc, "guild-a").await?;

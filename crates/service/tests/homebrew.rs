@@ -249,7 +249,7 @@ fn ask(monster: &str, count: u32, party: &str) -> BalanceAsk {
 fn every_question_whole() -> BalanceLimits {
     BalanceLimits {
         cooldown: std::time::Duration::ZERO,
-        budget: std::time::Duration::from_secs(600),
+        budget: std::time::Duration::from_mins(10),
         ..BalanceLimits::default()
     }
 }

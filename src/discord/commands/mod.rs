@@ -18,6 +18,8 @@ pub type Options = BTreeMap<String, String>;
 
 type Command = poise::Command<Data, Error>;
 type AppContext<'a> = poise::ApplicationContext<'a, Data, Error>;
+/// An option that could not be read, as poise reports it.
+type Unreadable<'a> = Box<poise::FrameworkError<'a, Data, Error>>;
 
 /// The game's commands as poise dispatches them.
 pub fn all() -> Vec<Command> {
@@ -202,7 +204,7 @@ fn slash(ctx: AppContext<'_>) -> poise::BoxFuture<'_, Result<(), poise::Framewor
         let Some(spec) = spec_of(ctx) else {
             return Ok(());
         };
-        let (options, file) = options(ctx, spec).await?;
+        let (options, file) = options(ctx, spec).map_err(|e| *e)?;
         super::play(poise::Context::Application(ctx), spec, options, file)
             .await
             .map_err(|error| poise::FrameworkError::new_command(poise::Context::Application(ctx), error))
@@ -213,13 +215,14 @@ fn slash(ctx: AppContext<'_>) -> poise::BoxFuture<'_, Result<(), poise::Framewor
 /// id; and its attached file, not yet downloaded ([`super::attachment`]: [`super::play`]
 /// checks it first). A number outside the registered range, or a choice that is not one
 /// (which Discord's client never sends), is an option that could not be read.
-async fn options<'a>(
-    ctx: AppContext<'a>,
-    spec: &Spec,
-) -> Result<(Options, Option<super::attachment::File>), poise::FrameworkError<'a, Data, Error>> {
+fn options<'a>(ctx: AppContext<'a>, spec: &Spec) -> Result<(Options, Option<super::attachment::File>), Unreadable<'a>> {
     let mut file = None;
     let unreadable = |input: i64, why: String| {
-        poise::FrameworkError::new_argument_parse(poise::Context::Application(ctx), Some(input.to_string()), why.into())
+        Box::new(poise::FrameworkError::new_argument_parse(
+            poise::Context::Application(ctx),
+            Some(input.to_string()),
+            why.into(),
+        ))
     };
     let mut options = Options::new();
     for given in ctx.args {

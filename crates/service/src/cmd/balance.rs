@@ -170,8 +170,10 @@ impl BalancePool {
             let now = Instant::now();
             if let Some(last) = state.asked.get(&campaign) {
                 let since = now.duration_since(*last);
-                if since < self.limits.cooldown {
-                    let wait = (self.limits.cooldown - since).as_secs().max(1);
+                if let Some(left) = self.limits.cooldown.checked_sub(since)
+                    && !left.is_zero()
+                {
+                    let wait = left.as_secs().max(1);
                     return Err(ServiceError::InvalidInput(format!(
                         "This server asked a balance question {}s ago; ask again in {wait}s (one every {}s).",
                         since.as_secs(),

@@ -99,7 +99,7 @@ impl Service {
     /// Applies the retention policy if one is set and an hour has passed since it last ran
     /// here (called by [`Service::fire_due_timers`]), on a task of its own: the timers fire
     /// meanwhile, and a pass still running is not started again.
-    pub(crate) async fn compact_if_due(&self, now: DateTimeUtc) {
+    pub(crate) fn compact_if_due(&self, now: DateTimeUtc) {
         let Some(keep) = self.retention else {
             return;
         };
