@@ -39,10 +39,8 @@ fn secret_store() -> &'static RwLock<Vec<String>> {
             let token = token.trim();
             found.push(token.strip_prefix("Bot ").unwrap_or(token).to_owned());
         }
-        if let Ok(url) = std::env::var("DATABASE_URL")
-            && let Some(password) = url_password(&url)
-        {
-            found.push(password.to_owned());
+        if let Ok(url) = std::env::var("DATABASE_URL") {
+            found.extend(url_passwords(&url));
         }
         found.retain(|s| s.len() >= SHORTEST_SECRET);
         RwLock::new(found)
@@ -52,32 +50,59 @@ fn secret_store() -> &'static RwLock<Vec<String>> {
 /// Keeps the password of a database URL given on the command line (`play --db`, `bench --db`)
 /// out of every line written from now on.
 pub fn add_database_url(url: &str) {
-    if let Some(password) = url_password(url)
-        && password.len() >= SHORTEST_SECRET
-    {
-        let mut secrets = secret_store()
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !secrets.iter().any(|s| s == password) {
-            secrets.push(password.to_owned());
+    let found = url_passwords(url);
+    let mut secrets = secret_store()
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for password in found {
+        if password.len() >= SHORTEST_SECRET && !secrets.contains(&password) {
+            secrets.push(password);
         }
     }
 }
 
-/// The password in `scheme://user:password@host/…` or in a `password=` query parameter.
-fn url_password(url: &str) -> Option<&str> {
-    let (_, rest) = url.split_once("://")?;
-    let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
-    if let Some((credentials, _)) = authority.rsplit_once('@')
-        && let Some((_, password)) = credentials.split_once(':')
-    {
-        return Some(password);
+/// The passwords in a database URL, as written and percent-decoded: `scheme://user:password@host/…`
+/// and a `password=` query parameter, parsed by the `url` crate. A URL too mangled to parse
+/// with a password in it (`postgres//user:pw@host`, `postgres:user:pw@host`) still gives what
+/// stands between the last `:` and the last `@`.
+pub fn url_passwords(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    match url::Url::parse(text) {
+        Ok(url) if url.has_host() => {
+            if let Some(password) = url.password() {
+                found.push(password.to_owned());
+            }
+            found.extend(
+                url.query_pairs()
+                    .filter(|(key, _)| key == "password")
+                    .map(|(_, value)| value.into_owned()),
+            );
+        }
+        _ => {
+            if let Some((credentials, _)) = text.rsplit_once('@')
+                && let Some((_, password)) = credentials.rsplit_once(':')
+            {
+                found.push(password.to_owned());
+            }
+        }
     }
-    let (_, query) = rest.split_once('?')?;
-    query
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("password="))
-        .filter(|p| !p.is_empty())
+    let decoded: Vec<String> = found
+        .iter()
+        .filter_map(|p| percent_decoded(p))
+        .filter(|d| !found.contains(d))
+        .collect();
+    found.extend(decoded);
+    found.retain(|p| !p.is_empty());
+    found
+}
+
+/// `text` with its `%XX` escapes decoded, if it has any and they make UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return None;
+    }
+    let parsed = url::Url::parse(&format!("x://h/?p={text}")).ok()?;
+    parsed.query_pairs().next().map(|(_, v)| v.into_owned())
 }
 
 /// `text` with interaction tokens replaced: the segment after `/interactions/<id>/` and
@@ -138,11 +163,20 @@ pub fn redacted(text: &str) -> String {
 }
 
 /// Sets up the global subscriber: `RUST_LOG`'s filter, else `default` (a level such as `info`).
+/// Whether output to a stream is coloured: only to a terminal, and never when `NO_COLOR` is
+/// set to anything but the empty string (no-color.org).
+pub fn colours(to_terminal: bool) -> bool {
+    to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 pub fn init(default: &str) {
     let writer = Redacting;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer)
+        .with_ansi(colours(std::io::IsTerminal::is_terminal(&std::io::stderr())));
     if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
         logs.json().init();
     } else {
@@ -215,15 +249,19 @@ mod tests {
 
     #[test]
     fn the_password_is_found_in_a_database_url() {
-        assert_eq!(url_password("postgres://gogobee:pw@db:5432/gogobee"), Some("pw"));
-        assert_eq!(url_password("postgres://gogobee@db/gogobee"), None);
-        assert_eq!(url_password("sqlite:///data/gogobee.db?mode=rwc"), None);
-        assert_eq!(url_password("postgres://u:p@ss@db/x"), Some("p@ss"));
+        let found = |url: &str| url_passwords(url);
+        assert_eq!(found("postgres://gogobee:pw@db:5432/gogobee"), ["pw"]);
+        assert!(found("postgres://gogobee@db/gogobee").is_empty());
+        assert!(found("sqlite:///data/gogobee.db?mode=rwc").is_empty());
+        assert!(found("postgres://u:p@ss@db/x").contains(&"p@ss".to_owned()));
         assert_eq!(
-            url_password("postgres://gogobee@db/gogobee?sslmode=require&password=canary-pw-1"),
-            Some("canary-pw-1")
+            found("postgres://gogobee@db/gogobee?sslmode=require&password=canary-pw-1"),
+            ["canary-pw-1"]
         );
-        assert_eq!(url_password("postgres://db/x?password="), None);
+        assert!(found("postgres://db/x?password=").is_empty());
+        // A typo without `://` still gives its password up to be hidden.
+        assert_eq!(found("postgres//gogobee:canary-pw-2@db/x"), ["canary-pw-2"]);
+        assert_eq!(found("postgres:gogobee:canary-pw-3@db/x"), ["canary-pw-3"]);
     }
 
     #[test]

@@ -35,7 +35,8 @@ const BOT_ENV: &str = "Environment (or .env):
   LOG_FORMAT            json for JSON lines (default: text)
   GOGOBEE_SEED          the seed every random stream derives from (default: from the clock)
   RETENTION_DAYS        days finished fights keep their logs (default 30; 0 keeps them for ever)
-  GOGOBEE_CLOCK_OFFSET  run the game's clock ahead (2h, or seconds), for testing";
+  GOGOBEE_CLOCK_OFFSET  run the game's clock ahead (2h, or seconds), for testing
+  GATEWAY_DOWN_LIMIT    stop (exit 1, to be restarted) when a shard's gateway is down this long (default 2m; 0: never)";
 
 #[derive(Debug, Subcommand)]
 enum Mode {
@@ -195,9 +196,14 @@ fn run(cli: Cli) -> Result<()> {
             logging::add_database_url(&db);
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(async {
-                let db = service::Db::connect(&db).await?;
-                db.backup_to(&to).await?;
-                db.close().await?;
+                if db.starts_with("sqlite:") {
+                    // Read-only: a path with no database is refused, never created.
+                    service::backup_sqlite(&db, &to).await?;
+                } else {
+                    let db = service::Db::connect(&db).await?;
+                    db.backup_to(&to).await?;
+                    db.close().await?;
+                }
                 println!("backed up to {}", to.display());
                 Ok(())
             })

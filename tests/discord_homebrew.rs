@@ -1,6 +1,7 @@
 //! End to end through Discord: `/homebrew import file:<attachment>` — the server
-//! owner attaches a file, the bot downloads it from the attachment's URL (serenity's
-//! `Attachment::download`, from the fake Discord's CDN) and imports it; the guild then spawns
+//! owner attaches a file, the bot downloads it from the attachment's URL (from the fake
+//! Discord's CDN, once its sender's permission and its declared size and type are checked) and
+//! imports it; the guild then spawns
 //! its monster. A file that does not load is refused line by line, storing nothing. In two
 //! servers (commands registered globally): the homebrew item is granted and the spell known in
 //! the importing guild, and `/use` and `/cast` autocomplete list them there only.
@@ -95,6 +96,57 @@ async fn an_attached_homebrew_file_is_downloaded_imported_and_its_monster_spawne
     assert_refused(&refused, "line 1:");
     let again = table.slash("owner", "homebrew", &["list"], json!({})).await;
     assert!(!answer(&table, &again).contains("Mudling"));
+    assert_all_valid(&fake);
+    drop(bot);
+}
+
+/// The GETs of an attachment's URL the bot made.
+fn downloads(fake: &FakeDiscord, file: &str, name: &str) -> usize {
+    let path = format!("/attachments/{file}/{name}");
+    fake.requests()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == path)
+        .count()
+}
+
+/// An attachment is checked before it is fetched: a member without Manage Server, a file
+/// declared larger than a homebrew file may be, or one that is not text make the bot download
+/// nothing; a file larger than it declared is cut off at the limit and refused. Nothing is
+/// stored by any of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attachment_is_checked_before_any_byte_of_it_is_downloaded() {
+    let (fake, bot, table, _dir) = start("homebrew-attachment-checks").await;
+    let import = |file: &str| json!({ "file": file });
+
+    // Alice may not manage the server (the owner lets every member see /homebrew): refused,
+    // the file never fetched.
+    fake.open_command(table.guild, "homebrew");
+    let file = fake.upload("marsh-raiders.toml", EXAMPLE);
+    let refused = table.slash("alice", "homebrew", &["import"], import(&file)).await;
+    assert_refused(&refused, "Manage Server");
+    assert_eq!(downloads(&fake, &file, "marsh-raiders.toml"), 0, "{}", bot.logs());
+
+    // Declared at 10 MiB: refused with the figures, never fetched.
+    let big = fake.upload_as("huge.toml", EXAMPLE, 10 * 1024 * 1024, Some("text/plain"));
+    let refused = table.slash("owner", "homebrew", &["import"], import(&big)).await;
+    assert_refused(&refused, "is 10240 KB; a homebrew file is at most 256 KB");
+    assert_eq!(downloads(&fake, &big, "huge.toml"), 0);
+
+    // An image: refused, never fetched.
+    let image = fake.upload_as("map.png", b"\x89PNG", 4, Some("image/png"));
+    let refused = table.slash("owner", "homebrew", &["import"], import(&image)).await;
+    assert_refused(&refused, "is image/png");
+    assert_eq!(downloads(&fake, &image, "map.png"), 0);
+
+    // Declared small, served large: the download stops at the limit and is refused.
+    let mut padded = EXAMPLE.to_vec();
+    padded.extend(std::iter::repeat_n(b'#', 300 * 1024));
+    let liar = fake.upload_as("liar.toml", &padded, 1_000, Some("text/plain"));
+    let refused = table.slash("owner", "homebrew", &["import"], import(&liar)).await;
+    assert_refused(&refused, "larger than 256 KB");
+
+    let listed = table.slash("owner", "homebrew", &["list"], json!({})).await;
+    assert!(answer(&table, &listed).contains("No homebrew yet"), "nothing stored");
     assert_all_valid(&fake);
     drop(bot);
 }

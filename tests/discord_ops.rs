@@ -43,6 +43,14 @@ fn a_backup_restores_the_campaign_and_never_overwrites() {
     let (ok, said) = gogobee(&["backup", "--db", &live, "--to", copy.to_str().unwrap()], &dir);
     assert!(!ok && said.contains("already exists"), "{said}");
 
+    // A source that is not there is refused, and not created.
+    let nowhere = format!("sqlite://{}?mode=rwc", dir.join("typo.db").display());
+    let other = dir.join("other.db");
+    let (ok, said) = gogobee(&["backup", "--db", &nowhere, "--to", other.to_str().unwrap()], &dir);
+    assert!(!ok && said.contains("There is no database at"), "{said}");
+    assert!(said.contains("typo.db"), "{said}");
+    assert!(!dir.join("typo.db").exists() && !other.exists(), "nothing created");
+
     // Restored: the copy is the campaign (the original gone).
     std::fs::remove_file(dir.join("live.db")).unwrap();
     let restored = format!("sqlite://{}?mode=rw", copy.display());
@@ -67,7 +75,36 @@ fn bot_help_names_every_variable_it_reads() {
         "GOGOBEE_SEED",
         "GOGOBEE_CLOCK_OFFSET",
         "RETENTION_DAYS",
+        "GATEWAY_DOWN_LIMIT",
     ] {
         assert!(said.contains(var), "{var} missing from bot --help:\n{said}");
     }
+}
+
+/// A token of the wrong shape (a client secret pasted instead) is refused before the database
+/// is opened or Discord is called, saying what to copy, without printing it.
+#[test]
+fn a_malformed_token_is_refused_before_anything_else() {
+    let dir = scratch("bad-token");
+    let secret = "x7Qk2mN9pL4vR8sT1wY6zA3bC5dE0fGh";
+    let out = Command::new(gogobee_bin())
+        .arg("bot")
+        .current_dir(&dir)
+        .env("DISCORD_TOKEN", secret)
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}?mode=rwc", dir.join("bot.db").display()),
+        )
+        .env("DISCORD_API_BASE", "http://127.0.0.1:9")
+        .stdin(Stdio::null())
+        .output()
+        .expect("running gogobee");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("does not look like a bot token") && said.contains("Bot page"),
+        "{said}"
+    );
+    assert!(!said.contains(secret), "the token is never printed: {said}");
+    assert!(!dir.join("bot.db").exists(), "no database opened");
 }

@@ -48,6 +48,19 @@ fn database_passwords_are_never_printed() {
     assert!(said.contains("error"), "it says why it stopped: {said}");
     assert!(!said.contains(canary), "the ?password= leaked: {said}");
 
+    // A typo that leaves no `://`: the password is still found and hidden.
+    for url in [
+        "postgres//gogobee:CanaryPw-typo1@127.0.0.1:5432/test",
+        "postgres:gogobee:CanaryPw-typo2@127.0.0.1:5432/test",
+    ] {
+        let said = output_of(
+            &["bot"],
+            &[("DISCORD_TOKEN", "Zm9v.canary.bot-token-1"), ("DATABASE_URL", url)],
+        );
+        assert!(said.contains("error"), "it says why it stopped: {said}");
+        assert!(!said.contains("CanaryPw-typo"), "the password of {url} leaked: {said}");
+    }
+
     let canary = "CanaryPw-29bd04";
     let url = format!("postgres://gogobee_canary:{canary}@127.0.0.1:5432/test");
     let said = output_of(&["play", "--db", &url], &[]);

@@ -304,7 +304,7 @@ fn bad_shard_settings_are_a_clear_startup_error() {
             .arg("bot")
             .current_dir(scratch("bad-shards"))
             .env_clear()
-            .env("DISCORD_TOKEN", "not-a-real-token")
+            .env("DISCORD_TOKEN", "Zm9v.not-a-real.token")
             .env("SHARD_IDS", ids)
             .env("SHARD_COUNT", count)
             .output()

@@ -52,6 +52,11 @@ fn plain(text: &str) -> String {
 
 impl Terminal {
     fn open(db: &str) -> Self {
+        Self::open_with(db, &[])
+    }
+
+    /// [`Terminal::open`] with `env` set.
+    fn open_with(db: &str, env: &[(&str, &str)]) -> Self {
         let size = Winsize {
             ws_row: 40,
             ws_col: 120,
@@ -66,6 +71,8 @@ impl Terminal {
             .env("TERM", "xterm")
             .env_remove("RUST_LOG")
             .env_remove("DATABASE_URL")
+            .env_remove("NO_COLOR")
+            .envs(env.iter().copied())
             .stdin(Stdio::from(tty.try_clone().unwrap()))
             .stdout(Stdio::from(tty.try_clone().unwrap()))
             .stderr(Stdio::from(tty))
@@ -87,6 +94,11 @@ impl Terminal {
             keyboard,
             screen,
         }
+    }
+
+    /// What the program wrote, escape codes and all.
+    fn raw(&self) -> String {
+        String::from_utf8_lossy(&self.screen.lock().unwrap()).into_owned()
     }
 
     fn screen(&self) -> String {
@@ -223,4 +235,28 @@ fn the_line_editor_completes_recalls_and_leaves_on_ctrl_d() {
     assert!(status.success(), "{status}:\n{}", table.screen());
     drop(table);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Markdown becomes terminal styles at a terminal, and plain text when `NO_COLOR` is set.
+#[test]
+fn no_color_turns_the_tables_styles_off() {
+    const COLOUR_OFF: &str = "\u{1b}[39m";
+    for (env, styled) in [(&[][..], true), (&[("NO_COLOR", "1")][..], false)] {
+        let dir = std::env::temp_dir().join(format!("gogobee-pty-colour-{}-{styled}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = format!("sqlite://{}?mode=rwc", dir.join("table.db").display());
+        let mut table = Terminal::open_with(&db, env);
+        table.wait_for("› ", 1);
+        table.type_keys("/character create name:Aria race:human class:fighter\r");
+        table.wait_for_prompt_after("Human Fighter", 1);
+        assert_eq!(
+            table.raw().contains(COLOUR_OFF),
+            styled,
+            "NO_COLOR in {env:?}: {:?}",
+            table.raw()
+        );
+        table.type_keys("\u{4}");
+        let _ = table.child.wait();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

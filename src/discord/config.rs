@@ -26,7 +26,13 @@ pub struct Config {
     /// `RETENTION_DAYS`: how long finished fights' logs and fired timers are kept (default
     /// 30; `0` keeps them for ever). Older finished fights keep their seed and a summary.
     pub retention_days: u32,
+    /// `GATEWAY_DOWN_LIMIT`: the bot stops (exit code 1, to be restarted) once a shard's gateway
+    /// connection has been down this long (`120s` by default, `0`: never).
+    pub gateway_down_limit: Option<std::time::Duration>,
 }
+
+/// [`Config::gateway_down_limit`] when `GATEWAY_DOWN_LIMIT` is not set.
+pub const GATEWAY_DOWN_LIMIT: std::time::Duration = std::time::Duration::from_mins(2);
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -40,40 +46,19 @@ impl std::fmt::Debug for Config {
             .field("clock_offset", &self.clock_offset)
             .field("sharding", &self.sharding)
             .field("retention_days", &self.retention_days)
+            .field("gateway_down_limit", &self.gateway_down_limit)
             .finish()
     }
 }
 
-/// A database URL fit for a log line or an error message: its password (`user:secret@host`)
-/// replaced by `***`.
+/// A database URL fit for a log line or an error message: its passwords (`user:secret@host`,
+/// `?password=`, found by [`crate::logging::url_passwords`]) replaced by `***`.
 pub fn redact_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    // A `password=` query parameter is hidden as well.
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => {
-            let query: Vec<String> = query
-                .split('&')
-                .map(|pair| match pair.split_once('=') {
-                    Some(("password", _)) => "password=***".to_owned(),
-                    _ => pair.to_owned(),
-                })
-                .collect();
-            format!("{path}?{}", query.join("&"))
-        }
-        None => tail.to_owned(),
-    };
-    match authority.rsplit_once('@') {
-        Some((credentials, host)) => {
-            let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
-            let hidden = if credentials.contains(':') { ":***" } else { "" };
-            format!("{scheme}://{user}{hidden}@{host}{tail}")
-        }
-        None => format!("{scheme}://{authority}{tail}"),
+    let mut shown = url.to_owned();
+    for password in crate::logging::url_passwords(url) {
+        shown = shown.replace(&password, "***");
     }
+    shown
 }
 
 /// Which of Discord's shards this process runs (guild `g` is on shard `(g >> 22) % count`).
@@ -157,6 +142,25 @@ impl Sharding {
     }
 }
 
+/// A bot token's shape, checked before anything else is read or connected: three parts of
+/// base64url text joined by dots (`MTA5….GhX3_a.Jk…`), after an optional `Bot `. A client
+/// secret, a public key or a cut-off paste is refused at once, naming what to copy instead.
+pub fn check_token(token: &str) -> Result<()> {
+    let bare = token.strip_prefix("Bot ").unwrap_or(token);
+    let parts: Vec<&str> = bare.split('.').collect();
+    let base64url = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if parts.len() == 3 && parts.iter().all(base64url) {
+        return Ok(());
+    }
+    bail!(
+        "DISCORD_TOKEN does not look like a bot token ({} characters in {} part(s); a bot token is three \
+         parts of letters, digits, - and _ joined by dots): copy it from the Discord developer portal's \
+         Bot page (Reset Token), not the application's client secret or public key",
+        bare.chars().count(),
+        parts.len()
+    )
+}
+
 fn var(name: &str) -> Option<String> {
     std::env::var(name)
         .ok()
@@ -172,6 +176,7 @@ impl Config {
                  (or try the game without Discord: `gogobee play`)"
             );
         };
+        check_token(&token)?;
         let dev_guild = var("DEV_GUILD_ID")
             .map(|id| {
                 id.parse::<u64>()
@@ -212,13 +217,47 @@ impl Config {
                 })
                 .transpose()?
                 .unwrap_or(service::cmd::retention::DEFAULT_RETENTION_DAYS),
+            gateway_down_limit: match var("GATEWAY_DOWN_LIMIT") {
+                None => Some(GATEWAY_DOWN_LIMIT),
+                Some(limit) => {
+                    let limit = crate::clock::parse_offset(&limit)
+                        .ok()
+                        .and_then(|d| d.to_std().ok())
+                        .with_context(|| {
+                            format!("GATEWAY_DOWN_LIMIT must be a duration like 2m or 120 (0: never), not {limit:?}")
+                        })?;
+                    (!limit.is_zero()).then_some(limit)
+                }
+            },
         })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Sharding, redact_url};
+    use super::{Sharding, check_token, redact_url};
+
+    #[test]
+    fn a_token_is_checked_for_a_bot_tokens_shape() {
+        for good in [
+            "MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhX3_a.Jk-9abcdefghijklmnopqrstuvwxyzABCD",
+            "Bot MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhX3_a.Jk-9abcdefghijklmnopqrstuvwxyz",
+            "ZmFrZS1nb2dvYmVl.fake-discord.token",
+        ] {
+            assert!(check_token(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "not-a-real-token",
+            "x7Qk2mN9pL4vR8sT1wY6zA3bC5dE0fGh",
+            "MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhX3_a",
+            "MTA5.GhX3 a.Jk",
+            "MTA5..Jk",
+        ] {
+            let e = check_token(bad).unwrap_err().to_string();
+            assert!(e.contains("does not look like a bot token"), "{bad}: {e}");
+            assert!(!e.contains(bad), "the token itself is never printed: {e}");
+        }
+    }
 
     fn range(first: u32, last: u32, count: u32) -> Sharding {
         Sharding::Range { first, last, count }
@@ -269,5 +308,15 @@ mod tests {
             redact_url("postgres://gogobee@db/x?sslmode=require&password=canary-pw"),
             "postgres://gogobee@db/x?sslmode=require&password=***"
         );
+        // Typos that leave no `://`, and a password with escapes.
+        for typo in [
+            "postgres//gogobee:s3cret@db/x",
+            "postgres:gogobee:s3cret@db/x",
+            "postgres:/gogobee:s3cret@db",
+        ] {
+            let shown = redact_url(typo);
+            assert!(!shown.contains("s3cret") && shown.contains("***"), "{typo}: {shown}");
+        }
+        assert_eq!(redact_url("postgres://u:p%40ss%3Aword@db/x"), "postgres://u:***@db/x");
     }
 }

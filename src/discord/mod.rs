@@ -11,11 +11,13 @@
 //! process ([`config::Sharding`]), and the service then fires only the timers of the guilds on
 //! them. Each interaction is handled in its own `tracing` span ([`interaction_span`]).
 
+mod attachment;
 pub(crate) mod commands;
 mod config;
 pub(crate) mod invite;
 mod send;
 mod timers;
+mod watchdog;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,6 +29,7 @@ use render::{ReactionButton, Renderer};
 use service::{Db, Service};
 use tokio::sync::RwLock;
 
+use crate::app::spec::Spec;
 use crate::app::{App, Caller, Invocation, Reply};
 use crate::clock::Clock;
 use crate::ops::Ops;
@@ -42,6 +45,8 @@ pub struct Data {
     pub ops: Arc<Ops>,
     /// The game's time (`GOGOBEE_CLOCK_OFFSET` ahead of the real time).
     pub clock: Clock,
+    /// Fetches attached files ([`attachment`]).
+    pub files: reqwest::Client,
 }
 
 pub type Error = anyhow::Error;
@@ -118,6 +123,7 @@ pub async fn run(config: Config) -> Result<()> {
                     busy: lock,
                     ops: metrics,
                     clock,
+                    files: reqwest::Client::new(),
                 })
             })
         })
@@ -138,19 +144,51 @@ pub async fn run(config: Config) -> Result<()> {
     };
     let ticker = tokio::spawn(timers.run(outbox, stopped));
     let shards = Arc::clone(&client.shard_manager);
+    // SIGTERM or the watchdog: the shards are closed, given CLOSE_SHARDS at most (a gateway
+    // that is down may never answer), and the bot goes on to finish what is in flight.
+    let (closed_tx, closed) = tokio::sync::oneshot::channel::<()>();
+    // Why the watchdog stopped the bot (read once the gateway has ended, whichever way).
+    let gave_up = Arc::new(std::sync::Mutex::new(None::<String>));
+    let watchdog_said = Arc::clone(&gave_up);
+    let watched = watchdog::watch(
+        Arc::clone(&client.shard_manager.runners),
+        Arc::clone(&ops),
+        config.gateway_down_limit,
+    );
     tokio::spawn(async move {
-        shutdown_signal().await;
-        tracing::info!("shutting down: closing the shards, finishing in-flight commands");
-        shards.shutdown_all().await;
+        let gave_up = tokio::select! {
+            () = shutdown_signal() => {
+                tracing::info!("shutting down: closing the shards, finishing in-flight commands");
+                None
+            }
+            why = watched => {
+                tracing::error!(%why, "the gateway is down: stopping so the bot is restarted");
+                Some(why)
+            }
+        };
+        *watchdog_said.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = gave_up;
+        if tokio::time::timeout(CLOSE_SHARDS, shards.shutdown_all()).await.is_err() {
+            tracing::warn!(
+                "the shards did not close within {} s; stopping anyway",
+                CLOSE_SHARDS.as_secs()
+            );
+        }
+        let _ = closed_tx.send(());
     });
-    match config.sharding {
-        // As many shards as Discord recommends (`GET /gateway/bot`), all here.
-        config::Sharding::Auto => client.start_autosharded().await,
-        config::Sharding::Range { first, last, count } if first == last => client.start_shard(first, count).await,
-        // serenity 0.12 takes the range's end as the last shard to start (inclusive).
-        config::Sharding::Range { first, last, count } => client.start_shard_range(first..last, count).await,
+    let gateway = async {
+        match config.sharding {
+            // As many shards as Discord recommends (`GET /gateway/bot`), all here.
+            config::Sharding::Auto => client.start_autosharded().await,
+            config::Sharding::Range { first, last, count } if first == last => client.start_shard(first, count).await,
+            // serenity 0.12 takes the range's end as the last shard to start (inclusive).
+            config::Sharding::Range { first, last, count } => client.start_shard_range(first..last, count).await,
+        }
+    };
+    tokio::select! {
+        ended = gateway => ended.context("connecting to Discord")?,
+        _ = closed => {}
     }
-    .context("connecting to Discord")?;
+    let gave_up = gave_up.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
 
     // The shards are closed: let what is in flight finish, then stop the timers.
     let drained = tokio::time::timeout(std::time::Duration::from_secs(10), busy.write()).await;
@@ -161,8 +199,14 @@ pub async fn run(config: Config) -> Result<()> {
     let _ = stop.send(true);
     let _ = ticker.await;
     tracing::info!("stopped");
-    Ok(())
+    match gave_up {
+        Some(why) => Err(anyhow::anyhow!(why)),
+        None => Ok(()),
+    }
 }
+
+/// How long closing the shards may take when the bot stops.
+const CLOSE_SHARDS: std::time::Duration = std::time::Duration::from_secs(3);
 
 async fn shutdown_signal() {
     #[cfg(unix)]
@@ -308,28 +352,66 @@ fn guarded(work: impl Future<Output = Vec<Reply>> + Send + 'static) -> impl Futu
 }
 
 /// A slash command: the invocation goes to the app, its replies to Discord.
-pub async fn play(ctx: Context<'_>, path: &[&str], options: commands::Options) -> Result<(), Error> {
+pub async fn play(
+    ctx: Context<'_>,
+    spec: &Spec,
+    options: commands::Options,
+    file: Option<attachment::File>,
+) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };
     let i = actx.interaction;
     let span = interaction_span(
         "command",
-        &path.join(" "),
+        &spec.path.join(" "),
         ctx.serenity_context().shard_id,
         i.guild_id,
         i.channel_id,
         &i.user,
     );
-    traced(span, Report::Info, answer(ctx, actx, path, options)).await
+    traced(span, Report::Info, answer(ctx, actx, spec, options, file)).await
+}
+
+/// The invocation with its attached file's text, fetched only once the caller may use the
+/// command and the file is what a command takes; or the refusal.
+async fn with_file(
+    files: &reqwest::Client,
+    gm: bool,
+    caller: &Caller,
+    mut invocation: Invocation,
+    file: Option<attachment::File>,
+) -> Result<Invocation, Vec<Reply>> {
+    let Some(file) = file else { return Ok(invocation) };
+    let text = if gm && !caller.manage_server {
+        // Nothing fetched: the app refuses the command for want of Manage Server.
+        String::new()
+    } else {
+        let checked = file.check();
+        match checked {
+            Ok(()) => file.fetch(files, attachment::TIME_LIMIT).await,
+            Err(why) => Err(why),
+        }
+        .map_err(|why| {
+            vec![Reply {
+                payload: render::refusal_text(&why),
+                to_user: None,
+                running: None,
+            }]
+        })?
+    };
+    invocation.options.insert(file.option, text);
+    Ok(invocation)
 }
 
 async fn answer(
     ctx: Context<'_>,
     actx: poise::ApplicationContext<'_, Data, Error>,
-    path: &[&str],
+    spec: &Spec,
     options: commands::Options,
+    file: Option<attachment::File>,
 ) -> Result<(), Error> {
+    let path = spec.path;
     let i = actx.interaction;
     let data = ctx.data();
     let name = path.first().copied().unwrap_or_default();
@@ -351,10 +433,18 @@ async fn answer(
         options,
     };
     let (app, now) = (Arc::clone(&data.app), data.clock.now());
+    // The file is fetched inside the work the outbox defers when it is slow, so a slow download
+    // is acknowledged in time like any slow command.
+    let (files, gm) = (data.files.clone(), spec.gm);
     let work = measured(
         &data.ops,
         path.join(" "),
-        guarded(async move { app.command(&caller, &invocation, now).await }),
+        guarded(async move {
+            match with_file(&files, gm, &caller, invocation, file).await {
+                Ok(invocation) => app.command(&caller, &invocation, now).await,
+                Err(refusal) => refusal,
+            }
+        }),
     );
     let on = Interaction {
         id: i.id,

@@ -90,7 +90,14 @@ impl Table {
             .with_context(|| format!("opening the database {db_url}"))?;
         let renderer = Renderer::load().context("loading the narration files")?;
         service::goods::world().context("loading the shop and the recipes")?;
-        let app = App::new(Service::with_seed(db, seed), renderer, seed);
+        // One player at a local table: each balance question runs all its duels, and the next
+        // may follow at once (a script's answers are the same on any machine).
+        let local = service::cmd::balance::BalanceLimits {
+            cooldown: std::time::Duration::ZERO,
+            budget: std::time::Duration::from_hours(1),
+            ..Default::default()
+        };
+        let app = App::new(Service::with_seed(db, seed).with_balance_limits(local), renderer, seed);
         let clock = scripted.then(|| DateTime::from_timestamp(SCRIPT_EPOCH, 0).expect("valid epoch"));
         Ok(Self {
             app,
@@ -272,7 +279,8 @@ impl Table {
 /// line editing, history (Up/Down), Tab completion; markdown as styles, lines wrapped.
 pub async fn run_interactive(table: &mut Table, seed_note: Option<String>) -> Result<()> {
     let mut out = std::io::stdout();
-    let tty = out.is_terminal();
+    // Styles only at a terminal, and not when NO_COLOR asks for none.
+    let tty = crate::logging::colours(out.is_terminal());
     table.styles = tty;
     let lists = Arc::new(Mutex::new(table.lists().await));
     let config = rustyline::Config::builder()

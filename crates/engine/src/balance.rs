@@ -1,15 +1,17 @@
 //! Balance before play (docs/homebrew.md "Is it fair?"): a party fights a group of
 //! monsters a few thousand seeded times under a ruleset, every side run by the AI; the tally
 //! gives the party's win rate, the rounds a fight lasts and the hit points it costs, and a
-//! verdict band (easy, medium, hard, deadly) for that party.
+//! verdict band (easy, medium, hard, deadly) for that party, or a stalemate when most duels
+//! reach the round limit ([`MAX_ROUNDS`]) with both sides standing.
 //!
 //! The same matchup, seed and number of duels always give the same tally: duel `i` runs on
-//! `Dice::seeded(seed + i)`.
+//! `Dice::seeded(seed + i)`. A run with a budget ([`duel_within`]) stops between two duels when
+//! its caller says so, and tallies the duels it ran.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use chrono::DateTime;
 
@@ -116,6 +118,7 @@ pub struct Tally {
 impl Tally {
     /// Adds `other`'s counts (duels run elsewhere of the same matchup) to these.
     fn absorb(&mut self, other: &Tally) {
+        self.duels += other.duels;
         self.party_wins += other.party_wins;
         self.foe_wins += other.foe_wins;
         self.halted += other.halted;
@@ -161,8 +164,14 @@ impl Tally {
         f64::from(self.deaths) / f64::from(self.duels.max(1))
     }
 
+    /// The band of these duels: a stalemate when half of them or more reached the round limit,
+    /// else [`Verdict::of`] the win rate and the hit points lost.
     pub fn verdict(&self) -> Verdict {
-        Verdict::of(self.win_rate(), self.mean_hp_lost())
+        if self.duels > 0 && self.halt_rate() >= 0.5 {
+            Verdict::Stalemate
+        } else {
+            Verdict::of(self.win_rate(), self.mean_hp_lost())
+        }
     }
 }
 
@@ -170,17 +179,26 @@ impl Tally {
 /// - **deadly**: the party wins fewer than half of them;
 /// - **hard**: it wins fewer than 90 %, or loses 60 % or more of its hit points on average;
 /// - **medium**: it wins fewer than 98 %, or loses 30 % or more of its hit points;
-/// - **easy**: otherwise.
+/// - **easy**: otherwise;
+/// - **stalemate**: half the duels or more reached the round limit with both sides standing
+///   (neither side can finish the other), whatever the rest did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
     Easy,
     Medium,
     Hard,
     Deadly,
+    Stalemate,
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 4] = [Verdict::Easy, Verdict::Medium, Verdict::Hard, Verdict::Deadly];
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Easy,
+        Verdict::Medium,
+        Verdict::Hard,
+        Verdict::Deadly,
+        Verdict::Stalemate,
+    ];
 
     /// The band of a win rate and a mean share of hit points lost (both 0–1).
     pub fn of(win_rate: f64, hp_lost: f64) -> Verdict {
@@ -201,6 +219,7 @@ impl Verdict {
             Verdict::Medium => "medium",
             Verdict::Hard => "hard",
             Verdict::Deadly => "deadly",
+            Verdict::Stalemate => "stalemate",
         }
     }
 
@@ -211,6 +230,7 @@ impl Verdict {
             Verdict::Medium => "the party wins, but it costs hit points and now and then a fight",
             Verdict::Hard => "the party usually wins, hurt, and loses one fight in ten or more",
             Verdict::Deadly => "the party loses more often than it wins",
+            Verdict::Stalemate => "neither side can finish the other: most duels reach the round limit",
         }
     }
 }
@@ -224,10 +244,25 @@ impl fmt::Display for Verdict {
 /// Runs `duels` seeded duels of `matchup`: duel `i` on `Dice::seeded(seed + i)`, spread over the
 /// machine's cores in blocks (each duel on its own seed, so the tally is the same however they
 /// are spread). `progress` is told how many have run, now and then.
-pub fn duel(matchup: &Matchup, duels: u32, seed: u64, mut progress: impl FnMut(u32)) -> Tally {
+pub fn duel(matchup: &Matchup, duels: u32, seed: u64, progress: impl FnMut(u32)) -> Tally {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    duel_within(matchup, duels, seed, cores, &|| true, progress)
+}
+
+/// [`duel`] on at most `threads` threads (the caller's among them), asking `keep_going` before
+/// each duel: once it says no, no further duel starts, and the tally counts the duels that ran
+/// (its `duels`). With one thread those are duels `0..n`, the same as `duel(matchup, n, seed)`.
+pub fn duel_within(
+    matchup: &Matchup,
+    duels: u32,
+    seed: u64,
+    threads: usize,
+    keep_going: &(dyn Fn() -> bool + Sync),
+    mut progress: impl FnMut(u32),
+) -> Tally {
     let hp_full: u64 = matchup.party.iter().map(|c| c.max_hp.max(0) as u64).sum();
     let empty = Tally {
-        duels,
+        duels: 0,
         party_wins: 0,
         foe_wins: 0,
         halted: 0,
@@ -242,6 +277,7 @@ pub fn duel(matchup: &Matchup, duels: u32, seed: u64, mut progress: impl FnMut(u
     let blocks = duels.div_ceil(BLOCK);
     let next = AtomicU32::new(0);
     let done = AtomicU32::new(0);
+    let stopped = AtomicBool::new(false);
     // Takes blocks until none is left, into its own tally.
     let work = |tally: &mut Tally, after_block: &mut dyn FnMut()| {
         loop {
@@ -251,16 +287,21 @@ pub fn duel(matchup: &Matchup, duels: u32, seed: u64, mut progress: impl FnMut(u
             }
             let end = ((block + 1) * BLOCK).min(duels);
             for i in block * BLOCK..end {
+                if !keep_going() {
+                    stopped.store(true, Ordering::Relaxed);
+                    break;
+                }
                 one_duel(matchup.ruleset, &members, seed.wrapping_add(u64::from(i)), tally);
+                tally.duels += 1;
+                done.fetch_add(1, Ordering::Relaxed);
             }
-            done.fetch_add(end - block * BLOCK, Ordering::Relaxed);
             after_block();
+            if stopped.load(Ordering::Relaxed) {
+                break;
+            }
         }
     };
-    let helpers = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(blocks as usize)
-        .saturating_sub(1);
+    let helpers = threads.max(1).min(blocks as usize).saturating_sub(1);
     let mut tally = empty.clone();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..helpers)
@@ -279,7 +320,7 @@ pub fn duel(matchup: &Matchup, duels: u32, seed: u64, mut progress: impl FnMut(u
             tally.absorb(&own);
         }
     });
-    progress(duels);
+    progress(tally.duels);
     tally
 }
 
@@ -337,10 +378,32 @@ mod tests {
         let whole = duel(&m, 300, 5, |_| {});
         let mut halves = duel(&m, 100, 5, |_| {});
         halves.absorb(&duel(&m, 200, 105, |_| {}));
-        halves.duels = 300;
         assert_eq!(whole, halves);
         assert_eq!(whole, duel(&m, 300, 5, |_| {}), "the same seed, the same tally");
         assert_eq!(whole.party_wins + whole.foe_wins + whole.halted, 300);
+    }
+
+    #[test]
+    fn a_run_told_to_stop_tallies_the_duels_it_ran_and_no_more() {
+        let m = matchup("fighter:3,cleric:3", "goblin:3", Ruleset::Gogobee);
+        let started = AtomicU32::new(0);
+        let until_100 = || started.fetch_add(1, Ordering::Relaxed) < 100;
+        let stopped = duel_within(&m, 2_000, 5, 1, &until_100, |_| {});
+        assert_eq!(stopped.duels, 100);
+        assert_eq!(stopped.rounds.values().sum::<u32>(), 100);
+        assert_eq!(stopped, duel(&m, 100, 5, |_| {}), "one thread runs duels 0..100");
+        // On several threads, no duel starts once told to stop.
+        let none = duel_within(&m, 2_000, 5, 4, &|| false, |_| {});
+        assert_eq!((none.duels, none.party_wins + none.foe_wins + none.halted), (0, 0));
+    }
+
+    #[test]
+    fn duels_that_mostly_reach_the_round_limit_are_a_stalemate_not_deadly() {
+        let mut t = duel(&matchup("fighter:3", "goblin:1", Ruleset::Gogobee), 10, 1, |_| {});
+        (t.party_wins, t.foe_wins, t.halted) = (0, 4, 6);
+        assert_eq!(t.verdict(), Verdict::Stalemate);
+        (t.party_wins, t.foe_wins, t.halted) = (0, 6, 4);
+        assert_eq!(t.verdict(), Verdict::Deadly);
     }
 
     #[test]

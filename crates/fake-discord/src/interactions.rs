@@ -52,6 +52,7 @@ pub(crate) fn command(
         .and_then(|p| p.parse::<u64>().ok())
         && perms & permissions::ADMINISTRATOR == 0
         && perms & required != required
+        && !state.opened.iter().any(|(g, n)| *g == guild && n == name)
     {
         return Err(DriverError::NotPermitted {
             command: name.to_owned(),

@@ -271,7 +271,7 @@ pub struct FakeDiscord {
     rest_addr: SocketAddr,
     gateway_addr: SocketAddr,
     /// Dropping the sender tells every task to stop.
-    _shutdown: watch::Sender<()>,
+    shutdown: watch::Sender<()>,
 }
 
 impl FakeDiscord {
@@ -362,6 +362,7 @@ impl FakeDiscord {
                 uploads: Vec::new(),
                 files: std::collections::HashMap::new(),
                 user_files: std::collections::HashMap::new(),
+                opened: Vec::new(),
             }),
             changed: Notify::new(),
         });
@@ -373,7 +374,7 @@ impl FakeDiscord {
             shared,
             rest_addr,
             gateway_addr,
-            _shutdown: shutdown,
+            shutdown,
         })
     }
 
@@ -454,21 +455,42 @@ impl FakeDiscord {
     /// value. The file is served at the attachment's `url` on the REST address (Discord's CDN
     /// here), so the bot's `Attachment::download` fetches these bytes.
     pub fn upload(&self, filename: &str, bytes: &[u8]) -> String {
+        self.upload_as(filename, bytes, bytes.len(), Some("text/plain; charset=utf-8"))
+    }
+
+    /// [`FakeDiscord::upload`] with the size and content type the attachment declares given
+    /// apart from the bytes served (a file larger than Discord said, an image, no type at all).
+    pub fn upload_as(&self, filename: &str, bytes: &[u8], size: usize, content_type: Option<&str>) -> String {
         let mut state = self.shared.lock();
         let id = state.ids.next().to_string();
         let url = format!("{}{}{id}/{filename}", self.shared.rest_url, rest::ATTACHMENTS);
-        let attachment = serde_json::json!({
+        let mut attachment = serde_json::json!({
             "id": id,
             "filename": filename,
-            "size": bytes.len(),
+            "size": size,
             "url": url,
             "proxy_url": url,
-            "content_type": "text/plain; charset=utf-8",
             "ephemeral": true,
         });
+        if let Some(kind) = content_type {
+            attachment["content_type"] = kind.into();
+        }
         state.files.insert(url, bytes.to_vec());
         state.user_files.insert(id.clone(), attachment);
         id
+    }
+
+    /// The guild's owner lets every member use `/name` whatever the permissions the bot asked
+    /// for it (Discord's Server Settings → Integrations): its members' interactions then carry
+    /// their own permissions, Manage Server or not.
+    pub fn open_command(&self, guild: GuildId, name: &str) {
+        self.shared.lock().opened.push((guild, name.to_owned()));
+    }
+
+    /// Discord goes away: the gateway closes every connection and takes no new one, and the
+    /// REST server stops (a lost network, an outage). For good: nothing restarts them.
+    pub fn stop(&self) {
+        let _ = self.shutdown.send(());
     }
 
     /// Adds a user who is a member of every guild, with the given role.

@@ -100,6 +100,9 @@ pub(crate) struct State {
     /// Files users have uploaded for an attachment option ([`crate::FakeDiscord::upload`]), by
     /// attachment id: the attachment object a command's `resolved.attachments` carries.
     pub user_files: std::collections::HashMap<String, serde_json::Value>,
+    /// Commands a guild lets every member use whatever their `default_member_permissions`
+    /// (Server Settings → Integrations), by guild and name.
+    pub opened: Vec<(GuildId, String)>,
 }
 
 impl State {

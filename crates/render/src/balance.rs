@@ -89,6 +89,7 @@ impl Figures {
                 Verdict::Medium => "medium: wins ≥ 90% and loses < 60% HP".to_owned(),
                 Verdict::Hard => "hard: wins ≥ 50%".to_owned(),
                 Verdict::Deadly => "deadly: wins < 50%".to_owned(),
+                Verdict::Stalemate => "stalemate: ≥ 50% halted".to_owned(),
             })
             .collect();
         bands.join(" · ")

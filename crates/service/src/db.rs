@@ -442,6 +442,54 @@ impl Db {
     }
 }
 
+/// `gogobee backup` of a SQLite database: the file `url` names, opened read-only (never
+/// created, never migrated), copied with `VACUUM INTO` to `to`, which must not exist. A file
+/// that is not there is refused, naming the path.
+pub async fn backup_sqlite(url: &str, to: &std::path::Path) -> Result<(), ServiceError> {
+    use sea_orm::ConnectionTrait as _;
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .ok_or_else(|| ServiceError::InvalidInput(format!("{url} is not a SQLite database URL")))?;
+    let path = rest.split_once('?').map_or(rest, |(path, _)| path);
+    if path.is_empty() || path == ":memory:" {
+        return Err(ServiceError::InvalidInput(
+            "An in-memory database has nothing to back up: name the database file.".into(),
+        ));
+    }
+    let source = std::path::Path::new(path);
+    if !source.is_file() {
+        return Err(ServiceError::InvalidInput(format!(
+            "There is no database at {}: nothing to back up (check --db or DATABASE_URL).",
+            source.display()
+        )));
+    }
+    if to.exists() {
+        return Err(ServiceError::InvalidInput(format!(
+            "{} already exists: back up to a new file.",
+            to.display()
+        )));
+    }
+    let options = SqliteConnectOptions::new()
+        .filename(source)
+        .read_only(true)
+        .create_if_missing(false);
+    let pool = sea_orm::sqlx::SqlitePool::connect_with(options)
+        .await
+        .map_err(|e| ServiceError::InvalidInput(format!("Cannot open {}: {e}", source.display())))?;
+    let conn = sea_orm::SqlxSqliteConnector::from_sqlx_sqlite_pool(pool);
+    let copied = conn
+        .execute_raw(sea_orm::Statement::from_sql_and_values(
+            sea_orm::DbBackend::Sqlite,
+            "VACUUM INTO ?",
+            [to.to_string_lossy().into_owned().into()],
+        ))
+        .await;
+    conn.close().await?;
+    copied?;
+    Ok(())
+}
+
 impl Access for Db {
     type Conn = DatabaseConnection;
 

@@ -41,7 +41,9 @@ pub use cmd::expedition::{ExpeditionView, RoomEntered};
 pub use cmd::hospital::{HospitalView, Paid, Payment};
 pub use cmd::roll::Rolled;
 pub use convert::{InterruptsToday, Pack};
-pub use db::{Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK, SQLITE_PAGE_SIZE, WriteTxn, remove_sqlite_files};
+pub use db::{
+    Backend, DEFAULT_DATABASE_URL, Db, MIGRATION_LOCK, SQLITE_PAGE_SIZE, WriteTxn, backup_sqlite, remove_sqlite_files,
+};
 pub use error::{ServiceError, database_errors};
 pub use notice::Notice;
 pub use scheduler::{Fired, TurnTimedOut, worker_id};

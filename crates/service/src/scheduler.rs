@@ -118,7 +118,7 @@ impl Service {
             let (mut batch, claimed) = self.fire_timer_batch(now, worker_id, BATCH).await?;
             fired.append(&mut batch);
             if (claimed as u64) < BATCH {
-                self.compact_if_due(now).await;
+                self.compact_if_due(now);
                 return Ok(fired);
             }
         }

@@ -38,6 +38,11 @@ pub struct Service {
     pub(crate) last_compaction: Arc<Mutex<Option<DateTimeUtc>>>,
     /// Fights paused for want of players (`cmd::turn_timer`), read once from the database.
     pub(crate) paused_fights: Arc<tokio::sync::OnceCell<Mutex<HashSet<i64>>>>,
+    /// `/homebrew balance`'s questions, running and waiting (`cmd::balance`).
+    pub(crate) balance: Arc<crate::cmd::balance::BalancePool>,
+    /// How a retention pass spreads its transactions, and whether one is running.
+    pub(crate) compaction: crate::cmd::retention::CompactionPace,
+    pub(crate) compacting: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A combat command's result: everything the renderer needs.
@@ -91,6 +96,11 @@ impl Service {
             retention: None,
             last_compaction: Arc::default(),
             paused_fights: Arc::default(),
+            balance: Arc::new(crate::cmd::balance::BalancePool::new(
+                crate::cmd::balance::BalanceLimits::default(),
+            )),
+            compaction: crate::cmd::retention::CompactionPace::default(),
+            compacting: Arc::default(),
         }
     }
 

@@ -19,6 +19,7 @@ on_every_backend! {
     a_duel_is_fought_to_zero_hp_and_changes_only_the_streaks => crate::a_duel_is_fought_to_zero_hp_and_changes_only_the_streaks;
     challenges_are_refused_for_who_cannot_duel => crate::challenges_are_refused_for_who_cannot_duel;
     a_duel_played_blow_by_blow_under_every_ruleset_ends_without_a_death => crate::a_duel_played_blow_by_blow_under_every_ruleset_ends_without_a_death;
+    retiring_voids_the_characters_open_challenges => crate::retiring_voids_the_characters_open_challenges;
 }
 
 fn now() -> DateTimeUtc {
@@ -252,5 +253,34 @@ async fn a_duel_played_blow_by_blow_under_every_ruleset_ends_without_a_death(db:
             "{ruleset}: HP as before"
         );
     }
+    Ok(())
+}
+
+/// A challenge made before its challenger (or the challenged) retires cannot be accepted: the
+/// retired side is no one's to play. Retiring voids the open challenges; no duel starts.
+async fn retiring_voids_the_characters_open_challenges(db: Db) -> Result<(), ServiceError> {
+    let svc = Service::new(db);
+    let camp = campaign(&svc).await?;
+    for (player, name) in [("alice", "Aria"), ("bob", "Bram"), ("carol", "Cato")] {
+        svc.create_character(camp, player, name, "human", "fighter", now())
+            .await?;
+    }
+    let to_bram = svc.arena_challenge(camp, CHANNEL, "carol", "bob", now()).await?;
+    let to_cato = svc.arena_challenge(camp, CHANNEL, "alice", "carol", now()).await?;
+    let asked = svc.retire_ask(camp, "carol").await?;
+    svc.retire_confirm(camp, "carol", asked.character_id, asked.version)
+        .await?;
+    for offer in [&to_bram, &to_cato] {
+        let answerer = if offer.challenged == "Bram" { "bob" } else { "carol" };
+        let refused = svc.arena_accept(camp, answerer, offer.duel_id, now()).await;
+        assert!(refused.is_err(), "a void challenge accepted: {refused:?}");
+        assert!(svc.arena_offer(camp, offer.duel_id).await.is_err(), "still offered");
+    }
+    assert!(
+        svc.combat_status(camp, CHANNEL).await.is_err(),
+        "no duel started in the channel"
+    );
+    // Bram can be challenged again, by someone who plays.
+    svc.arena_challenge(camp, CHANNEL, "alice", "bob", now()).await?;
     Ok(())
 }

@@ -2,7 +2,8 @@
 //! join past it is refused, changing nothing); a character is found by name through an index,
 //! not by reading the campaign's characters; the retention policy compacts finished fights
 //! older than the period to their summary and seed and deletes old fired timers, and replay
-//! keeps working for every fight it keeps.
+//! keeps working for every fight it keeps; a backlog goes in small transactions with commands
+//! served between them.
 
 #[macro_use]
 mod common;
@@ -16,6 +17,7 @@ on_every_backend! {
     a_fight_holds_at_most_the_cap => crate::a_fight_holds_at_most_the_cap;
     gm_hp_finds_a_character_by_name_among_many => crate::gm_hp_finds_a_character_by_name_among_many;
     retention_keeps_replay_for_what_it_keeps => crate::retention_keeps_replay_for_what_it_keeps;
+    a_retention_backlog_is_compacted_in_small_transactions_and_a_command_is_served_between_them => crate::a_retention_backlog_is_compacted_in_small_transactions_and_a_command_is_served_between_them;
 }
 
 fn now() -> DateTimeUtc {
@@ -211,10 +213,48 @@ async fn retention_keeps_replay_for_what_it_keeps(db: Db) -> Result<(), ServiceE
     svc.gm_end_combat(camp, next_door, now()).await?;
     let policy = Service::new(db.clone()).with_retention(Duration::days(1));
     policy.fire_due_timers(now() + Duration::days(3), "w").await?;
+    // It runs on a task of its own.
+    while policy.compacting() {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     let row = combat::Entity::find_by_id(open.combat_id)
         .one(db.conn())
         .await?
         .expect("kept");
     assert!(row.compacted_at.is_some());
+    Ok(())
+}
+
+/// A backlog of 25 finished fights compacted 5 a transaction with a pause between: five
+/// transactions, and a member's command sent meanwhile is answered before the pass ends.
+async fn a_retention_backlog_is_compacted_in_small_transactions_and_a_command_is_served_between_them(
+    db: Db,
+) -> Result<(), ServiceError> {
+    use chrono::Duration;
+    use sea_orm::EntityTrait;
+    use service::entity::combat;
+    const FIGHTS: u64 = 25;
+    const PAUSE: std::time::Duration = std::time::Duration::from_millis(150);
+    let svc = Service::new(db.clone()).with_compaction_pace(5, PAUSE);
+    let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
+    for _ in 0..FIGHTS {
+        svc.gm_spawn(camp, CHANNEL, "goblin", 1, now()).await?;
+        svc.gm_end_combat(camp, CHANNEL, now()).await?;
+    }
+    let pass = {
+        let svc = svc.clone();
+        tokio::spawn(async move { svc.compact_finished(now() + Duration::days(2), Duration::days(1)).await })
+    };
+    tokio::time::sleep(PAUSE / 2).await;
+    let sent = std::time::Instant::now();
+    svc.create_character(camp, "alice", "Aria", "human", "fighter", now())
+        .await?;
+    let took = sent.elapsed();
+    assert!(!pass.is_finished(), "the command was served while the pass ran");
+    assert!(took < PAUSE * 3, "the command took {took:?}");
+    let done = pass.await.expect("the pass never panics")?;
+    assert_eq!((done.combats, done.transactions), (FIGHTS, FIGHTS / 5), "{done:?}");
+    let left = combat::Entity::find().all(db.conn()).await?;
+    assert!(left.iter().all(|c| c.compacted_at.is_some()), "every fight compacted");
     Ok(())
 }

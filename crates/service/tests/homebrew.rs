@@ -10,7 +10,7 @@ use chrono::{TimeZone, Utc};
 use engine::balance::Verdict;
 use engine::content::Item;
 use engine::{Combatant, Event};
-use service::cmd::balance::{BalanceAsk, DUELS};
+use service::cmd::balance::{BalanceAsk, BalanceLimits, DUELS};
 use service::cmd::combat::PlayerCommand;
 use service::cmd::gm::Spawn;
 use service::{CombatUpdate, DateTimeUtc, Db, Service, ServiceError};
@@ -244,8 +244,18 @@ fn ask(monster: &str, count: u32, party: &str) -> BalanceAsk {
     }
 }
 
+/// Questions asked back to back, each running all its duels (no cooldown, a budget no debug
+/// build reaches).
+fn every_question_whole() -> BalanceLimits {
+    BalanceLimits {
+        cooldown: std::time::Duration::ZERO,
+        budget: std::time::Duration::from_mins(10),
+        ..BalanceLimits::default()
+    }
+}
+
 async fn balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules(db: Db) -> Result<(), ServiceError> {
-    let svc = Service::new(db);
+    let svc = Service::new(db).with_balance_limits(every_question_whole());
     let a = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
     let b = svc.campaign_for("guild-b", CHANNEL, now()).await?.id;
     svc.homebrew_import(a, EXAMPLE, now()).await?;
@@ -303,7 +313,7 @@ async fn balance_duels_a_homebrew_monster_in_its_guild_under_the_campaigns_rules
 }
 
 async fn balance_verdicts_of_built_in_monsters_match_their_odds(db: Db) -> Result<(), ServiceError> {
-    let svc = Service::new(db);
+    let svc = Service::new(db).with_balance_limits(every_question_whole());
     let camp = svc.campaign_for("guild-a", CHANNEL, now()).await?.id;
     // Two rats (AC 12, a 1d4+2 bite at +4) cannot beat a fifth-level fighter (44 HP, two attacks).
     let rats = svc.homebrew_balance(camp, &ask("giant rat", 2, "fighter:5")).await?;

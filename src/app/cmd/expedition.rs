@@ -47,7 +47,7 @@ impl Expedition {
                     return Ok(vec![asked]);
                 }
                 let view = s.start_expedition(campaign, me, &zone, ctx.now).await?;
-                let name = s.sheet(campaign, me).await?.name;
+                let name = view.character.clone();
                 // TwinBee's return narration on the first outing after a Hospital stay (§8.6).
                 let key = if view.returning_from_hospital {
                     Key::ExpeditionResume
@@ -76,7 +76,7 @@ impl Expedition {
             },
             Self::Advance => {
                 let room = s.advance(campaign, ctx.channel(), me, ctx.now).await?;
-                let name = s.sheet(campaign, me).await?.name;
+                let name = room.expedition.character.clone();
                 let monsters = room
                     .encounter
                     .as_ref()

@@ -127,11 +127,31 @@ impl Homebrew {
             }
             Self::Balance(ask) => {
                 let balance = s.homebrew_balance(campaign, &ask).await?;
-                render::balance::message(&render::balance::Figures {
+                let mut notes = Vec::new();
+                if balance.queued_behind > 0 {
+                    notes.push(format!(
+                        "Queued: {} question(s) were waiting ahead of this one.",
+                        balance.queued_behind
+                    ));
+                }
+                if balance.cut_short() {
+                    notes.push(format!(
+                        "Stopped at the time budget after {} of {} duels.",
+                        balance.tally.duels,
+                        service::cmd::balance::DUELS
+                    ));
+                }
+                let mut message = render::balance::message(&render::balance::Figures {
                     matchup: balance.matchup,
                     ruleset: balance.ruleset.name().to_owned(),
                     tally: balance.tally,
-                })
+                });
+                if let Some(text) = message.embeds.first_mut().and_then(|e| e.description.as_mut())
+                    && !notes.is_empty()
+                {
+                    text.insert_str(0, &format!("{}\n", notes.join("\n")));
+                }
+                message
             }
         };
         Ok(vec![Reply::public(reply)])

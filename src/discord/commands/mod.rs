@@ -18,6 +18,8 @@ pub type Options = BTreeMap<String, String>;
 
 type Command = poise::Command<Data, Error>;
 type AppContext<'a> = poise::ApplicationContext<'a, Data, Error>;
+/// An option that could not be read, as poise reports it.
+type Unreadable<'a> = Box<poise::FrameworkError<'a, Data, Error>>;
 
 /// The game's commands as poise dispatches them.
 pub fn all() -> Vec<Command> {
@@ -202,20 +204,25 @@ fn slash(ctx: AppContext<'_>) -> poise::BoxFuture<'_, Result<(), poise::Framewor
         let Some(spec) = spec_of(ctx) else {
             return Ok(());
         };
-        let options = options(ctx, spec).await?;
-        super::play(poise::Context::Application(ctx), spec.path, options)
+        let (options, file) = options(ctx, spec).map_err(|e| *e)?;
+        super::play(poise::Context::Application(ctx), spec, options, file)
             .await
             .map_err(|error| poise::FrameworkError::new_command(poise::Context::Application(ctx), error))
     })
 }
 
 /// The invocation's options by name: text as typed, a number, a choice by its name, a user by
-/// id, a file as its text (the loader refuses one over 256 KB, listing why). A number outside
-/// the registered range, or a choice that is not one (which Discord's client never sends), is
-/// an option that could not be read.
-async fn options<'a>(ctx: AppContext<'a>, spec: &Spec) -> Result<Options, poise::FrameworkError<'a, Data, Error>> {
+/// id; and its attached file, not yet downloaded ([`super::attachment`]: [`super::play`]
+/// checks it first). A number outside the registered range, or a choice that is not one
+/// (which Discord's client never sends), is an option that could not be read.
+fn options<'a>(ctx: AppContext<'a>, spec: &Spec) -> Result<(Options, Option<super::attachment::File>), Unreadable<'a>> {
+    let mut file = None;
     let unreadable = |input: i64, why: String| {
-        poise::FrameworkError::new_argument_parse(poise::Context::Application(ctx), Some(input.to_string()), why.into())
+        Box::new(poise::FrameworkError::new_argument_parse(
+            poise::Context::Application(ctx),
+            Some(input.to_string()),
+            why.into(),
+        ))
     };
     let mut options = Options::new();
     for given in ctx.args {
@@ -234,18 +241,21 @@ async fn options<'a>(ctx: AppContext<'a>, spec: &Spec) -> Result<Options, poise:
             serenity::ResolvedValue::Number(x) => x.to_string(),
             serenity::ResolvedValue::Boolean(b) => b.to_string(),
             serenity::ResolvedValue::User(user, _) => user.id.to_string(),
-            serenity::ResolvedValue::Attachment(file) => match file.download().await {
-                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                Err(error) => {
-                    let ctx = poise::Context::Application(ctx);
-                    return Err(poise::FrameworkError::new_command(ctx, error.into()));
-                }
-            },
+            serenity::ResolvedValue::Attachment(attached) => {
+                file = Some(super::attachment::File {
+                    option: given.name.to_owned(),
+                    filename: attached.filename.clone(),
+                    url: attached.url.clone(),
+                    size: u64::from(attached.size),
+                    content_type: attached.content_type.clone(),
+                });
+                continue;
+            }
             _ => continue,
         };
         options.insert(given.name.to_owned(), value);
     }
-    Ok(options)
+    Ok((options, file))
 }
 
 /// Every listed option's autocomplete: up to 25 names from the list its spec declares.

@@ -156,6 +156,16 @@ impl Service {
             characters::get(conn, d.challenger_id).await?,
             characters::get(conn, d.challenged_id).await?,
         );
+        // A side no player owns any more (retired) voids the challenge.
+        if let Some(gone) = [&a, &b]
+            .into_iter()
+            .find(|c| c.player_id.starts_with(crate::settle::names::RETIRED))
+        {
+            return Err(ServiceError::Arena(format!(
+                "This challenge is void: {} has retired.",
+                gone.name
+            )));
+        }
         Ok(Challenge {
             duel_id,
             challenger: a.name,

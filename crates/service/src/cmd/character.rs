@@ -50,6 +50,9 @@ impl Service {
         class: &str,
         now: DateTimeUtc,
     ) -> Result<Sheet, ServiceError> {
+        // The sheet it answers with reads the campaign's content: loaded before anything is
+        // written, so content that does not load refuses the command and stores nothing.
+        let content = self.content(campaign_id).await?;
         if characters::for_player(self.db().conn(), campaign_id, player_id)
             .await?
             .is_some()
@@ -85,7 +88,7 @@ impl Service {
         let row = characters::create(self.db().conn(), new, now)
             .await
             .map_err(|e| crate::settle::names::name_race(e, name))?;
-        Sheet::of(&row, &*self.content(campaign_id).await?)
+        Sheet::of(&row, &content)
     }
 
     /// `/character sheet`.
@@ -142,26 +145,29 @@ impl Service {
         gear: &str,
         off_hand: bool,
     ) -> Result<Sheet, ServiceError> {
+        let content = self.content(campaign_id).await?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
         let row = characters::modify(self.db(), row, |row| equip_on(row, gear, off_hand)).await?;
-        Sheet::of(&row, &*self.content(campaign_id).await?)
+        Sheet::of(&row, &content)
     }
 
     /// `/unequip <slot or gear>`: `weapon` (main hand), `off hand`, `armor`, `shield`, or the
     /// name of something worn or wielded; it goes into the pack. Not during a fight.
     pub async fn unequip(&self, campaign_id: i64, player_id: &str, what: &str) -> Result<Sheet, ServiceError> {
+        let content = self.content(campaign_id).await?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
         let row = characters::modify(self.db(), row, |row| unequip_on(row, what)).await?;
-        Sheet::of(&row, &*self.content(campaign_id).await?)
+        Sheet::of(&row, &content)
     }
 
     /// `/character levelup`: raises the level to what the XP has earned
     /// ([`engine::content::data::LevelsDef::level_for_xp`]); max HP grows and current HP with it. Not during a fight.
     pub async fn level_up(&self, campaign_id: i64, player_id: &str) -> Result<Sheet, ServiceError> {
+        let content = self.content(campaign_id).await?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
@@ -184,7 +190,7 @@ impl Service {
             set_level(row, earned)
         })
         .await?;
-        Sheet::of(&updated, &*self.content(campaign_id).await?)
+        Sheet::of(&updated, &content)
     }
 }
 

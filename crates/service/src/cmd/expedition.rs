@@ -27,6 +27,8 @@ use crate::{CombatUpdate, DateTimeUtc, Service, ServiceError};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpeditionView {
     pub expedition_id: i64,
+    /// The exploring character's name.
+    pub character: String,
     pub zone: Zone,
     pub tier: u8,
     /// Rooms entered so far (0 before the first).
@@ -59,10 +61,11 @@ fn zone_id(zone: &ZoneDef) -> Result<Zone, ServiceError> {
     Zone::named(&zone.name).ok_or_else(|| ServiceError::InvalidInput(format!("zone `{}` has no id", zone.name)))
 }
 
-fn view(row: &expedition::Model) -> Result<ExpeditionView, ServiceError> {
+fn view(row: &expedition::Model, character: &str) -> Result<ExpeditionView, ServiceError> {
     let zone = parse_zone(&row.zone)?;
     Ok(ExpeditionView {
         expedition_id: row.id,
+        character: character.to_owned(),
         zone: zone_id(zone)?,
         tier: zone.tier,
         room: u32::try_from(row.room).unwrap_or(0),
@@ -111,6 +114,9 @@ impl Service {
         now: DateTimeUtc,
     ) -> Result<ExpeditionView, ServiceError> {
         let zone = parse_zone(zone)?;
+        // Its rooms meet the campaign's content: content that does not load refuses the start,
+        // saying why, before anything is written.
+        self.content(campaign_id).await?;
         let txn = self.db().begin_write().await?;
         let mut row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
@@ -152,7 +158,7 @@ impl Service {
         txn.commit().await?;
         Ok(ExpeditionView {
             returning_from_hospital: returning,
-            ..view(&new)?
+            ..view(&new, &row.name)?
         })
     }
 
@@ -160,7 +166,11 @@ impl Service {
     pub async fn expedition(&self, campaign_id: i64, player_id: &str) -> Result<Option<ExpeditionView>, ServiceError> {
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
-        active(conn, row.id).await?.as_ref().map(view).transpose()
+        active(conn, row.id)
+            .await?
+            .as_ref()
+            .map(|e| view(e, &row.name))
+            .transpose()
     }
 
     /// `/expedition advance`: enter the next room. A room with monsters starts a combat in
@@ -274,7 +284,7 @@ impl Service {
             None => None,
         };
         Ok(Some(RoomEntered {
-            expedition: view(&exp)?,
+            expedition: view(&exp, &row.name)?,
             difficult,
             terrain_source: &zone.difficult_terrain,
             harvested,
@@ -312,6 +322,9 @@ impl Service {
         status: &str,
         now: DateTimeUtc,
     ) -> Result<(ExpeditionView, Sheet), ServiceError> {
+        // The sheet it answers with needs the campaign's content: read before anything is
+        // written, so content that does not load refuses the command and stores nothing.
+        let content = self.content(campaign_id).await?;
         let txn = self.db().begin_write().await?;
         let row = Self::character_of(&*txn, campaign_id, player_id).await?;
         Self::not_fighting(&*txn, &row).await?;
@@ -355,7 +368,8 @@ impl Service {
             ended_at: Some(now),
             ..exp
         };
-        Ok((view(&ended)?, Sheet::of(&row, &*self.content(campaign_id).await?)?))
+        let sheet = Sheet::of(&row, &content)?;
+        Ok((view(&ended, &row.name)?, sheet))
     }
 }
 

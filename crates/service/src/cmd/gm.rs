@@ -231,6 +231,9 @@ impl Service {
                     return Ok(HpAdjusted::InCombat(update));
                 }
             }
+            // The stored character's sheet reads the campaign's content: loaded before the
+            // write, so content that does not load refuses the change and stores nothing.
+            let content = self.content(campaign_id).await?;
             let row = characters::by_name(self.db(), campaign_id, target)
                 .await?
                 .ok_or_else(|| {
@@ -247,10 +250,7 @@ impl Service {
                 Ok(())
             })
             .await?;
-            Ok(HpAdjusted::Character(Sheet::of(
-                &row,
-                &*self.content(campaign_id).await?,
-            )?))
+            Ok(HpAdjusted::Character(Sheet::of(&row, &content)?))
         })
     }
 
@@ -311,6 +311,7 @@ impl Service {
         if !(1..=MAX_LEVEL).contains(&level) {
             return Err(ServiceError::InvalidInput(format!("Levels run from 1 to {MAX_LEVEL}.")));
         }
+        let content = self.content(campaign_id).await?;
         let conn = self.db().conn();
         let row = Self::character_of(conn, campaign_id, player_id).await?;
         Self::not_fighting(conn, &row).await?;
@@ -326,7 +327,7 @@ impl Service {
             Ok(())
         })
         .await?;
-        Sheet::of(&row, &*self.content(campaign_id).await?)
+        Sheet::of(&row, &content)
     }
 
     /// `/gm end`: ends the channel's fight with no winner; HP and consumables go back to

@@ -2,14 +2,18 @@
 //! event log is kept for the retention period ([`Service::with_retention`], the bot's
 //! `RETENTION_DAYS`, default [`DEFAULT_RETENTION_DAYS`]); after it the log and the
 //! denormalised rows are dropped and the state becomes a summary (outcome, who fought, how it
-//! ended for each), keeping the seed. Fired timers go after the same period. Replay re-runs a
+//! ended for each), keeping the seed. Fired timers go after the same period. A pass works in
+//! small transactions with a pause between them, on a task of its own, so a backlog (the first
+//! pass after an upgrade) never holds a member's command for long. Replay re-runs a
 //! kept fight from the state it was created with and its logged commands and checks that every
 //! command gives the events it gave and the fight ends in the state stored.
+
+use std::sync::atomic::Ordering;
 
 use chrono::Duration;
 use engine::Combat;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::entity::{combat, combat_event, combat_snapshot, combat_start, readied_action, timer, turn_resources};
 use crate::store::{Live, Logged};
@@ -30,6 +34,32 @@ pub struct Compacted {
     pub log_rows: u64,
     /// Fired timers deleted.
     pub timers: u64,
+    /// Write transactions that compacted or deleted something.
+    pub transactions: u64,
+}
+
+/// Fights compacted in one transaction.
+pub const COMPACTION_BATCH: u64 = 100;
+/// Fired timers deleted in one transaction.
+pub const TIMER_BATCH: u64 = 1_000;
+/// The pause between two of a pass's transactions: commands waiting for the database (on
+/// SQLite, for its one writer) are served in it.
+pub const COMPACTION_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// How a retention pass spreads its work ([`Service::with_compaction_pace`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionPace {
+    pub fights: u64,
+    pub pause: std::time::Duration,
+}
+
+impl Default for CompactionPace {
+    fn default() -> Self {
+        Self {
+            fights: COMPACTION_BATCH,
+            pause: COMPACTION_PAUSE,
+        }
+    }
 }
 
 /// A replay's verdict.
@@ -56,9 +86,20 @@ impl Service {
         self
     }
 
+    /// This service compacts `fights` fights a transaction with `pause` between two
+    /// transactions instead of [`COMPACTION_BATCH`] and [`COMPACTION_PAUSE`].
+    pub fn with_compaction_pace(mut self, fights: u64, pause: std::time::Duration) -> Self {
+        self.compaction = CompactionPace {
+            fights: fights.max(1),
+            pause,
+        };
+        self
+    }
+
     /// Applies the retention policy if one is set and an hour has passed since it last ran
-    /// here (called by [`Service::fire_due_timers`]).
-    pub(crate) async fn compact_if_due(&self, now: DateTimeUtc) {
+    /// here (called by [`Service::fire_due_timers`]), on a task of its own: the timers fire
+    /// meanwhile, and a pass still running is not started again.
+    pub(crate) fn compact_if_due(&self, now: DateTimeUtc) {
         let Some(keep) = self.retention else {
             return;
         };
@@ -69,30 +110,102 @@ impl Service {
             }
             *last = Some(now);
         }
-        match self.compact_finished(now, keep).await {
-            Ok(done) if done != Compacted::default() => {
-                tracing::info!(
-                    combats = done.combats,
-                    log_rows = done.log_rows,
-                    timers = done.timers,
-                    "retention"
-                );
-            }
-            Ok(_) => {}
-            Err(error) => tracing::warn!(%error, "retention pass failed; next one in an hour"),
+        if self.compacting.swap(true, Ordering::AcqRel) {
+            return;
         }
+        let service = self.clone();
+        tokio::spawn(async move {
+            match service.compact_finished(now, keep).await {
+                Ok(done) if done != Compacted::default() => {
+                    tracing::info!(
+                        combats = done.combats,
+                        log_rows = done.log_rows,
+                        timers = done.timers,
+                        transactions = done.transactions,
+                        "retention"
+                    );
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "retention pass failed; next one in an hour"),
+            }
+            service.compacting.store(false, Ordering::Release);
+        });
+    }
+
+    /// Whether a retention pass started by the scheduler is still running.
+    pub fn compacting(&self) -> bool {
+        self.compacting.load(Ordering::Acquire)
     }
 
     /// Compacts fights finished (not active) before `now - keep` to their summary and seed,
     /// dropping their event log and denormalised rows, and deletes timers fired before then.
     /// Active fights and fights finished since are untouched (their replay keeps working).
+    /// A transaction compacts at most [`COMPACTION_BATCH`] fights (or deletes as many
+    /// timers' worth, [`TIMER_BATCH`]) and the next waits [`COMPACTION_PAUSE`], so a
+    /// backlog never holds the database (SQLite's one writer) for long: commands are served
+    /// between two batches.
     pub async fn compact_finished(&self, now: DateTimeUtc, keep: Duration) -> Result<Compacted, ServiceError> {
         let cutoff = now - keep;
+        let pace = self.compaction;
+        let mut done = Compacted::default();
+        loop {
+            let batch = self.compact_batch(now, cutoff, pace.fights).await?;
+            if batch.combats == 0 {
+                break;
+            }
+            done.combats += batch.combats;
+            done.log_rows += batch.log_rows;
+            done.transactions += 1;
+            if batch.combats < pace.fights {
+                break;
+            }
+            tokio::time::sleep(pace.pause).await;
+        }
+        loop {
+            let fired: Vec<i64> = timer::Entity::find()
+                .filter(timer::Column::FiredAt.lt(cutoff))
+                .order_by_asc(timer::Column::Id)
+                .limit(TIMER_BATCH)
+                .all(self.db().conn())
+                .await?
+                .into_iter()
+                .map(|t| t.id)
+                .collect();
+            if fired.is_empty() {
+                break;
+            }
+            let txn = self.db().begin_write().await?;
+            done.timers += timer::Entity::delete_many()
+                .filter(timer::Column::Id.is_in(fired.iter().copied()))
+                .filter(timer::Column::FiredAt.lt(cutoff))
+                .exec(&*txn)
+                .await?
+                .rows_affected;
+            txn.commit().await?;
+            done.transactions += 1;
+            if (fired.len() as u64) < TIMER_BATCH {
+                break;
+            }
+            tokio::time::sleep(pace.pause).await;
+        }
+        Ok(done)
+    }
+
+    /// One transaction of [`Service::compact_finished`]: up to `limit` fights finished before
+    /// `cutoff`, oldest first.
+    async fn compact_batch(
+        &self,
+        now: DateTimeUtc,
+        cutoff: DateTimeUtc,
+        limit: u64,
+    ) -> Result<Compacted, ServiceError> {
         let txn = self.db().begin_write().await?;
         let finished = combat::Entity::find()
             .filter(combat::Column::Status.ne(crate::repo::combats::ACTIVE))
             .filter(combat::Column::UpdatedAt.lt(cutoff))
             .filter(combat::Column::CompactedAt.is_null())
+            .order_by_asc(combat::Column::Id)
+            .limit(limit)
             .all(&*txn)
             .await?;
         let mut done = Compacted::default();
@@ -135,11 +248,6 @@ impl Service {
                 .exec(&*txn)
                 .await?;
         }
-        done.timers = timer::Entity::delete_many()
-            .filter(timer::Column::FiredAt.lt(cutoff))
-            .exec(&*txn)
-            .await?
-            .rows_affected;
         txn.commit().await?;
         Ok(done)
     }

@@ -15,8 +15,7 @@ use crate::repo::characters;
 use crate::settle::names::{check_name, free, name_race};
 use crate::{Service, ServiceError};
 
-/// The `player_id` prefix of retired characters.
-pub const RETIRED: &str = "retired:";
+pub use crate::settle::names::RETIRED;
 
 /// How many a leaderboard shows.
 pub const LEADERBOARD_SIZE: u64 = 10;
@@ -138,6 +137,9 @@ impl Service {
         if done.rows_affected != 1 {
             return Err(ServiceError::StaleButton);
         }
+        // A retired character fights no duel: its open challenges go (and an offer whose
+        // side has retired is refused anyway, `Service::arena_offer`).
+        crate::settle::duel::void_challenges(conn, row.id, chrono::Utc::now()).await?;
         Ok(row.name)
     }
 

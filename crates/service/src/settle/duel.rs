@@ -21,6 +21,27 @@ pub const FIGHTING: &str = "fighting";
 /// The duel ended (won, or halted).
 pub const OVER: &str = "over";
 
+/// Voids the challenges still waiting that `character_id` made or was offered (it retired):
+/// they read as declined, and no button accepts them. How many.
+pub(crate) async fn void_challenges<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    character_id: i64,
+    now: DateTimeUtc,
+) -> Result<u64, ServiceError> {
+    let voided = arena_duel::Entity::update_many()
+        .col_expr(arena_duel::Column::Status, Expr::value(DECLINED))
+        .col_expr(arena_duel::Column::EndedAt, Expr::value(now))
+        .filter(
+            sea_orm::Condition::any()
+                .add(arena_duel::Column::ChallengerId.eq(character_id))
+                .add(arena_duel::Column::ChallengedId.eq(character_id)),
+        )
+        .filter(arena_duel::Column::Status.eq(OFFERED))
+        .exec(conn)
+        .await?;
+    Ok(voided.rows_affected)
+}
+
 /// How a duel ended: written in the transaction of the command that ended it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuelEnd {

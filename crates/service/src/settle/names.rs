@@ -80,3 +80,6 @@ pub(crate) fn name_race(err: ServiceError, name: &str) -> ServiceError {
         other => other,
     }
 }
+
+/// The `player_id` prefix of retired characters.
+pub const RETIRED: &str = "retired:";
