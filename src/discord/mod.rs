@@ -397,6 +397,7 @@ async fn with_file(
                 payload: render::refusal_text(&why),
                 to_user: None,
                 running: None,
+                picture: None,
             }]
         })?
     };
