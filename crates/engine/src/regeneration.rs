@@ -5,11 +5,11 @@
 //! nothing that turn (reported as `RegenerationStopped`). Healing stops at its maximum, and the
 //! slain regenerate nothing.
 
-use crate::combat::Combat;
-use crate::combatant::CombatantId;
 use crate::content::DamageType;
-use crate::event::Event;
 use crate::resolve::Ctx;
+use crate::state::combat::Combat;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
 
 /// `amount` of `damage_type` landed on `id` (after its defences): damage of a type that stops its
 /// Regeneration stops it at its next turn's start.

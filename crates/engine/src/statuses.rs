@@ -7,10 +7,11 @@
 //! stacked: its duration becomes the longer of the two. A creature immune to the condition a
 //! status stands for (`condition = "paralyzed"` on the status) is never given it.
 
-use crate::combatant::CombatantId;
 use crate::content::statuses::{Affliction, EndsOnSave, StatusEffect, StatusKind};
-use crate::event::Event;
-use crate::resolve::{Ctx, PendingDamage};
+use crate::resolve::Ctx;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
+use crate::state::step::PendingDamage;
 
 /// A status takes hold of `target`: after a failed save, if the hit calls for one. The dead and
 /// the downed are left alone.

@@ -2,11 +2,13 @@
 //! turn starts, the upkeep (breath recharge, death saves, the AI thinking), and what ends with a
 //! turn. The models decide *when* turns start and end; this is *what* happens then.
 
-use crate::action_economy::TurnResources;
-use crate::combatant::{CombatantId, Controller, Side};
-use crate::event::Event;
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::resolve::Ctx;
+use crate::state::combatant::Controller;
+use crate::state::event::Event;
+use crate::state::ids::{CombatantId, Side};
+use crate::state::resources::TurnResources;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 /// Refuses to begin a fight already begun, or one without someone on each side (every model).
 pub fn can_begin(ctx: &Ctx) -> Result<(), RuleViolation> {

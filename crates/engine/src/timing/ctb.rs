@@ -34,16 +34,18 @@
 //! - A breath weapon is used with the action slot, outside the AP table: it ends the unit's
 //!   actions for the turn (the AI may still move).
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, MAX_ROUNDS};
-use crate::combatant::{Combatant, CombatantId};
-use crate::command::{BonusAction, Command};
 use crate::content::Spell;
-use crate::event::Placement;
-use crate::event::{ChargeEntry, Event, Outcome};
-use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::resolve::Ctx;
+use crate::state::combat::{Combat, MAX_ROUNDS};
+use crate::state::combatant::Combatant;
+use crate::state::command::{BonusAction, Command};
+use crate::state::event::Placement;
+use crate::state::event::{ChargeEntry, Event, Outcome};
+use crate::state::ids::CombatantId;
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::resources::Resource;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 pub use crate::state::ctb::{CtbSheet, StatusEffect, StatusKind};
 
@@ -137,7 +139,7 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
 }
 
 /// Who wins a race already run: the highest charge at or above 100, ties broken as documented.
-pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
+pub fn leader(combat: &crate::state::combat::Combat) -> Option<CombatantId> {
     combat
         .combatants
         .iter()
@@ -156,7 +158,7 @@ pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
 
 /// Every living unit as the race stands, for a display: the acting one first, then the fullest
 /// meter, the faster, the lower id.
-pub fn standings(combat: &crate::combat::Combat) -> Vec<&Combatant> {
+pub fn standings(combat: &crate::state::combat::Combat) -> Vec<&Combatant> {
     let mut units: Vec<&Combatant> = combat.combatants.iter().filter(|c| !c.is_dead()).collect();
     units.sort_by_key(|c| {
         (
@@ -171,7 +173,7 @@ pub fn standings(combat: &crate::combat::Combat) -> Vec<&Combatant> {
 
 /// Ticks until someone reaches 100: each tick adds every living unit's speed to its meter.
 /// Returns how many ticks passed.
-pub fn run_ticks(combat: &mut crate::combat::Combat) -> u64 {
+pub fn run_ticks(combat: &mut crate::state::combat::Combat) -> u64 {
     let mut ticks = 0;
     while leader(combat).is_none() {
         ticks += 1;
@@ -186,7 +188,7 @@ pub fn run_ticks(combat: &mut crate::combat::Combat) -> u64 {
 /// Who wins the next race, and after how many ticks: the unit acting now pays its 100 first (as
 /// its turn's end will), then the meters fill as in [`run_ticks`]. A forecast for the display —
 /// it assumes no speed changes meanwhile; the combat is not touched.
-pub fn next_to_act(combat: &crate::combat::Combat) -> Option<(CombatantId, u64)> {
+pub fn next_to_act(combat: &crate::state::combat::Combat) -> Option<(CombatantId, u64)> {
     if combat.outcome.is_some() || !combat.combatants.iter().any(|c| !c.is_dead()) {
         return None;
     }

@@ -31,17 +31,20 @@
 //!   Instant phase, or before the scene starts (`/instant` before `/combat start`), for round 1's.
 //! - *Armor durability*: the shared content has none, so scene end only resets abilities.
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Controller};
-use crate::command::Command;
+use crate::state::combat::{Combat, MAX_ROUNDS};
+use crate::state::combatant::{Combatant, Controller};
+use crate::state::command::Command;
+use crate::state::ids::CombatantId;
+use crate::state::ids::Ruleset;
+use crate::state::resources::Resource;
 
 use crate::dice::Dice;
-use crate::event::Placement;
-use crate::event::{Event, Outcome, StatInitiative};
-use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::resolve::Ctx;
+use crate::state::event::Placement;
+use crate::state::event::{Event, Outcome, StatInitiative};
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 pub use crate::state::tdgs::{Instant, InterruptUses, Limit, TdgsSheet};
 

@@ -36,16 +36,20 @@
 
 use crate::content::data::SpellDef;
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Controller};
-use crate::command::Command;
 use crate::content::Skill;
-use crate::event::Placement;
-use crate::event::{Event, InitiativeEntry, Outcome};
-use crate::reactions::{self, ReactionKind, ReactionTrigger, ReactionWindow};
-use crate::resolve::{Ctx, Step, Swing};
-use crate::violation::RuleViolation;
+use crate::reactions;
+use crate::resolve::Ctx;
+use crate::state::combat::{Combat, MAX_ROUNDS};
+use crate::state::combatant::{Combatant, Controller};
+use crate::state::command::Command;
+use crate::state::event::Placement;
+use crate::state::event::{Event, InitiativeEntry, Outcome};
+use crate::state::ids::CombatantId;
+use crate::state::ids::Ruleset;
+use crate::state::reactions::{ReactionKind, ReactionTrigger, ReactionWindow};
+use crate::state::resources::Resource;
+use crate::state::step::{Step, Swing};
+use crate::state::violation::RuleViolation;
 use crate::{behaviour, multiattack};
 
 pub use crate::state::ticks::{Activity, Cycle, Interruptibility, Observation, Phase, TicksSheet, TimelineState};
@@ -694,7 +698,7 @@ pub fn reactive_strike(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, 
         attacker: reactor,
         target,
         strike,
-        kind: crate::event::AttackKind::Opportunity,
+        kind: crate::state::event::AttackKind::Opportunity,
         swing: 1,
         of: 1,
         declared: true,
