@@ -10,7 +10,7 @@
 
 use crate::content::data::{AbilityDef, AfflictionDef};
 use crate::content::statuses::Affliction;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::Combat;
 use crate::state::combatant::Combatant;
 use crate::state::event::Event;

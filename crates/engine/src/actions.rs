@@ -3,10 +3,10 @@
 
 use crate::content::data::ItemEffectDef as ItemEffect;
 use crate::content::{Condition, Item, Skill, Spell};
+use crate::ctx::Ctx;
 use crate::dice::RollMode;
 use crate::movement;
 use crate::readied;
-use crate::resolve::Ctx;
 use crate::state::combat::Combat;
 use crate::state::command::Command;
 use crate::state::event::Event;

@@ -8,7 +8,7 @@
 
 use crate::content::data::{AfflictionDef, AuraDef};
 use crate::content::statuses::Affliction;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;
 use crate::state::movement::Band;

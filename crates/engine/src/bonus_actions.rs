@@ -4,8 +4,8 @@
 
 use crate::content::Spell;
 use crate::content::data::{Feature, RaceTrait};
+use crate::ctx::Ctx;
 use crate::dice::DiceExpr;
-use crate::resolve::Ctx;
 use crate::state::command::{BonusAction, CunningMove};
 use crate::state::event::{AttackKind, Event};
 use crate::state::ids::CombatantId;

@@ -6,7 +6,7 @@
 //! When it ends, every status it held up ends with it, on whoever holds one.
 
 use crate::content::Ability;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;
 

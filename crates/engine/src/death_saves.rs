@@ -4,8 +4,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::ctx::Ctx;
 use crate::dice::RollMode;
-use crate::resolve::Ctx;
 pub use crate::state::death_saves::{DeathSaveOutcome, DeathSaveResult, DeathSaveState};
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;

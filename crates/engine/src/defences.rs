@@ -5,7 +5,7 @@
 
 use crate::content::Condition;
 use crate::content::data::Defences;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combatant::Combatant;
 use crate::state::damage::{DamagePart, Defence};
 use crate::state::event::Event;

@@ -3,7 +3,7 @@
 //! the event log — and a replay — rebuilds it. Bands to its opponents open as a new fight's do;
 //! the fight's timing model gives it its place.
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::Combat;
 use crate::state::combatant::Combatant;
 use crate::state::command::Actor;

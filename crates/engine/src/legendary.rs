@@ -12,8 +12,8 @@
 //! (against the weakest such enemy), an ability ready and worth using.
 
 use crate::content::data::LegendaryEffect;
+use crate::ctx::Ctx;
 use crate::multiattack;
-use crate::resolve::Ctx;
 use crate::state::combat::Combat;
 use crate::state::combatant::{Combatant, Controller};
 use crate::state::event::{AttackKind, Event};

@@ -18,6 +18,7 @@ pub mod combatant;
 pub mod concentration;
 pub mod conditions;
 pub mod content;
+pub mod ctx;
 pub mod death_saves;
 pub mod defences;
 pub mod dice;

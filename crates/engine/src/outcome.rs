@@ -1,7 +1,7 @@
 //! The outcome of a fight (seed 000 §7, §8): victory when every enemy is dead, defeat when no
 //! party member can fight on, and what ends with the fight. Every timing model ends fights here.
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::event::{Event, Outcome};
 use crate::state::ids::{CombatantId, Side};
 

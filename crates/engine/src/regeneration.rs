@@ -6,7 +6,7 @@
 //! slain regenerate nothing.
 
 use crate::content::DamageType;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::Combat;
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;

@@ -12,98 +12,11 @@ use crate::state::command::{Actor, Command};
 use crate::state::event::{Event, Outcome};
 use crate::state::ids::CombatantId;
 use crate::state::reactions::{ReactionTrigger, ReactionWindow};
-use crate::state::readied::Observed;
 pub use crate::state::step::{PendingDamage, SpellCast, Step, Strike, Swing};
 use crate::state::violation::RuleViolation;
 use crate::{actions, attack, behaviour, casting, timing};
 
-/// What rules code works with while resolving: the fight, the dice, the time, and the events so far.
-pub struct Ctx<'a> {
-    pub combat: &'a mut Combat,
-    pub dice: &'a mut Dice,
-    pub now: DateTime<Utc>,
-    pub events: Vec<Event>,
-}
-
-impl Ctx<'_> {
-    pub fn emit(&mut self, event: Event) {
-        self.events.push(event);
-    }
-
-    /// Runs `steps` next, in order, before anything already queued.
-    pub fn push_front(&mut self, steps: Vec<Step>) {
-        if steps.is_empty() {
-            // Nothing to run: the queue keeps its room.
-            return;
-        }
-        if self.combat.queue.is_empty() {
-            // The usual case (a command's steps, a hit's damage): the Vec becomes the queue,
-            // without copying or allocating.
-            self.combat.queue = steps.into();
-            return;
-        }
-        for step in steps.into_iter().rev() {
-            self.combat.queue.push_front(step);
-        }
-    }
-
-    /// Offers for every readied action `observed` sets off, in initiative order.
-    pub fn readied_offers(&self, observed: &Observed) -> Vec<Step> {
-        let c = &*self.combat;
-        debug_assert!(
-            c.readied.maybe || c.combatants.iter().all(|r| r.readied.is_none()),
-            "the fight's readied hint hides a readied action"
-        );
-        if !c.readied.maybe
-            || !c
-                .combatants
-                .iter()
-                .any(|r| r.readied.as_ref().is_some_and(|readied| !readied.fired))
-        {
-            return Vec::new();
-        }
-        let actor = c.get(observed.actor());
-        let victim = match observed {
-            Observed::Attacks { target, .. } => Some(c.get(*target)),
-            _ => None,
-        };
-        timing::reaction_order(c)
-            .into_iter()
-            .filter(|&id| {
-                let r = c.get(id);
-                id != actor.id
-                    && r.readied
-                        .as_ref()
-                        .is_some_and(|readied| !readied.fired && readied.trigger.matches(observed, actor, r, victim))
-            })
-            .map(|reactor| Step::Offer {
-                reactor,
-                trigger: ReactionTrigger::Readied {
-                    observed: observed.clone(),
-                },
-            })
-            .collect()
-    }
-
-    /// Offers `trigger` to every living combatant (in initiative order) who might react to it.
-    pub fn offers_to_all(&self, trigger: &ReactionTrigger) -> Vec<Step> {
-        let c = &*self.combat;
-        // Usually no one can answer: find that out in one pass over the fight, asking only the
-        // reactions that answer this kind of trigger, before putting anyone in order.
-        let asking = reactions::Asking::new(trigger);
-        if !c.combatants.iter().any(|r| asking.has_options(c, r)) {
-            return Vec::new();
-        }
-        timing::reaction_order(c)
-            .into_iter()
-            .filter(|&id| asking.has_options(c, c.get(id)))
-            .map(|reactor| Step::Offer {
-                reactor,
-                trigger: trigger.clone(),
-            })
-            .collect()
-    }
-}
+pub use crate::ctx::Ctx;
 
 /// Applies `command` from `actor`: returns what happened, or why not — leaving `combat` and
 /// `dice` untouched on `Err`.

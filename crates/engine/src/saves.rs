@@ -5,8 +5,8 @@
 //! restrained roll DEX saves at disadvantage).
 
 use crate::content::Ability;
+use crate::ctx::Ctx;
 use crate::dice::RollMode;
-use crate::resolve::Ctx;
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;
 

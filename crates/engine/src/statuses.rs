@@ -8,7 +8,7 @@
 //! status stands for (`condition = "paralyzed"` on the status) is never given it.
 
 use crate::content::statuses::{Affliction, EndsOnSave, StatusEffect, StatusKind};
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;
 use crate::state::step::PendingDamage;

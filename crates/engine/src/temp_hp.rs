@@ -3,7 +3,7 @@
 //! points. They are not healing, don't stack (a creature keeps the larger of what it has and
 //! what it is given), don't wake a downed character, and last until the fight ends.
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::event::Event;
 use crate::state::ids::CombatantId;
 

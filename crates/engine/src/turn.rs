@@ -2,7 +2,7 @@
 //! turn starts, the upkeep (breath recharge, death saves, the AI thinking), and what ends with a
 //! turn. The models decide *when* turns start and end; this is *what* happens then.
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combatant::Controller;
 use crate::state::event::Event;
 use crate::state::ids::{CombatantId, Side};

@@ -6,7 +6,7 @@ use crate::state::combat::Combat;
 use crate::state::ids::Ruleset;
 use crate::state::combatant::Combatant;
 use crate::state::ids::CombatantId;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::Step;
 
 pub struct Cancel;

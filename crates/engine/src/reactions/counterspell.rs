@@ -11,7 +11,7 @@ use crate::state::sheet::Sheet;
 use crate::content::{Ability, Spell};
 use crate::dice::RollMode;
 use crate::state::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::Step;
 
 pub struct Counterspell;

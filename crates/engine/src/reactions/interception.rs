@@ -10,7 +10,7 @@ use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
 use crate::dice::DiceExpr;
 use crate::state::movement::Band;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::Step;
 
 pub struct Interception;

@@ -5,7 +5,7 @@
 //! its module. A trigger that offers a player a legal reaction suspends the action in progress
 //! behind a [`ReactionWindow`]; monsters choose by their behaviour profile at once.
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::Combat;
 use crate::state::combatant::Combatant;
 use crate::state::command::{Actor, Command};
@@ -200,6 +200,67 @@ impl ReactionKind {
                     .iter()
                     .any(|a| crate::content::normalize(a) == wanted)
         })
+    }
+}
+
+/// The offers a trigger makes, in initiative order: called on the context by every rule that
+/// sets a trigger off.
+impl Ctx<'_> {
+    /// Offers for every readied action `observed` sets off, in initiative order.
+    pub fn readied_offers(&self, observed: &Observed) -> Vec<Step> {
+        let c = &*self.combat;
+        debug_assert!(
+            c.readied.maybe || c.combatants.iter().all(|r| r.readied.is_none()),
+            "the fight's readied hint hides a readied action"
+        );
+        if !c.readied.maybe
+            || !c
+                .combatants
+                .iter()
+                .any(|r| r.readied.as_ref().is_some_and(|readied| !readied.fired))
+        {
+            return Vec::new();
+        }
+        let actor = c.get(observed.actor());
+        let victim = match observed {
+            Observed::Attacks { target, .. } => Some(c.get(*target)),
+            _ => None,
+        };
+        crate::timing::reaction_order(c)
+            .into_iter()
+            .filter(|&id| {
+                let r = c.get(id);
+                id != actor.id
+                    && r.readied
+                        .as_ref()
+                        .is_some_and(|readied| !readied.fired && readied.trigger.matches(observed, actor, r, victim))
+            })
+            .map(|reactor| Step::Offer {
+                reactor,
+                trigger: ReactionTrigger::Readied {
+                    observed: observed.clone(),
+                },
+            })
+            .collect()
+    }
+
+    /// Offers `trigger` to every living combatant (in initiative order) who might react to it.
+    pub fn offers_to_all(&self, trigger: &ReactionTrigger) -> Vec<Step> {
+        let c = &*self.combat;
+        // Usually no one can answer: find that out in one pass over the fight, asking only the
+        // reactions that answer this kind of trigger, before putting anyone in order.
+        let asking = Asking::new(trigger);
+        if !c.combatants.iter().any(|r| asking.has_options(c, r)) {
+            return Vec::new();
+        }
+        crate::timing::reaction_order(c)
+            .into_iter()
+            .filter(|&id| asking.has_options(c, c.get(id)))
+            .map(|reactor| Step::Offer {
+                reactor,
+                trigger: trigger.clone(),
+            })
+            .collect()
     }
 }
 

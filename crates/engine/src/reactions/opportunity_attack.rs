@@ -11,7 +11,7 @@ use crate::content::data::Feature;
 use crate::state::event::AttackKind;
 use crate::state::movement::Band;
 use crate::multiattack;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::{Step, Swing};
 
 pub struct OpportunityAttack;

@@ -19,7 +19,7 @@ use crate::content::Ability;
 use crate::content::data::Feature;
 use crate::dice::{DiceExpr, RollMode};
 use crate::state::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::{Step, Swing};
 
 pub struct Parry;

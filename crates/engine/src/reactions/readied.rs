@@ -12,7 +12,7 @@ use crate::state::ids::CombatantId;
 use crate::state::event::{AttackKind, Event};
 use crate::multiattack;
 use crate::state::readied::{HeldAction, Observed};
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::{Step, Swing};
 
 pub struct Readied;

@@ -9,7 +9,7 @@ use crate::state::ids::CombatantId;
 use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
 use crate::dice::RollMode;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::Step;
 
 pub struct ShieldOfFaith;

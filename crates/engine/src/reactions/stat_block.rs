@@ -13,7 +13,7 @@ use crate::state::ids::CombatantId;
 use crate::state::sheet::Sheet;
 use crate::content::data::{ReactionDef, ReactionEffect};
 use crate::state::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::Step;
 
 pub struct StatBlock;

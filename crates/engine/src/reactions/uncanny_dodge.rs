@@ -7,7 +7,7 @@ use crate::state::combatant::Combatant;
 use crate::state::ids::CombatantId;
 use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::step::Step;
 
 pub struct UncannyDodge;

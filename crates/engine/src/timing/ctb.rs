@@ -35,7 +35,7 @@
 //!   actions for the turn (the AI may still move).
 
 use crate::content::Spell;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::{Combat, MAX_ROUNDS};
 use crate::state::combatant::Combatant;
 use crate::state::command::{BonusAction, Command};

@@ -2,7 +2,7 @@
 //! reset at the start of the owner's turn, automatic death saves for the downed, victory and defeat.
 //! The turn's shared life cycle is `crate::turn`, the outcome `crate::outcome`.
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::Combat;
 use crate::state::combat::MAX_ROUNDS;
 use crate::state::combatant::Combatant;

@@ -14,7 +14,7 @@ pub mod gogobee;
 pub mod tdgs;
 pub mod ticks;
 
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
 use crate::state::combat::Combat;
 use crate::state::combatant::Combatant;
 use crate::state::command::Command;

@@ -38,8 +38,8 @@ use crate::state::ids::CombatantId;
 use crate::state::ids::Ruleset;
 use crate::state::resources::Resource;
 
+use crate::ctx::Ctx;
 use crate::dice::Dice;
-use crate::resolve::Ctx;
 use crate::state::event::Placement;
 use crate::state::event::{Event, Outcome, StatInitiative};
 use crate::state::reactions::{ReactionKind, ReactionTrigger};

@@ -37,8 +37,8 @@
 use crate::content::data::SpellDef;
 
 use crate::content::Skill;
+use crate::ctx::Ctx;
 use crate::reactions;
-use crate::resolve::Ctx;
 use crate::state::combat::{Combat, MAX_ROUNDS};
 use crate::state::combatant::{Combatant, Controller};
 use crate::state::command::Command;
