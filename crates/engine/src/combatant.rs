@@ -9,7 +9,9 @@ use crate::content::data::{
     RaceTrait, SpellDef, WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
-pub use crate::state::combatant::{Approach, Combatant, Conditions, Controller, CunningStrike, Encumbrance, Pools};
+pub use crate::state::combatant::{
+    Approach, Combatant, Conditions, Controller, CunningStrike, Encumbrance, ModelSheet, Pools,
+};
 use crate::state::death_saves::DeathSaveState;
 use crate::state::ids::Ruleset;
 pub use crate::state::ids::{CombatantId, Side};
@@ -136,9 +138,10 @@ impl Combatant {
             death: DeathSaveState::default(),
             readied: None,
             statuses: Vec::new(),
-            ctb: crate::state::ctb::CtbSheet::default(),
-            tdgs: crate::state::tdgs::TdgsSheet::default(),
-            ticks: crate::state::ticks::TicksSheet::default(),
+            model: ModelSheet::Gogobee,
+            stored_ctb: None,
+            stored_tdgs: None,
+            stored_ticks: None,
         }
     }
 
@@ -165,11 +168,26 @@ impl Combatant {
     /// read back, they move to the combatant, where every ruleset reads them.
     /// A fight stored before area abilities kept whether the breath weapon was charged: read
     /// back, a spent one counts as a use of the first area ability.
+    /// A fight stored before [`ModelSheet`] kept all three models' sheets on every combatant:
+    /// read back, the one holding anything becomes its model sheet (a fight runs one model, so
+    /// the others are blank, and blank is no sheet).
     pub(crate) fn adopt_stored(&mut self) {
-        if !self.ctb.statuses.is_empty() {
-            let mut stored = std::mem::take(&mut self.ctb.statuses);
+        if let Some(ctb) = &mut self.stored_ctb
+            && !ctb.statuses.is_empty()
+        {
+            let mut stored = std::mem::take(&mut ctb.statuses);
             stored.append(&mut self.statuses);
             self.statuses = stored;
+        }
+        let stored = [
+            self.stored_ctb.take().map(ModelSheet::Ctb),
+            self.stored_tdgs.take().map(ModelSheet::Tdgs),
+            self.stored_ticks.take().map(ModelSheet::Ticks),
+        ];
+        if self.model.is_blank()
+            && let Some(sheet) = stored.into_iter().flatten().find(|s| !s.is_blank())
+        {
+            self.model = sheet;
         }
         if !std::mem::replace(&mut self.pools.stored_breath_ready, true)
             && self

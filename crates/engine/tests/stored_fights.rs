@@ -9,6 +9,7 @@
 mod common;
 
 use common::{monster, now, pc};
+use engine::combatant::ModelSheet;
 use engine::content::{Class, Monster, Race};
 use engine::dice::DicePosition;
 use engine::{Actor, Combat, Command, Dice, MoveIntent, Ruleset, Terrain, apply};
@@ -119,6 +120,30 @@ fn fights_stored_by_an_earlier_build_load_and_play_on_with_the_same_events_in_ev
     for s in stored {
         let mut combat: Combat = serde_json::from_value(s.fight.clone()).unwrap();
         assert_eq!(combat.ruleset, s.ruleset);
+        // Each combatant's sheet is the fight's model's, and a model that kept anything on its
+        // combatants still has it.
+        for c in &combat.combatants {
+            match (&c.model, s.ruleset) {
+                (ModelSheet::Gogobee, _)
+                | (ModelSheet::Tdgs(_), Ruleset::Tdgs)
+                | (ModelSheet::Ctb(_), Ruleset::Ctb)
+                | (ModelSheet::Ticks(_), Ruleset::Ticks) => {}
+                (sheet, ruleset) => panic!("{}: a {sheet:?} sheet in a {ruleset:?} fight", c.name),
+            }
+        }
+        assert_eq!(
+            combat.combatants.iter().any(|c| c.model != ModelSheet::Gogobee),
+            s.ruleset != Ruleset::Gogobee,
+            "{:?}",
+            s.ruleset
+        );
+        // Written again, the fight names only the model's sheet.
+        let written = serde_json::to_value(&combat).unwrap();
+        for c in written["combatants"]["list"].as_array().unwrap() {
+            for old in ["ctb", "tdgs", "ticks"] {
+                assert!(c.get(old).is_none(), "{:?}: {old} written", s.ruleset);
+            }
+        }
         let mut dice = Dice::at(s.dice);
         assert!(!s.next.is_empty(), "{:?}: the fixture plays on", s.ruleset);
         for (actor, command, answer) in &s.next {

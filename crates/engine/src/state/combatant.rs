@@ -10,11 +10,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::data::{MAX_ABILITIES, MAX_INNATE};
 use crate::content::{Abilities, Behaviour, Item};
+use crate::state::ctb::CtbSheet;
 use crate::state::death_saves::DeathSaveState;
 use crate::state::readied::ReadiedAction;
 use crate::state::repertoire::Repertoire;
 use crate::state::resources::TurnResources;
 pub use crate::state::sheet::{CharacterDef, Kind, Sheet};
+use crate::state::tdgs::TdgsSheet;
+use crate::state::ticks::TicksSheet;
 
 /// Who decides a combatant's turn and reactions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,13 +208,96 @@ pub struct Combatant {
     /// Status effects on it (`crate::statuses`): damage or healing over time, stuns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub statuses: Vec<crate::content::statuses::StatusEffect>,
-    /// The charge race's sheet (seed 003): charge, AP, cooldowns.
-    #[serde(default)]
-    pub ctb: crate::state::ctb::CtbSheet,
-    /// TDGS's sheet (seed 001): interrupt uses, the declared Instant.
-    #[serde(default)]
-    pub tdgs: crate::state::tdgs::TdgsSheet,
-    /// The tick timeline's sheet (seed 004): the PER cycle in progress and paused ones.
-    #[serde(default)]
-    pub ticks: crate::state::ticks::TicksSheet,
+    /// Its sheet under the fight's timing model (seed 001, 003, 004): what that model keeps on it.
+    #[serde(default, skip_serializing_if = "ModelSheet::is_blank")]
+    pub model: ModelSheet,
+    /// The charge race's, TDGS's and the tick timeline's sheets as fights stored them before
+    /// [`ModelSheet`], all three on every combatant: read, folded into `model` as the fight is
+    /// read back (`Combatant::adopt_stored`), never written.
+    #[serde(default, rename = "ctb", skip_serializing)]
+    pub(crate) stored_ctb: Option<CtbSheet>,
+    #[serde(default, rename = "tdgs", skip_serializing)]
+    pub(crate) stored_tdgs: Option<TdgsSheet>,
+    #[serde(default, rename = "ticks", skip_serializing)]
+    pub(crate) stored_ticks: Option<TicksSheet>,
+}
+
+/// A combatant's sheet under the fight's timing model (DESIGN "Timing models"): each alternative
+/// model keeps its own state on a combatant, GogoBee's own keeps none. A combatant holds the
+/// sheet of one model: the first write through [`Combatant::ctb_mut`] (or `tdgs_mut`,
+/// `ticks_mut`) gives it that model's blank sheet, and a sheet not yet written reads as blank.
+/// A blank sheet and none are the same state: they compare equal and neither is stored.
+#[derive(Debug, Clone, Eq, Serialize, Deserialize, Default)]
+pub enum ModelSheet {
+    /// No model sheet: GogoBee's own rules, or a model that has not written one yet.
+    #[default]
+    Gogobee,
+    Tdgs(TdgsSheet),
+    Ctb(CtbSheet),
+    Ticks(TicksSheet),
+}
+
+impl ModelSheet {
+    /// Whether it holds nothing a blank sheet does not.
+    pub fn is_blank(&self) -> bool {
+        match self {
+            ModelSheet::Gogobee => true,
+            ModelSheet::Tdgs(s) => *s == TdgsSheet::default(),
+            ModelSheet::Ctb(s) => *s == CtbSheet::default(),
+            ModelSheet::Ticks(s) => *s == TicksSheet::default(),
+        }
+    }
+}
+
+/// Blank and none are equal (see [`ModelSheet`]).
+impl PartialEq for ModelSheet {
+    fn eq(&self, other: &ModelSheet) -> bool {
+        match (self, other) {
+            (ModelSheet::Tdgs(a), ModelSheet::Tdgs(b)) => a == b,
+            (ModelSheet::Ctb(a), ModelSheet::Ctb(b)) => a == b,
+            (ModelSheet::Ticks(a), ModelSheet::Ticks(b)) => a == b,
+            _ => self.is_blank() && other.is_blank(),
+        }
+    }
+}
+
+/// Reads and writes of the model sheets: each reads blank until its model first writes it.
+macro_rules! model_sheet {
+    ($($read:ident, $write:ident, $variant:ident, $sheet:ty;)*) => {
+        impl Combatant {
+            $(
+                #[doc = concat!("Its ", stringify!($variant), " sheet (blank if the model has not written one).")]
+                pub fn $read(&self) -> &$sheet {
+                    static BLANK: std::sync::LazyLock<$sheet> = std::sync::LazyLock::new(<$sheet>::default);
+                    match &self.model {
+                        ModelSheet::$variant(sheet) => sheet,
+                        _ => &BLANK,
+                    }
+                }
+
+                #[doc = concat!("Its ", stringify!($variant), " sheet, open for changes: a blank one if it has none.")]
+                pub fn $write(&mut self) -> &mut $sheet {
+                    if !matches!(self.model, ModelSheet::$variant(_)) {
+                        debug_assert!(
+                            self.model.is_blank(),
+                            "{} holds another model's sheet: {:?}",
+                            self.name,
+                            self.model
+                        );
+                        self.model = ModelSheet::$variant(<$sheet>::default());
+                    }
+                    match &mut self.model {
+                        ModelSheet::$variant(sheet) => sheet,
+                        _ => unreachable!("the sheet was just set"),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+model_sheet! {
+    ctb, ctb_mut, Ctb, CtbSheet;
+    tdgs, tdgs_mut, Tdgs, TdgsSheet;
+    ticks, ticks_mut, Ticks, TicksSheet;
 }

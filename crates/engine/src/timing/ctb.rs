@@ -143,10 +143,10 @@ pub fn leader(combat: &crate::state::combat::Combat) -> Option<CombatantId> {
     combat
         .combatants
         .iter()
-        .filter(|c| !c.is_dead() && c.ctb.charge >= THRESHOLD)
+        .filter(|c| !c.is_dead() && c.ctb().charge >= THRESHOLD)
         .max_by_key(|c| {
             (
-                c.ctb.charge,
+                c.ctb().charge,
                 speed(c),
                 c.initiative,
                 c.abilities.dex,
@@ -163,7 +163,7 @@ pub fn standings(combat: &crate::state::combat::Combat) -> Vec<&Combatant> {
     units.sort_by_key(|c| {
         (
             combat.current() != Some(c.id),
-            std::cmp::Reverse(c.ctb.charge),
+            std::cmp::Reverse(c.ctb().charge),
             std::cmp::Reverse(speed(c)),
             c.id,
         )
@@ -178,7 +178,7 @@ pub fn run_ticks(combat: &mut crate::state::combat::Combat) -> u64 {
     while leader(combat).is_none() {
         ticks += 1;
         for c in combat.combatants.iter_mut().filter(|c| !c.is_dead()) {
-            c.ctb.charge += speed(c);
+            c.ctb_mut().charge += speed(c);
         }
     }
     combat.model.tick += ticks;
@@ -195,7 +195,7 @@ pub fn next_to_act(combat: &crate::state::combat::Combat) -> Option<(CombatantId
     let mut race = combat.clone();
     if let Some(active) = race.current() {
         let c = race.get_mut(active);
-        c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
+        c.ctb_mut().charge = (c.ctb_mut().charge - THRESHOLD).max(0);
     }
     let ticks = run_ticks(&mut race);
     leader(&race).map(|id| (id, ticks))
@@ -224,7 +224,7 @@ fn race(ctx: &mut Ctx) {
         .filter(|c| !c.is_dead())
         .map(|c| ChargeEntry {
             id: c.id,
-            charge: c.ctb.charge,
+            charge: c.ctb().charge,
             speed: speed(c),
         })
         .collect();
@@ -251,7 +251,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let movement = crate::turn::refresh_for_turn(ctx, id);
     ctx.emit(Event::TurnStarted { id, round, movement });
     let ap = max_ap(speed(ctx.combat.get(id)));
-    let sheet = &mut ctx.combat.get_mut(id).ctb;
+    let sheet = ctx.combat.get_mut(id).ctb_mut();
     sheet.ap = ap;
     for turns in sheet.cooldowns.values_mut() {
         *turns = turns.saturating_sub(1);
@@ -274,8 +274,8 @@ pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
         return;
     }
     let c = ctx.combat.get_mut(id);
-    c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
-    c.ctb.ap = 0;
+    c.ctb_mut().charge = (c.ctb_mut().charge - THRESHOLD).max(0);
+    c.ctb_mut().ap = 0;
     c.resources.movement_used = 0;
     c.conditions.attacked_this_turn = false;
     race(ctx);
@@ -294,7 +294,7 @@ pub fn within_budget(
         return perform(ctx);
     };
     let cooling = cooldown(actor, command);
-    let sheet = &actor.ctb;
+    let sheet = actor.ctb();
     if let Some((ability, _)) = &cooling
         && let Some(&turns) = sheet.cooldowns.get(ability)
     {
@@ -310,18 +310,22 @@ pub fn within_budget(
             left: sheet.ap,
         });
     }
-    ctx.combat.get_mut(id).ctb.paid = true;
+    ctx.combat.get_mut(id).ctb_mut().paid = true;
     let result = perform(ctx);
-    ctx.combat.get_mut(id).ctb.paid = false;
+    ctx.combat.get_mut(id).ctb_mut().paid = false;
     match result {
         Err(e) => Err(e),
         Ok(steps) => {
             let c = ctx.combat.get_mut(id);
-            c.ctb.ap -= cost;
-            let left = c.ctb.ap;
+            c.ctb_mut().ap -= cost;
+            let left = c.ctb().ap;
             ctx.emit(Event::ActionPointsSpent { id, cost, left });
             if let Some((ability, turns)) = cooling {
-                ctx.combat.get_mut(id).ctb.cooldowns.insert(ability.clone(), turns);
+                ctx.combat
+                    .get_mut(id)
+                    .ctb_mut()
+                    .cooldowns
+                    .insert(ability.clone(), turns);
                 ctx.emit(Event::CooldownStarted { id, ability, turns });
             }
             Ok(steps)
@@ -333,8 +337,8 @@ pub fn within_budget(
 fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
     super::roll_initiative(ctx, id);
     let c = ctx.combat.get_mut(id);
-    c.ctb.charge = 0;
-    c.ctb.ap = 0;
+    c.ctb_mut().charge = 0;
+    c.ctb_mut().ap = 0;
     ctx.combat.order.push(id);
     Placement::Charge { charge: 0 }
 }
@@ -371,9 +375,9 @@ impl super::TimingModel for Ctb {
 
     fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
         match slot {
-            Resource::Action | Resource::BonusAction if c.ctb.paid => true,
-            Resource::Action => c.ctb.ap >= ACTION_AP,
-            Resource::BonusAction => c.ctb.ap >= 1,
+            Resource::Action | Resource::BonusAction if c.ctb().paid => true,
+            Resource::Action => c.ctb().ap >= ACTION_AP,
+            Resource::BonusAction => c.ctb().ap >= 1,
             // One reaction between turns, as in GogoBee.
             Resource::Reaction | Resource::Movement => c.resources.has(slot),
         }
@@ -382,10 +386,10 @@ impl super::TimingModel for Ctb {
     fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
         match slot {
             // Paid in AP by `within_budget`.
-            Resource::Action | Resource::BonusAction if c.ctb.paid => {}
+            Resource::Action | Resource::BonusAction if c.ctb().paid => {}
             // An action outside the AP table (a breath weapon) ends the unit's actions: at most
             // the 1 AP of a move is left.
-            Resource::Action | Resource::BonusAction => c.ctb.ap = c.ctb.ap.min(1),
+            Resource::Action | Resource::BonusAction => c.ctb_mut().ap = c.ctb_mut().ap.min(1),
             Resource::Reaction | Resource::Movement => c.resources.spend(slot),
         }
     }
