@@ -196,3 +196,12 @@ pub fn recharge(ctx: &mut Ctx, id: CombatantId) {
         }
     }
 }
+
+/// Recharging area abilities in turns' upkeep.
+pub struct Recharge;
+
+impl crate::turn::TurnHook for Recharge {
+    fn upkeep(&self, ctx: &mut Ctx, id: CombatantId) {
+        recharge(ctx, id);
+    }
+}

@@ -80,3 +80,13 @@ fn suffer(ctx: &mut Ctx, holder: CombatantId, target: CombatantId, aura: &AuraDe
         crate::statuses::afflict(ctx, holder, target, affliction);
     }
 }
+
+/// Auras at turns' starts.
+pub struct Auras;
+
+impl crate::turn::TurnHook for Auras {
+    fn at_start(&self, ctx: &mut Ctx, id: CombatantId) -> bool {
+        at_turn_start(ctx, id);
+        false
+    }
+}

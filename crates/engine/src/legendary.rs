@@ -126,3 +126,12 @@ fn choose(combat: &Combat, me: &Combatant) -> Option<(usize, Option<CombatantId>
     }
     best.map(|(_, i, target)| (i, target))
 }
+
+/// Legendary actions at turns' starts: the points are whole again.
+pub struct LegendaryActions;
+
+impl crate::turn::TurnHook for LegendaryActions {
+    fn refresh(&self, ctx: &mut Ctx, id: CombatantId) {
+        regain(ctx.combat, id);
+    }
+}

@@ -45,3 +45,13 @@ pub fn at_turn_start(ctx: &mut Ctx, id: CombatantId) {
         crate::attack::heal(ctx, id, id, regeneration.hp);
     }
 }
+
+/// Regeneration at turns' starts.
+pub struct Regeneration;
+
+impl crate::turn::TurnHook for Regeneration {
+    fn at_start(&self, ctx: &mut Ctx, id: CombatantId) -> bool {
+        at_turn_start(ctx, id);
+        false
+    }
+}

@@ -225,3 +225,17 @@ fn tick(ctx: &mut Ctx, id: CombatantId) -> bool {
     ctx.combat.get_mut(id).statuses = kept;
     stunned
 }
+
+/// Statuses at turns' starts (they take hold and tick; a stun loses the turn) and ends (saves that
+/// end them).
+pub struct Statuses;
+
+impl crate::turn::TurnHook for Statuses {
+    fn at_start(&self, ctx: &mut Ctx, id: CombatantId) -> bool {
+        at_turn_start(ctx, id)
+    }
+
+    fn at_end(&self, ctx: &mut Ctx, id: CombatantId) {
+        at_turn_end(ctx, id);
+    }
+}

@@ -286,7 +286,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
         ctx.emit(Event::AwaitingCommand { id, tick });
         return false;
     }
-    crate::abilities::recharge(ctx, id);
+    crate::turn::upkeep_hooks(ctx, id);
     let activity = match behaviour::decide(ctx.combat, id) {
         behaviour::Choice::Ability(i) => Activity::Ability {
             index: u8::try_from(i).unwrap_or(0),
@@ -428,7 +428,7 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
             sheet.current = sheet.paused.pop();
             // A cycle of its own is this model's turn: it ends here (a reaction's is not).
             if !matches!(ended.activity, Activity::Reaction { .. } | Activity::Downed) {
-                crate::statuses::at_turn_end(ctx, id);
+                crate::turn::end_hooks(ctx, id);
                 if ended.activity != Activity::Wait {
                     crate::legendary::after_turn(ctx, id);
                 }
