@@ -1,5 +1,6 @@
-//! A combatant: a player character or a monster — its sheet (what it is, fixed when it joins),
-//! its hit points, resources and conditions. Carries everything the rules read during a fight.
+//! A combatant's rules (seed 000 §2–§3, §6): how one is made from its content, and the figures
+//! the rules read off it — armor class, speed, encumbrance, attacks — with the changes to its
+//! sheet. Its data is `crate::state::combatant`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
