@@ -8,15 +8,17 @@
 //! The AI uses the first one ready whose area catches someone it would change; one marked
 //! `legendary_only` only a legendary action uses (`crate::legendary`).
 
-use crate::action_economy::Resource;
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId};
 use crate::content::data::{AbilityDef, AfflictionDef};
 use crate::content::statuses::Affliction;
-use crate::event::Event;
-use crate::reactions::ReactionTrigger;
-use crate::readied::Observed;
-use crate::resolve::{Ctx, PendingDamage, Step};
+use crate::ctx::Ctx;
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
+use crate::state::reactions::ReactionTrigger;
+use crate::state::readied::Observed;
+use crate::state::resources::Resource;
+use crate::state::step::{PendingDamage, Step};
 
 /// Whether `c`'s area ability `i` can be used now: recharged, with a use left, or at will.
 pub fn ready(c: &Combatant, i: usize) -> bool {
@@ -192,5 +194,14 @@ pub fn recharge(ctx: &mut Ctx, id: CombatantId) {
                 ability: named,
             });
         }
+    }
+}
+
+/// Recharging area abilities in turns' upkeep.
+pub struct Recharge;
+
+impl crate::turn::TurnHook for Recharge {
+    fn upkeep(&self, ctx: &mut Ctx, id: CombatantId) {
+        recharge(ctx, id);
     }
 }

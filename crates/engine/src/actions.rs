@@ -1,19 +1,23 @@
 //! The twelve standard actions (seed 000 §2.1) and movement commands (§3.3): validation first,
 //! then effects; anything that can be reacted to is queued as steps.
 
-use crate::action_economy::Resource;
-use crate::combat::Combat;
-use crate::combatant::{CombatantId, Side};
-use crate::command::{Command, ShoveMode};
 use crate::content::data::ItemEffectDef as ItemEffect;
 use crate::content::{Condition, Item, Skill, Spell};
+use crate::ctx::Ctx;
 use crate::dice::RollMode;
-use crate::event::Event;
-use crate::movement::{self, Band, MoveIntent};
-use crate::reactions::ReactionTrigger;
-use crate::readied::{self, Observed, ReadiedAction};
-use crate::resolve::{Ctx, PendingDamage, Step, Strike};
-use crate::violation::RuleViolation;
+use crate::movement;
+use crate::readied;
+use crate::state::combat::Combat;
+use crate::state::command::Command;
+use crate::state::event::Event;
+use crate::state::ids::{CombatantId, Side};
+use crate::state::movement::ShoveMode;
+use crate::state::movement::{Band, MoveIntent};
+use crate::state::reactions::ReactionTrigger;
+use crate::state::readied::{Observed, ReadiedAction};
+use crate::state::resources::Resource;
+use crate::state::step::{PendingDamage, Step, Strike};
+use crate::state::violation::RuleViolation;
 use crate::{attack, casting, multiattack};
 
 /// Refuses a target that is not an enemy still in the fight.
@@ -345,7 +349,7 @@ pub fn hide(ctx: &mut Ctx, id: CombatantId) {
         .combatants
         .iter()
         .filter(|c| c.side != side && c.is_standing())
-        .map(crate::combatant::Combatant::passive_perception)
+        .map(crate::state::combatant::Combatant::passive_perception)
         .max()
         .unwrap_or(10);
     let armor_penalty = ctx.combat.get(id).armor().heavy;
@@ -431,7 +435,7 @@ fn ready(ctx: &mut Ctx, id: CombatantId, text: &str) -> Result<Vec<Step>, RuleVi
     let c = &*ctx.combat;
     let me = c.get(id);
     crate::timing::check_slot(c, id, Resource::Reaction)?;
-    let others: Vec<&crate::combatant::Combatant> =
+    let others: Vec<&crate::state::combatant::Combatant> =
         c.combatants.iter().filter(|o| o.id != id && !o.is_dead()).collect();
     let (action, trigger, trigger_desc) = readied::parse(text, me, &others)?;
     match action {
@@ -703,7 +707,7 @@ fn close_in(
         .approach
         .filter(|a| a.target == target && a.from == from)
         .map_or(0, |a| a.feet);
-    c.conditions.approach = Some(crate::combatant::Approach {
+    c.conditions.approach = Some(crate::state::combatant::Approach {
         target,
         from,
         feet: covered + feet,

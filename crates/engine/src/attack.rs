@@ -5,21 +5,24 @@
 
 use std::sync::Arc;
 
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId, CunningStrike, Kind, Side};
 use crate::content::data::{Feature, SpellEffectDef, WeaponDef};
 use crate::content::statuses::Affliction;
 use crate::content::{Ability, Condition, DamageType};
+use crate::ctx::Ctx;
 use crate::death_saves::after_mark as after_death_mark;
 use crate::dice::{DiceExpr, RollMode};
-use crate::event::{AttackKind, Event};
-use crate::movement::Band;
 use crate::multiattack;
 use crate::outcome::{check_outcome, release_grapples};
-use crate::reactions::ReactionTrigger;
-use crate::readied::Observed;
-use crate::resolve::{Ctx, PendingDamage, Step, Strike, Swing};
+use crate::state::combat::Combat;
+use crate::state::combatant::{Combatant, CunningStrike};
 use crate::state::damage::{DamagePart, ExtraParts};
+use crate::state::event::{AttackKind, Event};
+use crate::state::ids::{CombatantId, Side};
+use crate::state::movement::Band;
+use crate::state::reactions::ReactionTrigger;
+use crate::state::readied::Observed;
+use crate::state::sheet::Kind;
+use crate::state::step::{PendingDamage, Step, Strike, Swing};
 
 /// What a strike rolls: to-hit bonus, damage dice, ability modifier to damage, type (its name,
 /// which only the event needs, is [`strike_name`]).

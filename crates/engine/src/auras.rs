@@ -6,12 +6,13 @@
 //! success against an aura with `immune_on_save` makes the creature immune to that holder's aura
 //! for the rest of the fight.
 
-use crate::combatant::CombatantId;
 use crate::content::data::{AfflictionDef, AuraDef};
 use crate::content::statuses::Affliction;
-use crate::event::Event;
-use crate::movement::Band;
-use crate::resolve::{Ctx, PendingDamage};
+use crate::ctx::Ctx;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
+use crate::state::movement::Band;
+use crate::state::step::PendingDamage;
 
 /// `id`'s turn starts: the auras of the standing enemies in melee with it act on it, in id order.
 pub fn at_turn_start(ctx: &mut Ctx, id: CombatantId) {
@@ -77,5 +78,15 @@ fn suffer(ctx: &mut Ctx, holder: CombatantId, target: CombatantId, aura: &AuraDe
             ..Affliction::from(&def)
         };
         crate::statuses::afflict(ctx, holder, target, affliction);
+    }
+}
+
+/// Auras at turns' starts.
+pub struct Auras;
+
+impl crate::turn::TurnHook for Auras {
+    fn at_start(&self, ctx: &mut Ctx, id: CombatantId) -> bool {
+        at_turn_start(ctx, id);
+        false
     }
 }

@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use chrono::DateTime;
 
-use crate::combat::MAX_ROUNDS;
 use crate::content::Behaviour;
 use crate::content::data::{Content, MonsterDef};
 use crate::content::{Class, Race};
+use crate::state::combat::MAX_ROUNDS;
 use crate::{Actor, Combat, Combatant, Command, Controller, Dice, Outcome, Ruleset, Side, Terrain, apply};
 
 /// At most this many characters in a party, and monsters in a group, per side.

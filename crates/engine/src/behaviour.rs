@@ -1,14 +1,16 @@
 //! Behaviour profiles: how the game plays monsters (and AI-controlled characters in
 //! simulations) — the next command of a turn, and which offered reaction to take, chosen at once.
 
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId};
-use crate::command::{BonusAction, Command};
 use crate::content::data::{Feature, RaceTrait, SpellDef, SpellEffectDef};
 use crate::content::{Behaviour, Spell};
-use crate::movement::{self, Band, MoveIntent};
+use crate::movement;
 use crate::multiattack;
-use crate::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::command::{BonusAction, Command};
+use crate::state::ids::CombatantId;
+use crate::state::movement::{Band, MoveIntent};
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
 
 /// What an AI-controlled combatant does next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +60,7 @@ fn feet_to_melee(c: &Combat, me: &Combatant, target: CombatantId) -> Option<i32>
 }
 
 fn bonus_choice(c: &Combat, me: &Combatant) -> Option<Command> {
-    if !crate::timing::has_slot(c, me.id, crate::action_economy::Resource::BonusAction) || !me.is_character() {
+    if !crate::timing::has_slot(c, me.id, crate::state::resources::Resource::BonusAction) || !me.is_character() {
         return None;
     }
     let has = |feature| me.has_feature(feature, c.ruleset);
@@ -188,7 +190,7 @@ pub fn decide(c: &Combat, id: CombatantId) -> Choice {
     let Some(target) = choose_target(c, me, profile) else {
         return end;
     };
-    if crate::timing::has_slot(c, id, crate::action_economy::Resource::Action) {
+    if crate::timing::has_slot(c, id, crate::state::resources::Resource::Action) {
         if let Some(i) = crate::abilities::choice(c, me) {
             return Choice::Ability(i);
         }

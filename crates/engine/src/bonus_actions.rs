@@ -2,16 +2,17 @@
 //! the off-hand attack, Second Wind, Cunning Action, Healing Word, Hunter's Mark, Rage, Misty Step
 //! and Cunning Strike, each with its gate.
 
-use crate::action_economy::Resource;
-use crate::combatant::CombatantId;
-use crate::command::{BonusAction, CunningMove};
 use crate::content::Spell;
 use crate::content::data::{Feature, RaceTrait};
+use crate::ctx::Ctx;
 use crate::dice::DiceExpr;
-use crate::event::{AttackKind, Event};
-use crate::readied::Observed;
-use crate::resolve::{Ctx, Step, Strike, Swing};
-use crate::violation::RuleViolation;
+use crate::state::command::{BonusAction, CunningMove};
+use crate::state::event::{AttackKind, Event};
+use crate::state::ids::CombatantId;
+use crate::state::readied::Observed;
+use crate::state::resources::Resource;
+use crate::state::step::{Step, Strike, Swing};
+use crate::state::violation::RuleViolation;
 use crate::{actions, attack, casting};
 
 fn not_granted(ability: &str, why: &str) -> RuleViolation {
@@ -175,9 +176,9 @@ pub fn perform(ctx: &mut Ctx, id: CombatantId, bonus: BonusAction) -> Result<Vec
                     let intent = match target {
                         Some(t) if t != id => {
                             actions::enemy(ctx.combat, id, t)?;
-                            crate::movement::MoveIntent::Melee(t)
+                            crate::state::movement::MoveIntent::Melee(t)
                         }
-                        _ => crate::movement::MoveIntent::Ranged,
+                        _ => crate::state::movement::MoveIntent::Ranged,
                     };
                     let mut plan = crate::movement::plan(intent, &ctx.combat.bands_of(id), false)?;
                     plan.feet = 0;

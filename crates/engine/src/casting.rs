@@ -3,19 +3,22 @@
 //! actions (§5) before its effect resolves. Whom an area catches (`caught`) serves area abilities
 //! too (`crate::abilities`).
 
-use crate::action_economy::Resource;
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId};
 use crate::content::CastingTime;
 use crate::content::data::{AfflictionDef, Area, CreatureType, SpellDef, SpellEffectDef as SpellEffect, StatusDef};
 use crate::content::statuses::{Affliction, StatusEffect};
 use crate::content::{Ability, Spell};
-use crate::event::{AttackKind, Event};
-use crate::movement::{self, Band, MoveIntent};
-use crate::reactions::ReactionTrigger;
-use crate::readied::Observed;
-use crate::resolve::{Ctx, PendingDamage, SpellCast, Step, Strike, Swing};
-use crate::violation::RuleViolation;
+use crate::ctx::Ctx;
+use crate::movement;
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::event::{AttackKind, Event};
+use crate::state::ids::CombatantId;
+use crate::state::movement::{Band, MoveIntent};
+use crate::state::reactions::ReactionTrigger;
+use crate::state::readied::Observed;
+use crate::state::resources::Resource;
+use crate::state::step::{PendingDamage, SpellCast, Step, Strike, Swing};
+use crate::state::violation::RuleViolation;
 use crate::{actions, attack};
 
 /// Refuses a spell the caster doesn't know or has no slot for (`readied` skips the casting-time check).

@@ -1,208 +1,27 @@
-//! A combatant: a player character or a monster — its sheet (what it is, fixed when it joins),
-//! its hit points, resources and conditions. Carries everything the rules read during a fight.
+//! A combatant's rules (seed 000 §2–§3, §6): how one is made from its content, and the figures
+//! the rules read off it — armor class, speed, encumbrance, attacks — with the changes to its
+//! sheet. Its data is `crate::state::combatant`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::action_economy::TurnResources;
-use crate::combat::Ruleset;
 use crate::content::data::{
-    ArmorDef, ClassDef, ClassLevel, CreatureType, Defences, Feature, ItemDef, ItemEffectDef, MAX_ABILITIES, MAX_INNATE,
-    MonsterDef, RaceDef, RaceTrait, SpellDef, WeaponDef,
+    ArmorDef, ClassDef, ClassLevel, CreatureType, Defences, Feature, ItemDef, ItemEffectDef, MonsterDef, RaceDef,
+    RaceTrait, SpellDef, WeaponDef,
 };
 use crate::content::{Abilities, Ability, Armor, Behaviour, Class, Item, Monster, Race, Skill, Spell, Weapon};
-use crate::death_saves::DeathSaveState;
-use crate::reactions::Repertoire;
-use crate::readied::ReadiedAction;
-pub use crate::sheet::{CharacterDef, Kind, Sheet};
-
-/// A combatant's index in its combat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct CombatantId(pub u32);
-
-impl std::fmt::Display for CombatantId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
-
-/// Which side a combatant fights on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Side {
-    Party,
-    Enemies,
-}
-
-impl Side {
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::Party => Side::Enemies,
-            Side::Enemies => Side::Party,
-        }
-    }
-}
-
-/// Who decides a combatant's turn and reactions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Controller {
-    /// A player (a Discord user id or a table name): turns wait for commands, reactions are offered.
-    Player(String),
-    /// The game: turns and reactions are chosen at once by a behaviour profile.
-    Ai(Behaviour),
-}
+pub use crate::state::combatant::{
+    Approach, Combatant, Conditions, Controller, CunningStrike, Encumbrance, ModelSheet, Pools,
+};
+use crate::state::death_saves::DeathSaveState;
+use crate::state::ids::Ruleset;
+pub use crate::state::ids::{CombatantId, Side};
+use crate::state::resources::TurnResources;
+pub use crate::state::sheet::{CharacterDef, Kind, Sheet};
 
 /// What every character carries besides gear and consumables (rations, waterskin, tinderbox), in
 /// pounds: light enough that no race × class starts encumbered by its own kit (§3.2).
 pub const KIT_LB: i32 = 3;
-
-/// Encumbrance from carried weight (§3.2): over 5 × STR lb encumbered, over 10 × STR heavily.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Encumbrance {
-    Unencumbered,
-    Encumbered,
-    HeavilyEncumbered,
-}
-
-/// A Cunning Strike rider waiting for this turn's Sneak Attack (§2.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CunningStrike {
-    /// The target falls prone (DEX save).
-    Trip,
-    /// The target is poisoned: disadvantage on its attacks (CON save).
-    Poison,
-    /// The rogue may leave melee without provoking this turn.
-    Withdraw,
-}
-
-/// Conditions and lasting effects.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct Conditions {
-    /// Dodge: attacks against it at disadvantage and DEX saves at advantage until its next turn.
-    pub dodging: bool,
-    /// Disengage: its movement provokes no opportunity attacks this turn.
-    pub disengaged: bool,
-    /// Hidden, with the Stealth total that hid it.
-    pub hidden: Option<i32>,
-    /// Help: advantage on its next attack or ability check.
-    pub helped: bool,
-    pub prone: bool,
-    pub grappled_by: Option<CombatantId>,
-    /// Restrained (a net): speed 0 until freed (§3.2).
-    pub restrained: bool,
-    /// Web / Entangled: half speed until freed (§3.2); nonzero while held.
-    pub entangled: u8,
-    /// The DC of the STR or DEX check (`escape`) that frees it from a web, vines or a net.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub escape_dc: i32,
-    pub poisoned: bool,
-    /// Haste: +30 ft speed.
-    pub hasted: bool,
-    pub raging: bool,
-    /// The target of this combatant's Hunter's Mark.
-    pub hunters_mark: Option<CombatantId>,
-    pub cunning_strike: Option<CunningStrike>,
-    pub sneak_attack_used: bool,
-    /// Attacks made with the Attack action this turn (the off-hand attack follows one).
-    pub attacked_this_turn: bool,
-    /// Feet already covered toward closing to melee with someone out of reach this turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approach: Option<Approach>,
-    /// A bonus to AC until the start of its next turn (a reaction such as Shield).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub ac_bonus: i32,
-    /// The spell it concentrates on (`crate::concentration`), whose statuses last while it does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concentration: Option<String>,
-    /// The auras (holder, aura name) it is immune to, having saved against them (`crate::auras`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub aura_immune: Vec<(CombatantId, String)>,
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
-fn is_zero(n: &i32) -> bool {
-    *n == 0
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
-fn is_zero_u8(n: &u8) -> bool {
-    *n == 0
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
-fn no_uses(uses: &[u8; MAX_ABILITIES]) -> bool {
-    uses.iter().all(|&n| n == 0)
-}
-
-fn charged() -> bool {
-    true
-}
-
-/// Closing in over several turns (§3.3): the feet spent toward melee with `target`, from the
-/// band `from`; void once the band changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Approach {
-    pub target: CombatantId,
-    pub from: crate::movement::Band,
-    pub feet: i32,
-}
-
-/// Per-combat pools of class and racial resources.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pools {
-    /// Spell slots left by level (index 0 = 1st).
-    pub spell_slots: [u8; 9],
-    pub second_wind: u8,
-    pub rage: u8,
-    pub divine_favor: u8,
-    /// Racial once-per-combat uses not yet spent.
-    pub racial_rage: bool,
-    pub racial_misty_step: bool,
-    /// Uses spent of each area ability (`crate::abilities`): a recharging one is ready at 0.
-    #[serde(default, skip_serializing_if = "no_uses")]
-    pub ability_uses: [u8; MAX_ABILITIES],
-    /// A fight stored before area abilities said whether the breath weapon was charged: read
-    /// back into `ability_uses` (`Combatant::adopt_stored`), never written.
-    #[serde(default = "charged", rename = "breath_ready", skip_serializing)]
-    pub stored_breath_ready: bool,
-    /// Legendary Resistance uses left this fight.
-    #[serde(default, skip_serializing_if = "is_zero_u8")]
-    pub legendary_resistance: u8,
-    /// Legendary action points left until its next turn (`crate::legendary`).
-    #[serde(default, skip_serializing_if = "is_zero_u8")]
-    pub legendary_actions: u8,
-    /// Damage that stops its Regeneration landed since its last turn (`crate::regeneration`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub regeneration_stopped: bool,
-    /// Casts spent of each innate spell (`MonsterDef::innate_spells`) this fight.
-    #[serde(default, skip_serializing_if = "no_innate_casts")]
-    pub innate_spent: [u8; MAX_INNATE],
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
-fn no_innate_casts(spent: &[u8; MAX_INNATE]) -> bool {
-    spent.iter().all(|&n| n == 0)
-}
-
-impl Default for Pools {
-    fn default() -> Self {
-        Pools {
-            spell_slots: [0; 9],
-            second_wind: 0,
-            rage: 0,
-            divine_favor: 0,
-            racial_rage: false,
-            racial_misty_step: false,
-            ability_uses: [0; MAX_ABILITIES],
-            stored_breath_ready: true,
-            legendary_resistance: 0,
-            legendary_actions: 0,
-            regeneration_stopped: false,
-            innate_spent: [0; MAX_INNATE],
-        }
-    }
-}
 
 /// A combatant's sheet, open for changes ([`Combatant::sheet_mut`]): when dropped, the
 /// combatant's [`Repertoire`] is worked out again from what the sheet now says (as
@@ -227,51 +46,6 @@ impl Drop for SheetMut<'_> {
     fn drop(&mut self) {
         self.0.recount_repertoire();
     }
-}
-
-/// One combatant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Combatant {
-    pub id: CombatantId,
-    pub name: String,
-    pub side: Side,
-    pub controller: Controller,
-    /// What it is, fixed when it joined: the only place the rules read its content from.
-    /// Changed through [`Combatant::sheet_mut`], which keeps `repertoire` in step with it.
-    #[serde(with = "crate::sheet::slot", default = "crate::sheet::slot::unset")]
-    pub sheet: Arc<Sheet>,
-    /// The reactions its sheet could ever give it, under each ruleset: worked out from `sheet`
-    /// whenever the sheet is made or changed, not stored (see [`Repertoire`]).
-    #[serde(skip)]
-    pub(crate) repertoire: Repertoire,
-    pub abilities: Abilities,
-    pub hp: i32,
-    pub max_hp: i32,
-    /// Temporary hit points (`crate::temp_hp`): lost before `hp`, never stacked.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub temp_hp: i32,
-    /// Pounds carried besides weapons and armor.
-    pub pack_lb: i32,
-    pub initiative: i32,
-    pub resources: TurnResources,
-    pub conditions: Conditions,
-    pub pools: Pools,
-    /// Consumables on hand (their definitions are on the sheet).
-    pub items: BTreeMap<Item, u32>,
-    pub death: DeathSaveState,
-    pub readied: Option<ReadiedAction>,
-    /// Status effects on it (`crate::statuses`): damage or healing over time, stuns.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub statuses: Vec<crate::content::statuses::StatusEffect>,
-    /// The charge race's sheet (seed 003): charge, AP, cooldowns.
-    #[serde(default)]
-    pub ctb: crate::state::ctb::CtbSheet,
-    /// TDGS's sheet (seed 001): interrupt uses, the declared Instant.
-    #[serde(default)]
-    pub tdgs: crate::state::tdgs::TdgsSheet,
-    /// The tick timeline's sheet (seed 004): the PER cycle in progress and paused ones.
-    #[serde(default)]
-    pub ticks: crate::state::ticks::TicksSheet,
 }
 
 impl Combatant {
@@ -354,7 +128,7 @@ impl Combatant {
             name: name.to_owned(),
             side,
             controller,
-            repertoire: Repertoire::of(&sheet),
+            repertoire: crate::reactions::repertoire_of(&sheet),
             sheet: Arc::new(sheet),
             abilities,
             hp,
@@ -369,9 +143,10 @@ impl Combatant {
             death: DeathSaveState::default(),
             readied: None,
             statuses: Vec::new(),
-            ctb: crate::state::ctb::CtbSheet::default(),
-            tdgs: crate::state::tdgs::TdgsSheet::default(),
-            ticks: crate::state::ticks::TicksSheet::default(),
+            model: ModelSheet::Gogobee,
+            stored_ctb: None,
+            stored_tdgs: None,
+            stored_ticks: None,
         }
     }
 
@@ -398,11 +173,26 @@ impl Combatant {
     /// read back, they move to the combatant, where every ruleset reads them.
     /// A fight stored before area abilities kept whether the breath weapon was charged: read
     /// back, a spent one counts as a use of the first area ability.
+    /// A fight stored before [`ModelSheet`] kept all three models' sheets on every combatant:
+    /// read back, the one holding anything becomes its model sheet (a fight runs one model, so
+    /// the others are blank, and blank is no sheet).
     pub(crate) fn adopt_stored(&mut self) {
-        if !self.ctb.statuses.is_empty() {
-            let mut stored = std::mem::take(&mut self.ctb.statuses);
+        if let Some(ctb) = &mut self.stored_ctb
+            && !ctb.statuses.is_empty()
+        {
+            let mut stored = std::mem::take(&mut ctb.statuses);
             stored.append(&mut self.statuses);
             self.statuses = stored;
+        }
+        let stored = [
+            self.stored_ctb.take().map(ModelSheet::Ctb),
+            self.stored_tdgs.take().map(ModelSheet::Tdgs),
+            self.stored_ticks.take().map(ModelSheet::Ticks),
+        ];
+        if self.model.is_blank()
+            && let Some(sheet) = stored.into_iter().flatten().find(|s| !s.is_blank())
+        {
+            self.model = sheet;
         }
         if !std::mem::replace(&mut self.pools.stored_breath_ready, true)
             && self
@@ -414,7 +204,7 @@ impl Combatant {
     }
 
     pub(crate) fn recount_repertoire(&mut self) {
-        self.repertoire = Repertoire::of(&self.sheet);
+        self.repertoire = crate::reactions::repertoire_of(&self.sheet);
     }
 
     /// Wields a built-in weapon in the main hand.
@@ -455,7 +245,7 @@ impl Combatant {
 
     /// Carries these built-in consumables.
     pub fn set_items(&mut self, items: BTreeMap<Item, u32>) {
-        self.sheet_mut().items = crate::sheet::builtin_items(&items);
+        self.sheet_mut().items = crate::state::sheet::builtin_items(&items);
         self.items = items;
     }
 
@@ -510,7 +300,7 @@ impl Combatant {
         };
         let known: Vec<SpellDef> = class.known_spells(character.level).cloned().collect();
         if *character.spells != *known
-            && let crate::sheet::Kind::Character(c) = &mut self.sheet_mut().kind
+            && let crate::state::sheet::Kind::Character(c) = &mut self.sheet_mut().kind
         {
             c.spells = known.into();
         }

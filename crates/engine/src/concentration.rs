@@ -5,10 +5,10 @@
 //! Constitution saving throw damage calls for (DC 10 or half the damage, whichever is higher).
 //! When it ends, every status it held up ends with it, on whoever holds one.
 
-use crate::combatant::CombatantId;
 use crate::content::Ability;
-use crate::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
 
 /// `caster` begins concentrating on `spell`, ending the concentration it held.
 pub fn begin(ctx: &mut Ctx, caster: CombatantId, spell: &str) {

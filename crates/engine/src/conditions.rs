@@ -13,8 +13,8 @@
 //!   *unconscious* is a critical hit;
 //! - *charmed*, *deafened*, *exhaustion*: named for immunities; nothing in a fight.
 
-use crate::combatant::Combatant;
 use crate::content::{Ability, Condition};
+use crate::state::combatant::Combatant;
 
 /// Whether `c` has `condition`: from a status that holds it, or from the flags the actions set.
 pub fn has(c: &Combatant, condition: Condition) -> bool {

@@ -3,12 +3,13 @@
 //! damage as it lands, in every ruleset. Resistance halves (rounded down) and then vulnerability
 //! doubles; several sources of resistance count once; immunity takes it all.
 
-use crate::combatant::{Combatant, CombatantId};
 use crate::content::Condition;
 use crate::content::data::Defences;
-use crate::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
+use crate::state::combatant::Combatant;
 use crate::state::damage::{DamagePart, Defence};
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
 
 /// What `defences` (and a rage, `raging`) leave of `part`; `mundane` says it comes from a
 /// non-magical weapon or natural attack. The second value is what each defence took or added.

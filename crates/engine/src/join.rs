@@ -3,13 +3,14 @@
 //! the event log — and a replay — rebuilds it. Bands to its opponents open as a new fight's do;
 //! the fight's timing model gives it its place.
 
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId};
-use crate::command::Actor;
-use crate::event::{Event, Placement};
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::command::Actor;
+use crate::state::event::{Event, Placement};
+use crate::state::ids::CombatantId;
+use crate::state::violation::RuleViolation;
 use crate::timing;
-use crate::violation::RuleViolation;
 
 /// Most combatants one fight may hold.
 pub const MAX_COMBATANTS: usize = 40;

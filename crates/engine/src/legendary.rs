@@ -11,12 +11,14 @@
 //! dearest option it can pay for that would do something: an attack reaching a standing enemy
 //! (against the weakest such enemy), an ability ready and worth using.
 
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId, Controller};
 use crate::content::data::LegendaryEffect;
-use crate::event::{AttackKind, Event};
+use crate::ctx::Ctx;
 use crate::multiattack;
-use crate::resolve::{Ctx, Step, Strike, Swing};
+use crate::state::combat::Combat;
+use crate::state::combatant::{Combatant, Controller};
+use crate::state::event::{AttackKind, Event};
+use crate::state::ids::CombatantId;
+use crate::state::step::{Step, Strike, Swing};
 
 /// Its turn starts: the points are whole again.
 pub fn regain(combat: &mut Combat, id: CombatantId) {
@@ -123,4 +125,13 @@ fn choose(combat: &Combat, me: &Combatant) -> Option<(usize, Option<CombatantId>
         }
     }
     best.map(|(_, i, target)| (i, target))
+}
+
+/// Legendary actions at turns' starts: the points are whole again.
+pub struct LegendaryActions;
+
+impl crate::turn::TurnHook for LegendaryActions {
+    fn refresh(&self, ctx: &mut Ctx, id: CombatantId) {
+        regain(ctx.combat, id);
+    }
 }

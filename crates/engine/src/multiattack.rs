@@ -1,11 +1,12 @@
 //! Multi-attack (seed 000 §6): one Attack action resolves the whole sequence — by class and level
 //! for characters, by stat block for monsters — each swing its own event.
 
-use crate::combat::Combat;
-use crate::combatant::{Combatant, CombatantId};
-use crate::event::AttackKind;
-use crate::movement::Band;
-use crate::resolve::{Step, Strike, Swing};
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::event::AttackKind;
+use crate::state::ids::CombatantId;
+use crate::state::movement::Band;
+use crate::state::step::{Step, Strike, Swing};
 
 /// Whether `strike` by `attacker` reaches `target` from where they stand.
 pub fn reaches(combat: &Combat, attacker: &Combatant, target: CombatantId, strike: Strike) -> bool {

@@ -2,9 +2,9 @@
 //! its reaction, resolved before the mover is gone — unless Disengage, Cunning Action: Disengage,
 //! Blur or Misty Step suppresses it.
 
-use crate::combat::Combat;
-use crate::combatant::CombatantId;
-use crate::movement::MovePlan;
+use crate::state::combat::Combat;
+use crate::state::ids::CombatantId;
+use crate::state::movement::MovePlan;
 
 /// Whether `mover`'s move provokes no opportunity attacks.
 pub fn suppressed(combat: &Combat, mover: CombatantId, plan: &MovePlan) -> bool {
@@ -24,7 +24,7 @@ pub fn would_strike(combat: &Combat, mover: CombatantId) -> Vec<CombatantId> {
     if never_provokes(combat, mover) {
         return Vec::new();
     }
-    let trigger = crate::reactions::ReactionTrigger::LeavesMelee { mover };
+    let trigger = crate::state::reactions::ReactionTrigger::LeavesMelee { mover };
     combat
         .standing_engaged_with(mover)
         .into_iter()

@@ -1,9 +1,9 @@
 //! The outcome of a fight (seed 000 §7, §8): victory when every enemy is dead, defeat when no
 //! party member can fight on, and what ends with the fight. Every timing model ends fights here.
 
-use crate::combatant::{CombatantId, Side};
-use crate::event::{Event, Outcome};
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
+use crate::state::event::{Event, Outcome};
+use crate::state::ids::{CombatantId, Side};
 
 /// Ends grapples held by `id` (it fell or died).
 pub fn release_grapples(ctx: &mut Ctx, id: CombatantId) {
@@ -51,7 +51,7 @@ pub fn finish(ctx: &mut Ctx, outcome: Outcome) {
         .combatants
         .iter()
         .filter(|c| c.side == Side::Enemies && c.is_dead())
-        .filter_map(crate::combatant::Combatant::stat_block)
+        .filter_map(crate::state::combatant::Combatant::stat_block)
         .map(|m| m.xp)
         .sum();
     ctx.combat.outcome = Some(outcome);

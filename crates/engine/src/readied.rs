@@ -5,11 +5,11 @@
 //! reaction, and expires at the start of their next turn with the action and the reaction both
 //! spent.
 
-use serde::{Deserialize, Serialize};
-
-use crate::combatant::{Combatant, CombatantId};
 use crate::content::{Spell, normalize};
-use crate::violation::RuleViolation;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+pub use crate::state::readied::{HeldAction, Observed, ReadiedAction, Trigger, Victim, Who};
+use crate::state::violation::RuleViolation;
 
 /// The forms of `ready` text the parser accepts.
 pub const READY_FORMS: &str = "\"attack when the goblin moves into melee range\", \
@@ -19,57 +19,6 @@ pub const READY_FORMS: &str = "\"attack when the goblin moves into melee range\"
 \"dash when an enemy casts a spell\", \"help Bo when the goblin attacks Bo\", \
 \"hide when the goblin moves away\", \"shove prone when the orc comes close\", \
 \"grapple when the goblin moves into melee\", \"use potion of healing on Bo when the goblin attacks Bo\"";
-
-/// A readied action waiting for its trigger (seed 000 §9 `ReadiedAction`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReadiedAction {
-    pub action: HeldAction,
-    pub trigger: Trigger,
-    /// The trigger as the player wrote it.
-    pub trigger_desc: String,
-    /// The round at whose owner's turn it expires (the initiative count of §9).
-    pub expires_at: u32,
-    pub fired: bool,
-}
-
-/// The action held for the trigger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum HeldAction {
-    /// One melee or ranged attack, at the named target or the trigger's creature.
-    Attack {
-        target: Option<CombatantId>,
-    },
-    /// A spell, cast when it fires (the slot is spent then).
-    Cast {
-        spell: Spell,
-        target: Option<CombatantId>,
-    },
-    Dodge,
-    /// Get away at once: one band farther from every enemy (it may provoke).
-    Dash,
-    /// Slip out of every enemy's reach without provoking.
-    Disengage,
-    /// Give an ally (the named one, or the one the trigger's attack is aimed at) advantage.
-    Help {
-        ally: Option<CombatantId>,
-    },
-    /// Stealth against the enemies' passive Perception (not with an enemy in reach).
-    Hide,
-    /// Shove the named enemy or the trigger's creature (in reach): prone or pushed away.
-    Shove {
-        target: Option<CombatantId>,
-        mode: crate::command::ShoveMode,
-    },
-    /// Grab the named enemy or the trigger's creature (in reach).
-    Grapple {
-        target: Option<CombatantId>,
-    },
-    /// Drink a consumable, or give it to an ally in reach.
-    UseItem {
-        item: crate::content::Item,
-        target: Option<CombatantId>,
-    },
-}
 
 impl HeldAction {
     pub fn describe(self) -> String {
@@ -82,7 +31,7 @@ impl HeldAction {
             HeldAction::Help { .. } => "help".into(),
             HeldAction::Hide => "hide".into(),
             HeldAction::Shove {
-                mode: crate::command::ShoveMode::Prone,
+                mode: crate::state::movement::ShoveMode::Prone,
                 ..
             } => "shove prone".into(),
             HeldAction::Shove { .. } => "shove".into(),
@@ -90,54 +39,6 @@ impl HeldAction {
             HeldAction::UseItem { item, .. } => format!("use {}", item.label()),
         }
     }
-}
-
-/// Whose doing sets the trigger off.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Who {
-    /// Any enemy of the readier.
-    AnyEnemy,
-    /// One named combatant.
-    Named(CombatantId),
-    /// Any enemy whose name contains these words ("the goblin" matches Goblin 1 and Goblin 2).
-    Kind(String),
-}
-
-/// Whom the attack in an `attacks` trigger must target.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Victim {
-    Anyone,
-    Me,
-    AnyAlly,
-    Named(CombatantId),
-}
-
-/// A structured trigger.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Trigger {
-    /// Moves into melee range of the readier.
-    EntersMelee(Who),
-    /// Leaves the readier's melee range.
-    LeavesMelee(Who),
-    /// Moves at all.
-    Moves(Who),
-    /// Casts a spell (any, or the named one).
-    CastsSpell(Who, Option<Spell>),
-    /// Uses a named ability (breath weapon, second wind, rage, misty step, …), normalised.
-    UsesAbility(Who, String),
-    /// Attacks someone.
-    Attacks(Who, Victim),
-}
-
-/// Something that happened which a readied action may be waiting for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Observed {
-    EntersMelee { mover: CombatantId, with: CombatantId },
-    LeavesMelee { mover: CombatantId, from: CombatantId },
-    Moves { mover: CombatantId },
-    CastsSpell { caster: CombatantId, spell: Spell },
-    UsesAbility { user: CombatantId, ability: String },
-    Attacks { attacker: CombatantId, target: CombatantId },
 }
 
 impl Observed {
@@ -157,25 +58,25 @@ impl Observed {
 /// Where a readied Dash or Disengage takes the readier: out of every reach (a Disengage in
 /// melee), or one band farther from every enemy.
 pub fn getaway(
-    combat: &crate::combat::Combat,
+    combat: &crate::state::combat::Combat,
     readier: CombatantId,
     action: HeldAction,
-) -> crate::movement::MoveIntent {
+) -> crate::state::movement::MoveIntent {
     let in_melee = combat
         .bands_of(readier)
         .iter()
-        .any(|(_, b)| *b == crate::movement::Band::Melee);
+        .any(|(_, b)| *b == crate::state::movement::Band::Melee);
     if action == HeldAction::Disengage && in_melee {
-        crate::movement::MoveIntent::Ranged
+        crate::state::movement::MoveIntent::Ranged
     } else {
-        crate::movement::MoveIntent::Away
+        crate::state::movement::MoveIntent::Away
     }
 }
 
 /// The ally a readied Help helps: the one named, or the one the trigger's attack is aimed at;
 /// standing, on the readier's side, not the readier.
 pub fn helped_ally(
-    combat: &crate::combat::Combat,
+    combat: &crate::state::combat::Combat,
     readier: &Combatant,
     named: Option<CombatantId>,
     observed: &Observed,
@@ -460,13 +361,13 @@ pub fn parse_action(text: &str, readier: &Combatant, others: &[&Combatant]) -> R
         "shove" | "push" | "trip" => {
             let rest = rest.trim();
             let (mode, rest) = if verb == "trip" {
-                (crate::command::ShoveMode::Prone, rest)
+                (crate::state::movement::ShoveMode::Prone, rest)
             } else if let Some(r) = rest.strip_prefix("prone") {
-                (crate::command::ShoveMode::Prone, r)
+                (crate::state::movement::ShoveMode::Prone, r)
             } else if let Some(r) = rest.strip_prefix("away").or_else(|| rest.strip_prefix("back")) {
-                (crate::command::ShoveMode::Push, r)
+                (crate::state::movement::ShoveMode::Push, r)
             } else {
-                (crate::command::ShoveMode::Push, rest)
+                (crate::state::movement::ShoveMode::Push, rest)
             };
             Ok(HeldAction::Shove {
                 target: target_of(rest)?,
@@ -540,8 +441,8 @@ pub fn parse(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combatant::Controller;
     use crate::content::{Class, Monster, Race};
+    use crate::state::combatant::Controller;
 
     fn cast() -> Vec<Combatant> {
         let mut aria = Combatant::character("Aria", Race::ELF, Class::MAGE, 5, Controller::Player("a".into()));

@@ -5,11 +5,11 @@
 //! nothing that turn (reported as `RegenerationStopped`). Healing stops at its maximum, and the
 //! slain regenerate nothing.
 
-use crate::combat::Combat;
-use crate::combatant::CombatantId;
 use crate::content::DamageType;
-use crate::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
+use crate::state::combat::Combat;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
 
 /// `amount` of `damage_type` landed on `id` (after its defences): damage of a type that stops its
 /// Regeneration stops it at its next turn's start.
@@ -43,5 +43,15 @@ pub fn at_turn_start(ctx: &mut Ctx, id: CombatantId) {
     let c = ctx.combat.get(id);
     if c.hp < c.max_hp {
         crate::attack::heal(ctx, id, id, regeneration.hp);
+    }
+}
+
+/// Regeneration at turns' starts.
+pub struct Regeneration;
+
+impl crate::turn::TurnHook for Regeneration {
+    fn at_start(&self, ctx: &mut Ctx, id: CombatantId) -> bool {
+        at_turn_start(ctx, id);
+        false
     }
 }

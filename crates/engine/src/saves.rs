@@ -4,11 +4,11 @@
 //! the conditions' own effects (`crate::conditions`: the helpless fail STR and DEX saves, the
 //! restrained roll DEX saves at disadvantage).
 
-use crate::combatant::CombatantId;
 use crate::content::Ability;
+use crate::ctx::Ctx;
 use crate::dice::RollMode;
-use crate::event::Event;
-use crate::resolve::Ctx;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
 
 /// Rolls `id`'s saving throw of `ability` against `dc` and reports it; `spell` says a spell calls
 /// for it. True on a success.

@@ -7,10 +7,11 @@
 //! stacked: its duration becomes the longer of the two. A creature immune to the condition a
 //! status stands for (`condition = "paralyzed"` on the status) is never given it.
 
-use crate::combatant::CombatantId;
 use crate::content::statuses::{Affliction, EndsOnSave, StatusEffect, StatusKind};
-use crate::event::Event;
-use crate::resolve::{Ctx, PendingDamage};
+use crate::ctx::Ctx;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
+use crate::state::step::PendingDamage;
 
 /// A status takes hold of `target`: after a failed save, if the hit calls for one. The dead and
 /// the downed are left alone.
@@ -223,4 +224,18 @@ fn tick(ctx: &mut Ctx, id: CombatantId) -> bool {
     }
     ctx.combat.get_mut(id).statuses = kept;
     stunned
+}
+
+/// Statuses at turns' starts (they take hold and tick; a stun loses the turn) and ends (saves that
+/// end them).
+pub struct Statuses;
+
+impl crate::turn::TurnHook for Statuses {
+    fn at_start(&self, ctx: &mut Ctx, id: CombatantId) -> bool {
+        at_turn_start(ctx, id)
+    }
+
+    fn at_end(&self, ctx: &mut Ctx, id: CombatantId) {
+        at_turn_end(ctx, id);
+    }
 }

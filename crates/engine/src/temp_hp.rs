@@ -3,9 +3,9 @@
 //! points. They are not healing, don't stack (a creature keeps the larger of what it has and
 //! what it is given), don't wake a downed character, and last until the fight ends.
 
-use crate::combatant::CombatantId;
-use crate::event::Event;
-use crate::resolve::Ctx;
+use crate::ctx::Ctx;
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
 
 /// Gives `target` `amount` temporary hit points from `by`: it keeps the larger of them and those
 /// it has.

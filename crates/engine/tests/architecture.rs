@@ -1,7 +1,8 @@
 //! ARCHITECTURE "The shared rules never import a timing model": no engine source outside
 //! `timing/` names a model module (`timing::gogobee`, `tdgs`, `ctb`, `ticks`); they ask the
 //! `TimingModel` trait. The tick timeline's own reactions (`reactions/cancel.rs`,
-//! `reactions/exploit.rs`) are the one exception the architecture names.
+//! `reactions/exploit.rs`) are the one exception the architecture names. And "The fight's state
+//! is below its rules": nothing under `state/` names a rule module.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,38 @@ fn shared_rules_never_name_a_timing_model() {
     assert!(
         offenders.is_empty(),
         "shared rules naming a timing model:\n{}",
+        offenders.join("\n")
+    );
+}
+
+/// ARCHITECTURE "The fight's state is below its rules": a file under `state/` names no module of
+/// the crate but `state`, `content` (what a sheet is copied from) and `dice`, outside its tests.
+#[test]
+fn the_fights_state_names_no_rule_module() {
+    const BELOW: [&str; 3] = ["state", "content", "dice"];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src.join("state"), &mut files);
+    assert!(files.len() > 10, "found the state's sources");
+    let mut offenders = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).expect("readable source");
+        // A file's tests (its `#[cfg(test)]` module, last) may drive the rules.
+        let body = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in body.lines().enumerate() {
+            let mut code = line.split("//").next().unwrap_or("");
+            while let Some(at) = code.find("crate::") {
+                code = &code[at + "crate::".len()..];
+                let module: String = code.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !BELOW.contains(&module.as_str()) {
+                    offenders.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "state naming a rule module:\n{}",
         offenders.join("\n")
     );
 }

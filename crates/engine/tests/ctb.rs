@@ -89,7 +89,7 @@ fn ending_a_turn_pays_100_and_keeps_the_excess() {
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
-    f.get_mut(aria).ctb.charge = 115;
+    f.get_mut(aria).ctb_mut().charge = 115;
     f.direct(Command::Begin);
     assert_eq!(f.current(), aria, "115 is already past 100: no ticks needed");
     let events = f.act(aria, Command::EndTurn);
@@ -107,11 +107,11 @@ fn ending_a_turn_pays_100_and_keeps_the_excess() {
     assert_eq!(f.current(), aria, "the 15 kept is a head start in the next race");
     f.act(aria, Command::EndTurn);
     assert_eq!(f.current(), goblin);
-    f.get_mut(goblin).ctb.charge = 40; // whatever it holds, it never goes below 0
+    f.get_mut(goblin).ctb_mut().charge = 40; // whatever it holds, it never goes below 0
     f.act(goblin, Command::EndTurn);
     // max(0, 40 − 100) = 0: the goblin has 0 + 9 × 10 when Aria (15 + 90) acts again.
     assert_eq!(f.current(), aria);
-    assert_eq!((f.get(aria).ctb.charge, f.get(goblin).ctb.charge), (105, 90));
+    assert_eq!((f.get(aria).ctb().charge, f.get(goblin).ctb().charge), (105, 90));
 }
 
 #[test]
@@ -127,11 +127,11 @@ fn ties_go_to_the_higher_speed_then_initiative_then_dex_then_the_lower_id_and_ne
     )
     .with_ruleset(Ruleset::Ctb);
     for x in &mut c.combatants {
-        x.ctb.charge = 100;
+        x.ctb_mut().charge = 100;
         x.initiative = 10;
     }
     assert_eq!(ctb::leader(&c), Some(CombatantId(1)), "the Quickling is fastest (14)");
-    c.combatants[1].ctb.charge = 99;
+    c.combatants[1].ctb_mut().charge = 99;
     // Aria (human, DEX 14) and the goblins (DEX 14): speed 10 and initiative 10 alike.
     assert_eq!(c.combatants[0].abilities.dex, c.combatants[2].abilities.dex);
     assert_eq!(ctb::leader(&c), Some(CombatantId(0)), "between equals, the lower id");
@@ -148,7 +148,7 @@ fn ties_go_to_the_higher_speed_then_initiative_then_dex_then_the_lower_id_and_ne
         Some(CombatantId(0)),
         "equal initiative: the higher DEX"
     );
-    c.combatants[2].ctb.charge = 101;
+    c.combatants[2].ctb_mut().charge = 101;
     assert_eq!(ctb::leader(&c), Some(CombatantId(2)), "the highest charge first of all");
 }
 
@@ -186,17 +186,17 @@ fn each_turn_grants_ap_that_do_not_roll_over() {
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
-    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 100;
     let goblin = f.id("Goblin");
-    f.get_mut(goblin).ctb.charge = 50;
+    f.get_mut(goblin).ctb_mut().charge = 50;
     f.direct(Command::Begin);
     assert_eq!(f.current(), aria);
-    assert_eq!(f.get(aria).ctb.ap, 5);
+    assert_eq!(f.get(aria).ctb().ap, 5);
     f.act(aria, Command::Dodge);
-    assert_eq!(f.get(aria).ctb.ap, 2, "an action costs 3");
+    assert_eq!(f.get(aria).ctb().ap, 2, "an action costs 3");
     f.act(aria, Command::Move(engine::MoveIntent::Away));
     f.act(aria, Command::EndTurn);
-    assert_eq!(f.get(aria).ctb.ap, 0, "leftover AP are gone at the end of the turn");
+    assert_eq!(f.get(aria).ctb().ap, 0, "leftover AP are gone at the end of the turn");
     let r = f.get(aria).resources;
     assert!(
         !r.action_used && !r.bonus_used && r.movement_used == 0,
@@ -205,7 +205,7 @@ fn each_turn_grants_ap_that_do_not_roll_over() {
     assert_eq!(f.current(), goblin);
     f.act(goblin, Command::EndTurn);
     assert_eq!(f.current(), aria);
-    assert_eq!(f.get(aria).ctb.ap, 5, "back to the maximum, not 5 + 1");
+    assert_eq!(f.get(aria).ctb().ap, 5, "back to the maximum, not 5 + 1");
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn an_action_costs_three_ap_so_five_buy_one_and_a_hasted_unit_attacks_twice() {
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.melee(aria, ogre);
-    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 100;
     f.direct(Command::Begin);
     assert_eq!(f.current(), aria);
     let events = f.act(aria, Command::Attack { target: Some(ogre) });
@@ -249,12 +249,12 @@ fn an_action_costs_three_ap_so_five_buy_one_and_a_hasted_unit_attacks_twice() {
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
     f.melee(aria, ogre);
     f.get_mut(aria).conditions.hasted = true;
-    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 100;
     f.direct(Command::Begin);
-    assert_eq!(f.get(aria).ctb.ap, 7);
+    assert_eq!(f.get(aria).ctb().ap, 7);
     f.act(aria, Command::Attack { target: Some(ogre) });
     f.act(aria, Command::Attack { target: Some(ogre) });
-    assert_eq!(f.get(aria).ctb.ap, 1);
+    assert_eq!(f.get(aria).ctb().ap, 1);
 }
 
 #[test]
@@ -264,10 +264,10 @@ fn a_move_costs_one_ap_besides_its_feet() {
         puppet("Ogre", Monster::OGRE),
     ]);
     let (aria, ogre) = (f.id("Aria"), f.id("Ogre"));
-    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 100;
     f.direct(Command::Begin);
     f.act(aria, Command::Move(engine::MoveIntent::Melee(ogre)));
-    assert_eq!(f.get(aria).ctb.ap, 4);
+    assert_eq!(f.get(aria).ctb().ap, 4);
     assert_eq!(f.band(aria, ogre), engine::Band::Melee);
 }
 
@@ -305,8 +305,8 @@ fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
     f.get_mut(aria).hp = 5;
-    f.get_mut(aria).ctb.charge = 100;
-    f.get_mut(goblin).ctb.charge = 50;
+    f.get_mut(aria).ctb_mut().charge = 100;
+    f.get_mut(goblin).ctb_mut().charge = 50;
     f.direct(Command::Begin);
     let events = f.act(aria, Command::Bonus(BonusAction::SecondWind));
     assert!(events.contains(&Event::CooldownStarted {
@@ -324,11 +324,11 @@ fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next
     f.act(aria, Command::EndTurn);
     f.act(goblin, Command::EndTurn);
     assert_eq!(f.current(), aria);
-    assert_eq!(f.get(aria).ctb.cooldowns.get("Second Wind"), Some(&1));
+    assert_eq!(f.get(aria).ctb().cooldowns.get("Second Wind"), Some(&1));
     f.refused_for(aria, Command::Bonus(BonusAction::SecondWind));
     f.act(aria, Command::EndTurn);
     f.act(goblin, Command::EndTurn);
-    assert!(f.get(aria).ctb.cooldowns.is_empty());
+    assert!(f.get(aria).ctb().cooldowns.is_empty());
     f.act(aria, Command::Bonus(BonusAction::SecondWind));
 
     // Seed 003 §1.B: a skill used on turn 1 with a 1-turn cooldown is ready again on turn 2.
@@ -338,7 +338,7 @@ fn a_cooldown_drops_by_one_each_turn_start_and_a_one_turn_cooldown_is_ready_next
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let (cleo, aria) = (f.id("Cleo"), f.id("Aria"));
-    f.get_mut(cleo).ctb.charge = 100;
+    f.get_mut(cleo).ctb_mut().charge = 100;
     f.get_mut(aria).hp = 3;
     f.direct(Command::Begin);
     assert_eq!(f.current(), cleo);
@@ -382,8 +382,8 @@ fn statuses_tick_at_turn_start_lose_a_turn_and_expire_unless_permanent() {
             concentration: None,
         },
     ];
-    f.get_mut(aria).ctb.charge = 100;
-    f.get_mut(goblin).ctb.charge = 50;
+    f.get_mut(aria).ctb_mut().charge = 100;
+    f.get_mut(goblin).ctb_mut().charge = 50;
     let events = f.direct(Command::Begin);
     assert!(events.contains(&Event::StatusTicked {
         id: aria,
@@ -425,7 +425,7 @@ fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let (aria, goblin) = (f.id("Aria"), f.id("Goblin"));
-    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 100;
     f.get_mut(aria).statuses = vec![StatusEffect {
         name: "Stun".into(),
         kind: StatusKind::Stun,
@@ -435,12 +435,12 @@ fn a_stunned_unit_s_turn_ends_at_once_and_a_one_turn_stun_takes_one_turn() {
         ends_on_save: None,
         concentration: None,
     }];
-    f.get_mut(goblin).ctb.charge = 50;
+    f.get_mut(goblin).ctb_mut().charge = 50;
     let events = f.direct(Command::Begin);
     let stunned = events.iter().position(|e| *e == Event::Stunned { id: aria }).unwrap();
     assert_eq!(events[stunned + 1], Event::TurnEnded { id: aria });
     assert_eq!(
-        f.get(aria).ctb.charge,
+        f.get(aria).ctb().charge,
         50,
         "the lost turn still pays its 100: 0, then 5 ticks until the goblin's 50 reaches 100"
     );
@@ -457,12 +457,12 @@ fn a_refused_command_costs_nothing() {
         puppet("Goblin", Monster::GOBLIN),
     ]);
     let aria = f.id("Aria");
-    f.get_mut(aria).ctb.charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 100;
     f.direct(Command::Begin);
     let goblin = f.id("Goblin");
     // Out of reach: refused by the shared rules, AP and slots untouched.
     f.refused_for(aria, Command::Attack { target: Some(goblin) });
-    assert_eq!(f.get(aria).ctb.ap, 5);
+    assert_eq!(f.get(aria).ctb().ap, 5);
 }
 
 /// Plays `turns` turns of a race where everyone just ends their turn; counts turns per unit.
@@ -492,9 +492,9 @@ fn over_many_seeded_trials_a_unit_twice_as_fast_acts_twice_as_often() {
         let mut dice = Dice::seeded(seed);
         let mut fast = pc("Fast", Race::HUMAN, Class::FIGHTER, 1);
         fast.conditions.hasted = true;
-        fast.ctb.charge = dice.die(100) as i32 - 1;
+        fast.ctb_mut().charge = dice.die(100) as i32 - 1;
         let mut slow = pc("Slow", Race::HUMAN, Class::FIGHTER, 1).on_side(engine::Side::Enemies);
-        slow.ctb.charge = dice.die(100) as i32 - 1;
+        slow.ctb_mut().charge = dice.die(100) as i32 - 1;
         let combat = Combat::new(vec![fast, slow], Terrain::default()).with_ruleset(Ruleset::Ctb);
         let counts = count_turns(combat, &mut dice, 90);
         assert!(counts[0].abs_diff(2 * counts[1]) <= 3, "seed {seed}: {counts:?}");
@@ -522,7 +522,7 @@ fn turns_follow_the_speed_ratio_the_rules_imply_for_any_speeds() {
         let who = ctb::leader(&combat).unwrap();
         counts[who.0 as usize] += 1;
         let c = combat.get_mut(who);
-        c.ctb.charge = (c.ctb.charge - ctb::THRESHOLD).max(0);
+        c.ctb_mut().charge = (c.ctb_mut().charge - ctb::THRESHOLD).max(0);
     }
     let ratio = counts[0] as f64 / counts[1] as f64;
     assert!((ratio - 14.0 / 9.0).abs() < 0.02, "{counts:?}");
@@ -590,8 +590,8 @@ fn fire_bolt_sets_its_target_burning_two_fire_damage_a_turn_for_two_turns_then_i
         puppet("Ogre", Monster::OGRE),
     ]);
     let (mira, ogre) = (f.id("Mira"), f.id("Ogre"));
-    f.get_mut(mira).ctb.charge = 100;
-    f.get_mut(ogre).ctb.charge = 50;
+    f.get_mut(mira).ctb_mut().charge = 100;
+    f.get_mut(ogre).ctb_mut().charge = 50;
     f.direct(Command::Begin);
     assert_eq!(f.current(), mira);
     let bolt = Command::Cast {
@@ -663,8 +663,8 @@ fn ghoul_clawing_aria() -> (Fight, CombatantId, CombatantId) {
     ]);
     let (aria, ghoul) = (f.id("Aria"), f.id("Ghoul"));
     f.melee(aria, ghoul);
-    f.get_mut(ghoul).ctb.charge = 100;
-    f.get_mut(aria).ctb.charge = 50;
+    f.get_mut(ghoul).ctb_mut().charge = 100;
+    f.get_mut(aria).ctb_mut().charge = 50;
     f.direct(Command::Begin);
     assert_eq!(f.current(), ghoul);
     (f, aria, ghoul)

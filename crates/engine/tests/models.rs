@@ -105,8 +105,13 @@ fn play(
         for c in &combat.combatants {
             assert!((0..=c.max_hp).contains(&c.hp), "{} has {} HP", c.name, c.hp);
             if combat.ruleset == Ruleset::Ctb {
-                assert!(c.ctb.ap <= ctb::max_ap(ctb::speed(c)), "{} has {} AP", c.name, c.ctb.ap);
-                assert!(c.ctb.charge >= 0);
+                assert!(
+                    c.ctb().ap <= ctb::max_ap(ctb::speed(c)),
+                    "{} has {} AP",
+                    c.name,
+                    c.ctb().ap
+                );
+                assert!(c.ctb().charge >= 0);
             }
         }
         let mut order = combat.order.clone();

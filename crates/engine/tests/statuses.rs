@@ -195,14 +195,18 @@ fn a_fight_stored_with_statuses_on_the_charge_race_sheet_reads_them_back_on_the_
     let aria = f.id("Aria");
     f.get_mut(aria).statuses = vec![engine::content::statuses::burning()];
     let mut stored = serde_json::to_value(&f.combat).unwrap();
-    // As a fight stored before: the statuses inside the charge race's sheet.
+    // As a fight stored before: the statuses inside the charge race's sheet, which every
+    // combatant carried then.
     let list = stored["combatants"]["list"].as_array_mut().unwrap();
     let aria_json = list[0].as_object_mut().unwrap();
     let statuses = aria_json.remove("statuses").unwrap();
-    aria_json["ctb"]["statuses"] = statuses;
+    aria_json.insert(
+        "ctb".into(),
+        serde_json::json!({"charge": 0, "ap": 0, "cooldowns": {}, "statuses": statuses}),
+    );
     let read: Combat = serde_json::from_value(stored).unwrap();
     assert_eq!(read.get(aria).statuses, vec![engine::content::statuses::burning()]);
-    assert!(read.get(aria).ctb.statuses.is_empty());
+    assert!(read.get(aria).ctb().statuses.is_empty());
 }
 
 /// A paralysis of ten turns that ends on a CON save of `dc` at the end of its owner's turn.

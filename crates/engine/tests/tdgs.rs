@@ -283,7 +283,7 @@ fn an_instant_is_once_a_scene_for_a_player_and_the_ai_alike_and_comes_back_next_
     let rook = f.id("Rook");
     f.act(rook, Command::DeclareInstant(Instant::QuickDraw));
     f.direct(Command::Begin);
-    assert_eq!(f.get(rook).tdgs.instants_used, vec![Instant::QuickDraw]);
+    assert_eq!(f.get(rook).tdgs().instants_used, vec![Instant::QuickDraw]);
     let before = f.combat.clone();
     assert_eq!(
         f.refused_for(rook, Command::DeclareInstant(Instant::QuickDraw)),
@@ -293,7 +293,7 @@ fn an_instant_is_once_a_scene_for_a_player_and_the_ai_alike_and_comes_back_next_
     );
     assert_eq!(f.combat, before);
     tdgs::scene_end(&mut f.combat);
-    assert!(f.get(rook).tdgs.instants_used.is_empty());
+    assert!(f.get(rook).tdgs().instants_used.is_empty());
 }
 
 #[test]
@@ -384,7 +384,10 @@ fn free_actions_are_unlimited_each_once_a_turn() {
         }
     );
     f.act(aria, Command::Dodge);
-    assert!(f.get(aria).tdgs.action_used, "the action is TDGS's own, spent by Dodge");
+    assert!(
+        f.get(aria).tdgs().action_used,
+        "the action is TDGS's own, spent by Dodge"
+    );
     assert!(!f.get(aria).resources.action_used, "no GogoBee slot is faked");
 }
 
@@ -533,18 +536,18 @@ fn limits_count_per_round_per_scene_and_per_day() {
     assert!(tdgs::may_interrupt(&c, ReactionKind::Counterspell));
     tdgs::spend_interrupt(&mut c, ReactionKind::Counterspell);
     assert!(!tdgs::may_interrupt(&c, ReactionKind::Counterspell));
-    let uses = c.tdgs.uses[0];
+    let uses = c.tdgs().uses[0];
     assert_eq!((uses.round, uses.scene, uses.day), (1, 1, 1));
     // Divine Intervention (1/day) in the seed: a per-day limit survives the scene's end.
     assert!(!Limit::PerDay(1).allows(Some(&uses)));
     let mut combat = Combat::new(vec![c], Terrain::default());
     tdgs::scene_end(&mut combat);
-    let uses = combat.combatants[0].tdgs.uses[0];
+    let uses = combat.combatants[0].tdgs().uses[0];
     assert_eq!((uses.round, uses.scene, uses.day), (0, 0, 1));
     assert!(tdgs::may_interrupt(&combat.combatants[0], ReactionKind::Counterspell));
     assert!(!Limit::PerDay(1).allows(Some(&uses)));
     tdgs::long_rest(&mut combat.combatants[0]);
-    assert!(Limit::PerDay(1).allows(combat.combatants[0].tdgs.uses.first()));
+    assert!(Limit::PerDay(1).allows(combat.combatants[0].tdgs().uses.first()));
 }
 
 /// A level-5 mage (REF 20, first) against a drow mage.
@@ -664,7 +667,7 @@ fn ready_turns_the_action_into_a_conditional_interrupt_for_those_without_any() {
             text: "attack when the goblin moves into melee range".into(),
         },
     );
-    assert!(f.get(rue).tdgs.action_used, "Ready costs the action");
+    assert!(f.get(rue).tdgs().action_used, "Ready costs the action");
     f.act(rue, Command::EndTurn);
     let events = f.act(goblin, Command::Move(MoveIntent::Melee(rue)));
     assert_eq!(offered_to(&events, rue), Some(vec![ReactionKind::Readied]));
@@ -881,7 +884,7 @@ fn the_coming_instant_phase_lists_declared_instants_by_instant_ref_then_luk() {
         (fighter, Instant::BattleCry),
         (rogue, Instant::QuickDraw),
     ] {
-        f.get_mut(who).tdgs.declared = Some(instant);
+        f.get_mut(who).tdgs_mut().declared = Some(instant);
     }
     assert_eq!(
         tdgs::upcoming_instants(&f.combat),
@@ -925,7 +928,7 @@ fn an_instant_declared_before_the_scene_starts_resolves_in_round_one_s_instant_p
         f.get(rook).conditions.helped,
         "Quick Draw: advantage on the next attack"
     );
-    assert_eq!(f.get(rook).tdgs.declared, None, "spent in round 1");
+    assert_eq!(f.get(rook).tdgs().declared, None, "spent in round 1");
 }
 
 #[test]
@@ -1020,7 +1023,7 @@ fn divine_intervention_is_a_per_day_interrupt_that_survives_the_scene_and_return
     assert_eq!(f.get(rook).hp, 1, "Rook still stands");
     let uses = f
         .get(ced)
-        .tdgs
+        .tdgs()
         .uses
         .iter()
         .find(|u| u.kind == ReactionKind::DivineIntervention)
@@ -1044,7 +1047,7 @@ fn divine_intervention_is_a_per_day_interrupt_that_survives_the_scene_and_return
     f.direct(Command::EndCombat);
     let uses = f
         .get(ced)
-        .tdgs
+        .tdgs()
         .uses
         .iter()
         .find(|u| u.kind == ReactionKind::DivineIntervention)

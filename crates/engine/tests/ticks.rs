@@ -150,7 +150,7 @@ fn a_player_with_no_action_chosen_halts_the_loop_until_they_commit() {
     let events = f.act(aria, Command::Move(MoveIntent::Melee(goblin)));
     assert_eq!(
         phases(&events, aria)[0],
-        (Phase::Prep, f.get(aria).ticks.current.as_ref().map_or(1, |c| c.prep))
+        (Phase::Prep, f.get(aria).ticks().current.as_ref().map_or(1, |c| c.prep))
     );
     assert!(f.combat.model.tick > tick, "the clock runs again");
 }
@@ -236,14 +236,14 @@ fn reactions_are_gated_by_the_reactor_s_own_phase_none_in_exec() {
     .with_ruleset(Ruleset::Ticks);
     c.set_band(CombatantId(0), CombatantId(1), Band::Melee);
     let attack = Activity::Command(Command::Attack { target: None });
-    c.combatants[1].ticks.current = Some(cycle_in(&attack, Phase::Recover));
+    c.combatants[1].ticks_mut().current = Some(cycle_in(&attack, Phase::Recover));
     for (mine, expected) in [
         (None, Some(ReactionKind::Exploit)),
         (Some(Phase::Prep), Some(ReactionKind::Exploit)),
         (Some(Phase::Exec), None),
         (Some(Phase::Recover), Some(ReactionKind::Exploit)),
     ] {
-        c.combatants[0].ticks.current = mine.map(|p| cycle_in(&attack, p));
+        c.combatants[0].ticks_mut().current = mine.map(|p| cycle_in(&attack, p));
         assert_eq!(
             ticks::reaction_for(&c, CombatantId(0), CombatantId(1), Phase::Recover),
             expected,
@@ -309,7 +309,7 @@ fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
     .with_ruleset(Ruleset::Ticks);
     let mut dice = Dice::seeded(0);
     let attack = Activity::Command(Command::Attack { target: None });
-    c.combatants[0].ticks.current = Some(cycle_in(&attack, Phase::Prep));
+    c.combatants[0].ticks_mut().current = Some(cycle_in(&attack, Phase::Prep));
     let mut ctx = ctx_over(&mut c, &mut dice);
     ticks::begin_reaction_cycle(&mut ctx, CombatantId(0), ReactionKind::Exploit, CombatantId(1));
     // The reaction's own cycle starts at once: exec, 1 tick (a strike is 0/1/4).
@@ -322,7 +322,7 @@ fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
             ..
         }]
     ));
-    let sheet = &c.combatants[0].ticks;
+    let sheet = c.combatants[0].ticks();
     assert!(matches!(
         sheet.current.as_ref().unwrap().activity,
         Activity::Reaction { .. }
@@ -335,15 +335,15 @@ fn reacting_pauses_a_light_action_and_cancels_a_concentrated_one() {
         spell: engine::content::Spell::MAGIC_MISSILE,
         target: None,
     });
-    c.combatants[0].ticks = ticks::TicksSheet::default();
-    c.combatants[0].ticks.current = Some(cycle_in(&spell, Phase::Prep));
+    *c.combatants[0].ticks_mut() = ticks::TicksSheet::default();
+    c.combatants[0].ticks_mut().current = Some(cycle_in(&spell, Phase::Prep));
     let mut ctx = ctx_over(&mut c, &mut dice);
     ticks::begin_reaction_cycle(&mut ctx, CombatantId(0), ReactionKind::Exploit, CombatantId(1));
     assert!(matches!(
         ctx.events[..],
         [Event::ActionCancelled { by: None, .. }, Event::PhaseStarted { .. }]
     ));
-    assert!(c.combatants[0].ticks.paused.is_empty(), "the spell is lost");
+    assert!(c.combatants[0].ticks().paused.is_empty(), "the spell is lost");
 }
 
 #[test]
@@ -419,8 +419,8 @@ fn a_cancel_that_hits_breaks_the_windup() {
                     |e| matches!(e, Event::ActionCancelled { id, by: Some(by), .. } if *id == ogre && *by == aria)
                 ));
                 assert!(
-                    f.get(ogre).ticks.current.is_none()
-                        || f.get(ogre).ticks.current.as_ref().unwrap().phase() != Phase::Prep
+                    f.get(ogre).ticks().current.is_none()
+                        || f.get(ogre).ticks().current.as_ref().unwrap().phase() != Phase::Prep
                 );
                 broke = true;
                 break;
@@ -577,8 +577,8 @@ fn an_actor_with_several_queued_reactions_uses_only_the_best_one() {
     c.started = true;
     c.order = vec![aria, bren, hob];
     let attack = Activity::Command(Command::Attack { target: Some(hob) });
-    c.combatants[0].ticks.current = Some(cycle_in(&attack, Phase::Recover));
-    c.combatants[1].ticks.current = Some(cycle_in(&attack, Phase::Prep));
+    c.combatants[0].ticks_mut().current = Some(cycle_in(&attack, Phase::Recover));
+    c.combatants[1].ticks_mut().current = Some(cycle_in(&attack, Phase::Prep));
     assert!(
         ticks::reads_prep(&c.combatants[2]),
         "a wolf's keen senses read a windup"
@@ -653,8 +653,8 @@ fn two_openings_at_once() -> (Combat, CombatantId, CombatantId, CombatantId) {
     c.round = 1;
     c.order = vec![winding, recovering, aria];
     let attack = Activity::Command(Command::Attack { target: Some(aria) });
-    c.combatants[1].ticks.current = Some(cycle_in(&attack, Phase::Prep));
-    c.combatants[2].ticks.current = Some(cycle_in(&attack, Phase::Recover));
+    c.combatants[1].ticks_mut().current = Some(cycle_in(&attack, Phase::Prep));
+    c.combatants[2].ticks_mut().current = Some(cycle_in(&attack, Phase::Recover));
     assert!(ticks::reads_prep(&c.combatants[0]), "a fighter reads a windup");
     c.model.timeline.reacting = true;
     c.model.timeline.observed = vec![
@@ -807,7 +807,7 @@ fn a_target_in_a_one_tick_recover_can_be_exploited() {
         if who == goblin && !committed {
             f.act(goblin, Command::Attack { target: Some(aria) });
             // A quick goblin: its swing winds down in a single tick.
-            f.get_mut(goblin).ticks.current.as_mut().unwrap().recover = 1;
+            f.get_mut(goblin).ticks_mut().current.as_mut().unwrap().recover = 1;
             committed = true;
         } else {
             f.act(who, Command::EndTurn);
@@ -837,9 +837,9 @@ fn queued_choice(
     c.set_band(b, watcher, Band::Melee);
     c.started = true;
     c.order = vec![a, b, watcher];
-    c.combatants[0].ticks.current = Some(cycle_in(aria.1, aria.0));
+    c.combatants[0].ticks_mut().current = Some(cycle_in(aria.1, aria.0));
     c.combatants[0].hp = aria.2;
-    c.combatants[1].ticks.current = Some(cycle_in(bren.1, bren.0));
+    c.combatants[1].ticks_mut().current = Some(cycle_in(bren.1, bren.0));
     c.combatants[1].hp = bren.2;
     c.model.timeline.reacting = true;
     c.model.timeline.observed = vec![

@@ -560,7 +560,7 @@ fn prompt_choices(combat: &Combat, window: &ReactionWindow) -> Vec<String> {
                 let action = combat
                     .combatants
                     .get(actor.0 as usize)
-                    .and_then(|a| a.ticks.current.as_ref())
+                    .and_then(|a| a.ticks().current.as_ref())
                     // A one-tick recover already over: still its winding down.
                     .map_or_else(|| "action".into(), |cycle| escape_markdown(&cycle.activity.describe()));
                 format!("• **{}** — {}'s {action} ({})", kind.label(), n(*actor), phase.name())

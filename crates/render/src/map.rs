@@ -344,8 +344,8 @@ fn model_view(combat: &Combat) -> (String, Vec<(CombatantId, String, u32)>) {
                 units
                     .iter()
                     .map(|c| {
-                        let fill = (c.ctb.charge.clamp(0, ctb::THRESHOLD) * 1000 / ctb::THRESHOLD).unsigned_abs();
-                        (c.id, format!("{} {}", truncate_chars(&c.name, 9), c.ctb.charge), fill)
+                        let fill = (c.ctb().charge.clamp(0, ctb::THRESHOLD) * 1000 / ctb::THRESHOLD).unsigned_abs();
+                        (c.id, format!("{} {}", truncate_chars(&c.name, 9), c.ctb().charge), fill)
                     })
                     .collect(),
             )
@@ -357,7 +357,7 @@ fn model_view(combat: &Combat) -> (String, Vec<(CombatantId, String, u32)>) {
                 .iter()
                 .map(|&id| {
                     let c = combat.get(id);
-                    let (phase, fill) = match &c.ticks.current {
+                    let (phase, fill) = match &c.ticks().current {
                         _ if combat.model.timeline.awaiting == Some(id) => ("choosing", 0),
                         Some(cycle) => {
                             let total = (cycle.prep + cycle.exec + cycle.recover).max(1);

@@ -182,8 +182,8 @@ fn charge_race_field(combat: &Combat) -> Option<EmbedField> {
                 "{}{} `{}` {}/{} · speed {}{acting}",
                 pointer(combat, c.id),
                 name_of(c),
-                charge_bar(c.ctb.charge),
-                c.ctb.charge,
+                charge_bar(c.ctb().charge),
+                c.ctb().charge,
                 ctb::THRESHOLD,
                 ctb::speed(c)
             )
@@ -262,14 +262,14 @@ fn timeline_doing(combat: &Combat, c: &Combatant) -> String {
     if combat.model.timeline.awaiting == Some(c.id) {
         return "choosing an action — the timeline waits".to_owned();
     }
-    let mut doing = match &c.ticks.current {
+    let mut doing = match &c.ticks().current {
         Some(cycle) if cycle.activity == Activity::Wait => "waiting".to_owned(),
         Some(cycle) => cycle_line(cycle),
         None => "idle".to_owned(),
     };
-    if !c.ticks.paused.is_empty() {
+    if !c.ticks().paused.is_empty() {
         let paused: Vec<String> = c
-            .ticks
+            .ticks()
             .paused
             .iter()
             .map(|p| escape_markdown(&p.activity.describe()))
@@ -321,7 +321,7 @@ pub fn budget(combat: &Combat, c: &Combatant) -> String {
             mark(!r.reaction_used)
         ),
         Ruleset::Tdgs => {
-            let step = !c.tdgs.stepped || c.tdgs.extra_moves > 0;
+            let step = !c.tdgs().stepped || c.tdgs().extra_moves > 0;
             let interrupts = interrupts_left(c);
             let interrupts = if interrupts.is_empty() {
                 "no Interrupts".to_owned()
@@ -334,17 +334,20 @@ pub fn budget(combat: &Combat, c: &Combatant) -> String {
                 "step ✗".to_owned()
             };
             // TDGS's own budget: its action, its step, unlimited free actions (each once a turn).
-            let free = if c.tdgs.free_used.is_empty() {
+            let free = if c.tdgs().free_used.is_empty() {
                 "free actions ✓".to_owned()
             } else {
-                let used: Vec<String> = c.tdgs.free_used.iter().map(|f| escape_markdown(f)).collect();
+                let used: Vec<String> = c.tdgs().free_used.iter().map(|f| escape_markdown(f)).collect();
                 format!("free actions ✓ (used: {})", used.join(", "))
             };
-            format!("action {} · {step} · {free} · {interrupts}", mark(!c.tdgs.action_used))
+            format!(
+                "action {} · {step} · {free} · {interrupts}",
+                mark(!c.tdgs().action_used)
+            )
         }
         Ruleset::Ctb => {
             let cooldowns: Vec<String> = c
-                .ctb
+                .ctb()
                 .cooldowns
                 .iter()
                 .map(|(ability, turns)| format!("{} {}", escape_markdown(ability), plural(*turns, "turn", "turns")))
@@ -356,7 +359,7 @@ pub fn budget(combat: &Combat, c: &Combatant) -> String {
             };
             format!(
                 "AP {}/{} · {cooldowns} · reaction {} · {feet}",
-                c.ctb.ap,
+                c.ctb().ap,
                 ctb::max_ap(ctb::speed(c)),
                 mark(!r.reaction_used)
             )
@@ -396,13 +399,13 @@ pub fn sheet_lines(combat: &Combat, id: CombatantId) -> Vec<String> {
         Ruleset::Ctb => {
             lines.push(format!(
                 "Charge {}/{} · speed {}",
-                c.ctb.charge,
+                c.ctb().charge,
                 ctb::THRESHOLD,
                 ctb::speed(c)
             ));
         }
         Ruleset::Tdgs => {
-            if let Some(instant) = c.tdgs.declared {
+            if let Some(instant) = c.tdgs().declared {
                 lines.push(format!("Declared for the next Instant phase: {}", instant.name()));
             } else if let Some(instant) = tdgs::Instant::granted(c) {
                 lines.push(format!("Instant: {} (declare it with /instant)", instant.name()));

@@ -133,7 +133,7 @@ fn under_ctb_the_turn_shows_its_ap_and_cooldowns_and_the_hp_line_its_statuses() 
         Terrain::default(),
     )
     .with_ruleset(Ruleset::Ctb);
-    combat.get_mut(aria).ctb.charge = 100;
+    combat.get_mut(aria).ctb_mut().charge = 100;
     combat.get_mut(aria).statuses = vec![engine::content::statuses::burning()];
     let mut dice = Dice::seeded(1);
     let (mut combat, _) = begin(combat, &mut dice);
@@ -167,7 +167,7 @@ fn the_tdgs_embed_shows_the_order_the_interrupts_left_and_the_coming_instant_pha
     )
     .with_ruleset(Ruleset::Tdgs);
     let (mut combat, _) = begin(combat, &mut Dice::seeded(1));
-    combat.get_mut(CombatantId(1)).tdgs.declared = Some(engine::timing::tdgs::Instant::QuickDraw);
+    combat.get_mut(CombatantId(1)).tdgs_mut().declared = Some(engine::timing::tdgs::Instant::QuickDraw);
     let r = renderer();
     let rendered = r.combat(&combat, &[], &ctx(1));
     let order = field(&rendered.narration, "Order by REF → LUK — round 1");
@@ -243,7 +243,7 @@ fn the_tick_timeline_runs_in_its_own_message_and_the_batch_is_one_narration_grou
     let busy: Vec<&ticks::Cycle> = combat
         .combatants
         .iter()
-        .filter_map(|c| c.ticks.current.as_ref().filter(|cy| cy.activity != Activity::Wait))
+        .filter_map(|c| c.ticks().current.as_ref().filter(|cy| cy.activity != Activity::Wait))
         .collect();
     assert!(!busy.is_empty(), "{}", field.value);
     for cycle in busy {
@@ -271,8 +271,8 @@ fn a_player_with_several_queued_reactions_gets_a_button_for_each_and_what_it_ans
         cycle.elapsed = elapsed;
         cycle
     };
-    c.combatants[1].ticks.current = Some(in_phase(Phase::Prep, 1));
-    c.combatants[2].ticks.current = Some(in_phase(Phase::Recover, 5));
+    c.combatants[1].ticks_mut().current = Some(in_phase(Phase::Prep, 1));
+    c.combatants[2].ticks_mut().current = Some(in_phase(Phase::Recover, 5));
     c.model.timeline.reacting = true;
     c.model.timeline.observed = vec![
         ticks::Observation {

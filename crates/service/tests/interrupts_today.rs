@@ -28,7 +28,7 @@ async fn intervention_in_fight(svc: &Service, camp: i64) -> Result<(bool, u32), 
     let update = svc.combat_status(camp, CHANNEL).await?;
     let ced = update.combat.by_name("Ced")?;
     let day = ced
-        .tdgs
+        .tdgs()
         .uses
         .iter()
         .find(|u| u.kind == ReactionKind::DivineIntervention)

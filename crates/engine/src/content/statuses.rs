@@ -49,7 +49,7 @@ pub struct StatusEffect {
     /// The caster whose concentration holds it up: it ends when that concentration does
     /// (`crate::concentration`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concentration: Option<crate::combatant::CombatantId>,
+    pub concentration: Option<crate::state::ids::CombatantId>,
 }
 
 /// A saving throw that ends a status: ability, DC, and whether it resists a spell (Magic

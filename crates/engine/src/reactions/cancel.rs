@@ -2,9 +2,12 @@
 //! action; a hit breaks the windup. Only those who can read prep (Perception proficiency) see it.
 
 use super::{Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
-use crate::resolve::{Ctx, Step};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::ctx::Ctx;
+use crate::state::step::Step;
 
 pub struct Cancel;
 

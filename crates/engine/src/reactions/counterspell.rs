@@ -3,12 +3,16 @@
 //! level cancels it. A counterspell may itself be countered: the chain resolves responder first.
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::{Ability, Spell};
 use crate::dice::RollMode;
-use crate::event::Event;
-use crate::resolve::{Ctx, Step};
+use crate::state::event::Event;
+use crate::ctx::Ctx;
+use crate::state::step::Step;
 
 pub struct Counterspell;
 
@@ -53,7 +57,7 @@ impl Reaction for Counterspell {
             caster: reactor,
             spell: Spell::COUNTERSPELL,
         });
-        steps.extend(ctx.readied_offers(&crate::readied::Observed::CastsSpell {
+        steps.extend(ctx.readied_offers(&crate::state::readied::Observed::CastsSpell {
             caster: reactor,
             spell: Spell::COUNTERSPELL,
         }));

@@ -2,12 +2,16 @@
 //! reduce the damage by 1d10 + proficiency.
 
 use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
 use crate::dice::DiceExpr;
-use crate::movement::Band;
-use crate::resolve::{Ctx, Step};
+use crate::state::movement::Band;
+use crate::ctx::Ctx;
+use crate::state::step::Step;
 
 pub struct Interception;
 

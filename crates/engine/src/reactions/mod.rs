@@ -5,17 +5,21 @@
 //! its module. A trigger that offers a player a legal reaction suspends the action in progress
 //! behind a [`ReactionWindow`]; monsters choose by their behaviour profile at once.
 
-use serde::{Deserialize, Serialize};
-
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
-use crate::command::{Actor, Command};
-use crate::content::Spell;
-use crate::event::Event;
-use crate::movement::Band;
-use crate::readied::{HeldAction, Observed};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::ctx::Ctx;
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::command::{Actor, Command};
+use crate::state::event::Event;
+use crate::state::ids::CombatantId;
+use crate::state::ids::Ruleset;
+use crate::state::movement::Band;
+pub use crate::state::reactions::{
+    InterruptUses, Limit, ReactionKind, ReactionSet, ReactionTrigger, ReactionWindow, Repertoire, TriggerKind,
+};
+use crate::state::readied::{HeldAction, Observed};
+use crate::state::sheet::Sheet;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 /// One reaction: everything the rules need to know about it, in one place.
 pub trait Reaction: Sync {
@@ -84,23 +88,25 @@ pub trait Reaction: Sync {
     }
 }
 
-/// Lists every reaction once: its kind (the serialised name, never changed) and its module. The
-/// order is the buttons' order and their `custom_id` index: new reactions go last.
+/// Gives every reaction in [`ReactionKind`] its module, in the kinds' order (the buttons' order and
+/// their `custom_id` index: new reactions go last, in `crate::state::reactions` and here). The
+/// compiler checks that every kind has its module, and a constant below that the order matches.
 macro_rules! registry {
-    ($( $(#[doc = $doc:literal])* $kind:ident => $module:ident ),* $(,)?) => {
+    ($( $kind:ident => $module:ident ),* $(,)?) => {
         $( mod $module; )*
 
-        /// The reactions of §2.3, a readied action firing (§5), the tick timeline's strikes
-        /// (seed 004), and those added since.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        pub enum ReactionKind {
-            $( $(#[doc = $doc])* $kind, )*
-        }
+        // The registry lists the kinds in their own order, each once.
+        const _: () = {
+            let listed = [$(ReactionKind::$kind),*];
+            assert!(listed.len() == ReactionKind::ALL.len());
+            let mut i = 0;
+            while i < listed.len() {
+                assert!(listed[i] as usize == i);
+                i += 1;
+            }
+        };
 
         impl ReactionKind {
-            /// Every reaction, in the registry's order.
-            pub const ALL: [ReactionKind; [$(stringify!($kind)),*].len()] = [$(ReactionKind::$kind),*];
-
             /// The reactions that may answer each kind of trigger, split into those anyone may
             /// answer and those only the trigger's target may: built once from each module's
             /// [`Reaction::triggers`] and [`Reaction::target_only`].
@@ -146,53 +152,34 @@ macro_rules! registry {
                     $( ReactionKind::$kind => Reaction::answers(&$module::$kind, combat, reactor, trigger), )*
                 }
             }
-
-            /// The narration key of its taking: `React<Name>`.
-            pub fn flavor_key(self) -> &'static str {
-                match self {
-                    $( ReactionKind::$kind => concat!("React", stringify!($kind)), )*
-                }
-            }
-
-            /// Its stable name (the serialised one).
-            pub fn name(self) -> &'static str {
-                match self {
-                    $( ReactionKind::$kind => stringify!($kind), )*
-                }
-            }
         }
     };
 }
 
 registry! {
-    /// Any: an enemy leaves your melee range without Disengaging — one melee attack.
     OpportunityAttack => opportunity_attack,
-    /// Fighter 5+: hit by a melee attack — reduce the damage by 1d8 + DEX.
     Parry => parry,
-    /// Rogue 5+: hit by an attacker you can see — halve the damage.
     UncannyDodge => uncanny_dodge,
-    /// Cleric: an ally drops to 0 HP — spend 1 Divine Favor; the ally makes a death save at advantage.
     ShieldOfFaith => shield_of_faith,
-    /// Fighter 3+: an ally within melee range is hit — reduce the damage by 1d10 + proficiency.
     Interception => interception,
-    /// Mage 5+: an enemy casts a spell — spend a slot; INT check against DC 10 + spell level cancels it.
     Counterspell => counterspell,
-    /// Rogue / Ranger 7+: failing a DEX save — succeed instead (half damage against a save-for-half).
     Evasion => evasion,
-    /// A readied action's trigger occurred.
     Readied => readied,
-    /// Tick timeline: strike an enemy in its prep; a hit breaks the windup (only for those who
-    /// can read prep).
     Cancel => cancel,
-    /// Tick timeline: strike an enemy in its recover, with advantage.
     Exploit => exploit,
-    /// Mage: hit by an attack — a 1st-level slot for +5 AC against it and until your next turn.
     Shield => shield,
-    /// TDGS Cleric, 1/day: a hit would drop the cleric or an ally to 0 HP — its damage is 0.
     DivineIntervention => divine_intervention,
-    /// A stat block's own reaction to a hit (`reactions = [...]` in its content): more AC
-    /// against the attack, less damage, or half.
     StatBlock => stat_block,
+}
+
+/// What `sheet` gives under each ruleset ([`Reaction::sheet_grants`]).
+pub fn repertoire_of(sheet: &Sheet) -> Repertoire {
+    Repertoire::by_ruleset(|ruleset| {
+        ReactionKind::ALL
+            .into_iter()
+            .filter(|k| k.sheet_grants(sheet, ruleset))
+            .collect()
+    })
 }
 
 pub(crate) use counterspell::resolve as resolve_counterspell;
@@ -216,207 +203,64 @@ impl ReactionKind {
     }
 }
 
-/// How often an Interrupt has been used this round, this scene and today.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InterruptUses {
-    pub kind: ReactionKind,
-    pub round: u32,
-    pub scene: u32,
-    pub day: u32,
-}
-
-/// An Interrupt's limit (seed 001 "Interrupt limits").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Limit {
-    PerRound(u32),
-    PerScene(u32),
-    PerDay(u32),
-}
-
-impl Limit {
-    /// Whether `uses` leave room for one more.
-    pub fn allows(self, counted: Option<&InterruptUses>) -> bool {
-        let (spent, max) = match self {
-            Limit::PerRound(n) => (counted.map_or(0, |u| u.round), n),
-            Limit::PerScene(n) => (counted.map_or(0, |u| u.scene), n),
-            Limit::PerDay(n) => (counted.map_or(0, |u| u.day), n),
-        };
-        spent < max
-    }
-}
-
-impl Limit {
-    /// Uses the limit allows in its period.
-    pub fn max(self) -> u32 {
-        match self {
-            Limit::PerRound(n) | Limit::PerScene(n) | Limit::PerDay(n) => n,
+/// The offers a trigger makes, in initiative order: called on the context by every rule that
+/// sets a trigger off.
+impl Ctx<'_> {
+    /// Offers for every readied action `observed` sets off, in initiative order.
+    pub fn readied_offers(&self, observed: &Observed) -> Vec<Step> {
+        let c = &*self.combat;
+        debug_assert!(
+            c.readied.maybe || c.combatants.iter().all(|r| r.readied.is_none()),
+            "the fight's readied hint hides a readied action"
+        );
+        if !c.readied.maybe
+            || !c
+                .combatants
+                .iter()
+                .any(|r| r.readied.as_ref().is_some_and(|readied| !readied.fired))
+        {
+            return Vec::new();
         }
-    }
-
-    /// Uses left in the current period, given those `counted`.
-    pub fn left(self, counted: Option<&InterruptUses>) -> u32 {
-        let spent = counted.map_or(0, |u| match self {
-            Limit::PerRound(_) => u.round,
-            Limit::PerScene(_) => u.scene,
-            Limit::PerDay(_) => u.day,
-        });
-        self.max().saturating_sub(spent)
-    }
-
-    /// The period the limit resets with: "round", "scene" or "day".
-    pub fn period(self) -> &'static str {
-        match self {
-            Limit::PerRound(_) => "round",
-            Limit::PerScene(_) => "scene",
-            Limit::PerDay(_) => "day",
-        }
-    }
-}
-
-/// What set a reaction window off.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ReactionTrigger {
-    /// `mover` is leaving the reactor's melee range without Disengaging.
-    LeavesMelee { mover: CombatantId },
-    /// `attacker` hit `target` for `damage` (not yet applied); `unseen` when the attacker was
-    /// hidden as it struck (the attack reveals it, but not before the hit lands).
-    Hit {
-        attacker: CombatantId,
-        target: CombatantId,
-        melee: bool,
-        damage: i32,
-        unseen: bool,
-        /// The attack total and whether it was a critical (for reactions that change AC).
-        #[serde(default)]
-        total: i32,
-        #[serde(default)]
-        critical: bool,
-    },
-    /// TDGS's interrupt check: `attacker` declared an attack on `target` (not yet rolled).
-    AttackDeclared {
-        attacker: CombatantId,
-        target: CombatantId,
-        melee: bool,
-    },
-    /// `ally` just dropped to 0 HP.
-    DroppedToZero { ally: CombatantId },
-    /// `caster` is casting `spell`.
-    CastsSpell { caster: CombatantId, spell: Spell },
-    /// The reactor failed a DEX save against `damage`.
-    FailedDexSave {
-        target: CombatantId,
-        damage: i32,
-        half_on_save: bool,
-    },
-    /// A readied action's trigger: `observed`.
-    Readied { observed: Observed },
-    /// Tick timeline: `actor` entered `phase` of its action.
-    Phase {
-        actor: CombatantId,
-        phase: crate::state::ticks::Phase,
-    },
-}
-
-impl ReactionTrigger {
-    /// Who set the trigger off.
-    pub fn source(&self) -> CombatantId {
-        match self {
-            ReactionTrigger::LeavesMelee { mover } => *mover,
-            ReactionTrigger::Hit { attacker, .. } | ReactionTrigger::AttackDeclared { attacker, .. } => *attacker,
-            ReactionTrigger::DroppedToZero { ally } => *ally,
-            ReactionTrigger::CastsSpell { caster, .. } => *caster,
-            ReactionTrigger::FailedDexSave { target, .. } => *target,
-            ReactionTrigger::Readied { observed } => observed.actor(),
-            ReactionTrigger::Phase { actor, .. } => *actor,
-        }
-    }
-}
-
-/// The kind of a [`ReactionTrigger`], what [`Reaction::triggers`] lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TriggerKind {
-    LeavesMelee,
-    Hit,
-    AttackDeclared,
-    DroppedToZero,
-    CastsSpell,
-    FailedDexSave,
-    Readied,
-    Phase,
-}
-
-impl TriggerKind {
-    /// Every kind, in [`ReactionTrigger`]'s order (the index's order).
-    pub const ALL: [TriggerKind; 8] = [
-        TriggerKind::LeavesMelee,
-        TriggerKind::Hit,
-        TriggerKind::AttackDeclared,
-        TriggerKind::DroppedToZero,
-        TriggerKind::CastsSpell,
-        TriggerKind::FailedDexSave,
-        TriggerKind::Readied,
-        TriggerKind::Phase,
-    ];
-}
-
-impl ReactionTrigger {
-    /// The one it happens to, for the reactions only they may take ([`Reaction::target_only`]):
-    /// the one hit or attacked, the one failing a DEX save.
-    pub fn target(&self) -> Option<CombatantId> {
-        match self {
-            ReactionTrigger::Hit { target, .. }
-            | ReactionTrigger::AttackDeclared { target, .. }
-            | ReactionTrigger::FailedDexSave { target, .. } => Some(*target),
+        let actor = c.get(observed.actor());
+        let victim = match observed {
+            Observed::Attacks { target, .. } => Some(c.get(*target)),
             _ => None,
-        }
+        };
+        crate::timing::reaction_order(c)
+            .into_iter()
+            .filter(|&id| {
+                let r = c.get(id);
+                id != actor.id
+                    && r.readied
+                        .as_ref()
+                        .is_some_and(|readied| !readied.fired && readied.trigger.matches(observed, actor, r, victim))
+            })
+            .map(|reactor| Step::Offer {
+                reactor,
+                trigger: ReactionTrigger::Readied {
+                    observed: observed.clone(),
+                },
+            })
+            .collect()
     }
 
-    /// Its kind. The match is exhaustive and [`TriggerKind::ALL`] lists the kinds in this
-    /// order, so the kind is also its place in the index.
-    pub fn kind(&self) -> TriggerKind {
-        match self {
-            ReactionTrigger::LeavesMelee { .. } => TriggerKind::LeavesMelee,
-            ReactionTrigger::Hit { .. } => TriggerKind::Hit,
-            ReactionTrigger::AttackDeclared { .. } => TriggerKind::AttackDeclared,
-            ReactionTrigger::DroppedToZero { .. } => TriggerKind::DroppedToZero,
-            ReactionTrigger::CastsSpell { .. } => TriggerKind::CastsSpell,
-            ReactionTrigger::FailedDexSave { .. } => TriggerKind::FailedDexSave,
-            ReactionTrigger::Readied { .. } => TriggerKind::Readied,
-            ReactionTrigger::Phase { .. } => TriggerKind::Phase,
+    /// Offers `trigger` to every living combatant (in initiative order) who might react to it.
+    pub fn offers_to_all(&self, trigger: &ReactionTrigger) -> Vec<Step> {
+        let c = &*self.combat;
+        // Usually no one can answer: find that out in one pass over the fight, asking only the
+        // reactions that answer this kind of trigger, before putting anyone in order.
+        let asking = Asking::new(trigger);
+        if !c.combatants.iter().any(|r| asking.has_options(c, r)) {
+            return Vec::new();
         }
-    }
-}
-
-/// An open reaction window: resolution waits for `reactor` to choose one of `options` or pass.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReactionWindow {
-    pub reactor: CombatantId,
-    pub trigger: ReactionTrigger,
-    pub options: Vec<ReactionKind>,
-    /// Tick timeline (seed 004 "Reaction pass"): a player with several queued reactions is
-    /// offered the choice — each offered kind with the trigger it answers (the best of its kind).
-    /// Empty when every option answers `trigger`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub choices: Vec<(ReactionKind, ReactionTrigger)>,
-}
-
-impl ReactionWindow {
-    /// A window where every option answers `trigger`.
-    pub fn new(reactor: CombatantId, trigger: ReactionTrigger, options: Vec<ReactionKind>) -> Self {
-        Self {
-            reactor,
-            trigger,
-            options,
-            choices: Vec::new(),
-        }
-    }
-
-    /// The trigger that taking `kind` answers.
-    pub fn trigger_for(&self, kind: ReactionKind) -> &ReactionTrigger {
-        self.choices
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or(&self.trigger, |(_, trigger)| trigger)
+        crate::timing::reaction_order(c)
+            .into_iter()
+            .filter(|&id| asking.has_options(c, c.get(id)))
+            .map(|reactor| Step::Offer {
+                reactor,
+                trigger: trigger.clone(),
+            })
+            .collect()
     }
 }
 
@@ -430,120 +274,6 @@ pub fn grants(c: &Combatant, kind: ReactionKind, ruleset: Ruleset) -> bool {
     );
     granted
 }
-
-/// A set of reactions: one bit each, in the registry's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ReactionSet(u16);
-
-// One bit a reaction.
-const _: () = assert!(ReactionKind::ALL.len() <= u16::BITS as usize);
-
-impl ReactionSet {
-    /// No reaction.
-    pub const EMPTY: ReactionSet = ReactionSet(0);
-    /// Every reaction in the registry.
-    pub const ALL: ReactionSet = ReactionSet(u16::MAX >> (u16::BITS as usize - ReactionKind::ALL.len()));
-
-    pub fn contains(self, kind: ReactionKind) -> bool {
-        self.0 & (1 << kind as u16) != 0
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Its reactions, in the registry's order (the buttons' order).
-    pub fn iter(self) -> impl Iterator<Item = ReactionKind> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            let at = bits.trailing_zeros() as usize;
-            bits &= bits.wrapping_sub(1);
-            ReactionKind::ALL.get(at).copied()
-        })
-    }
-}
-
-impl FromIterator<ReactionKind> for ReactionSet {
-    fn from_iter<I: IntoIterator<Item = ReactionKind>>(kinds: I) -> Self {
-        ReactionSet(kinds.into_iter().fold(0, |bits, k| bits | 1 << k as u16))
-    }
-}
-
-impl std::ops::BitAnd for ReactionSet {
-    type Output = ReactionSet;
-
-    fn bitand(self, other: ReactionSet) -> ReactionSet {
-        ReactionSet(self.0 & other.0)
-    }
-}
-
-impl std::ops::BitOr for ReactionSet {
-    type Output = ReactionSet;
-
-    fn bitor(self, other: ReactionSet) -> ReactionSet {
-        ReactionSet(self.0 | other.0)
-    }
-}
-
-/// The reactions a combatant's sheet could ever give it, under each ruleset
-/// ([`Reaction::sheet_grants`]): worked out once when its sheet is made or changed
-/// ([`Combatant::sheet_mut`]) and kept inline in the combatant, so a trigger put to a whole fight
-/// passes over everyone without a reaction answering it before reading their sheets
-/// ([`Asking::has_options`]). Whatever the combatant still has to spend, its readied action and
-/// the timing model's own reactions are there (their gates are not the sheet's).
-///
-/// A cache of what the sheet says, not state of its own: it is not stored (a fight read back,
-/// one stored before it existed included, works it out again as it loads —
-/// `crate::sheet::roster`), and combatants equal in everything else are equal whatever it holds.
-/// A combatant deserialized on its own, outside a fight or a `Join`, holds every reaction until
-/// its sheet is next changed: asked everything, it is never passed over wrongly.
-#[derive(Debug, Clone, Copy)]
-pub struct Repertoire([ReactionSet; Ruleset::ALL.len()]);
-
-impl Repertoire {
-    /// What `sheet` gives under each ruleset.
-    pub fn of(sheet: &Sheet) -> Self {
-        Repertoire(Ruleset::ALL.map(|ruleset| {
-            ReactionKind::ALL
-                .into_iter()
-                .filter(|k| k.sheet_grants(sheet, ruleset))
-                .collect()
-        }))
-    }
-
-    /// Every reaction under every ruleset: not known yet.
-    pub fn unknown() -> Self {
-        Repertoire([ReactionSet::ALL; Ruleset::ALL.len()])
-    }
-
-    /// Those it may have under `ruleset`.
-    pub fn under(self, ruleset: Ruleset) -> ReactionSet {
-        self.0[ruleset as usize]
-    }
-
-    /// Whether it holds every reaction `other` holds, under every ruleset.
-    pub fn covers(self, other: Repertoire) -> bool {
-        self.0
-            .into_iter()
-            .zip(other.0)
-            .all(|(mine, theirs)| (mine & theirs) == theirs)
-    }
-}
-
-impl Default for Repertoire {
-    fn default() -> Self {
-        Self::unknown()
-    }
-}
-
-/// A cache: see [`Repertoire`].
-impl PartialEq for Repertoire {
-    fn eq(&self, _other: &Repertoire) -> bool {
-        true
-    }
-}
-
-impl Eq for Repertoire {}
 
 /// The reactions that may answer a kind of trigger.
 #[derive(Debug, Default)]
@@ -569,7 +299,7 @@ pub fn options(combat: &Combat, reactor: CombatantId, trigger: &ReactionTrigger)
     #[cfg(debug_assertions)]
     {
         assert!(
-            r.repertoire.covers(Repertoire::of(&r.sheet)),
+            r.repertoire.covers(repertoire_of(&r.sheet)),
             "{}'s repertoire leaves out a reaction its sheet gives",
             r.name
         );
@@ -824,8 +554,8 @@ mod tests {
 
     /// Every built-in character (each class at every level, each race) and monster.
     fn everyone() -> Vec<Combatant> {
-        use crate::combatant::Controller;
         use crate::content::{Class, Monster, Race};
+        use crate::state::combatant::Controller;
         let mut all: Vec<Combatant> = Monster::all().into_iter().map(|m| Combatant::monster("M", m)).collect();
         for class in Class::all() {
             for level in 1..=20 {
@@ -865,8 +595,8 @@ mod tests {
 
     #[test]
     fn a_repertoire_leaves_out_what_the_sheet_never_gives() {
-        use crate::combatant::Controller;
         use crate::content::{Class, Monster, Race};
+        use crate::state::combatant::Controller;
         let goblin = Combatant::monster("Goblin", Monster::GOBLIN);
         let recruit = Combatant::character(
             "Recruit",
@@ -901,8 +631,9 @@ mod tests {
 
     #[test]
     fn a_sheet_changed_mid_fight_changes_the_repertoire() {
-        use crate::combatant::{Controller, Kind};
         use crate::content::{Class, Monster, Race, Spell};
+        use crate::state::combatant::Controller;
+        use crate::state::sheet::Kind;
         let mut goblin = Combatant::monster("Goblin", Monster::GOBLIN);
         assert!(
             !goblin
@@ -933,8 +664,8 @@ mod tests {
 
     #[test]
     fn a_fight_read_back_works_out_each_repertoire_again() {
-        use crate::combatant::Controller;
         use crate::content::{Class, Monster, Race};
+        use crate::state::combatant::Controller;
         let party = (1..=5).map(|level| {
             Combatant::character(
                 &format!("F{level}"),
@@ -953,11 +684,7 @@ mod tests {
         );
         let back: Combat = serde_json::from_str(&json).unwrap();
         for (loaded, built) in back.combatants.iter().zip(&combat.combatants) {
-            assert!(
-                same(loaded.repertoire, Repertoire::of(&loaded.sheet)),
-                "{}",
-                loaded.name
-            );
+            assert!(same(loaded.repertoire, repertoire_of(&loaded.sheet)), "{}", loaded.name);
             assert!(same(loaded.repertoire, built.repertoire), "{}", loaded.name);
         }
         assert!(

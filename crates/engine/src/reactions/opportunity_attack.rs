@@ -2,13 +2,17 @@
 //! one melee attack (an archer strikes unarmed).
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
-use crate::event::AttackKind;
-use crate::movement::Band;
+use crate::state::event::AttackKind;
+use crate::state::movement::Band;
 use crate::multiattack;
-use crate::resolve::{Ctx, Step, Swing};
+use crate::ctx::Ctx;
+use crate::state::step::{Step, Swing};
 
 pub struct OpportunityAttack;
 

@@ -10,13 +10,17 @@
 //!   nothing; failure lets it go on as declared. 1/round (2/round from level 5).
 
 use super::{reduce_pending, Limit, Reaction, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::Ability;
 use crate::content::data::Feature;
 use crate::dice::{DiceExpr, RollMode};
-use crate::event::Event;
-use crate::resolve::{Ctx, Step, Swing};
+use crate::state::event::Event;
+use crate::ctx::Ctx;
+use crate::state::step::{Step, Swing};
 
 pub struct Parry;
 

@@ -5,12 +5,15 @@
 //! d2) completes first, and the loser's swing may never come.
 
 use super::{readied_feasible, Limit, Reaction, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
-use crate::event::{AttackKind, Event};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::event::{AttackKind, Event};
 use crate::multiattack;
-use crate::readied::{HeldAction, Observed};
-use crate::resolve::{Ctx, Step, Swing};
+use crate::state::readied::{HeldAction, Observed};
+use crate::ctx::Ctx;
+use crate::state::step::{Step, Swing};
 
 pub struct Readied;
 

@@ -2,11 +2,15 @@
 //! ally makes a death save at once, with advantage.
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
 use crate::dice::RollMode;
-use crate::resolve::{Ctx, Step};
+use crate::ctx::Ctx;
+use crate::state::step::Step;
 
 pub struct ShieldOfFaith;
 

@@ -6,11 +6,15 @@
 //! that answers is taken. Under TDGS it is an Interrupt, once a round.
 
 use super::{Limit, Reaction, ReactionTrigger, TriggerKind, cut_pending};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::data::{ReactionDef, ReactionEffect};
-use crate::event::Event;
-use crate::resolve::{Ctx, Step};
+use crate::state::event::Event;
+use crate::ctx::Ctx;
+use crate::state::step::Step;
 
 pub struct StatBlock;
 

@@ -1,10 +1,14 @@
 //! Uncanny Dodge (seed 000 §2.3): Rogue 5+, hit by an attacker you can see — halve the damage.
 
 use super::{reduce_pending, Limit, Reaction, ReactionKind, ReactionTrigger, TriggerKind};
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Sheet};
+use crate::state::combat::Combat;
+use crate::state::ids::Ruleset;
+use crate::state::combatant::Combatant;
+use crate::state::ids::CombatantId;
+use crate::state::sheet::Sheet;
 use crate::content::data::Feature;
-use crate::resolve::{Ctx, Step};
+use crate::ctx::Ctx;
+use crate::state::step::Step;
 
 pub struct UncannyDodge;
 

@@ -1,15 +1,32 @@
-//! The timing models' data (DESIGN "Timing models"): what each model stores on a combatant and
-//! on the fight. Data only: the rules that read and change it live in `timing/`, and the shared
-//! rules (combatant, event, command) name these types from here, never from a model.
+//! A fight's state (DESIGN "Suspension"; "Timing models"): the fight, its combatants, what goes in
+//! and comes out of `apply`, the resolution queue, and what each timing model keeps. Data only,
+//! below every rule: nothing here names a rule module (`tests/architecture.rs` checks), and the
+//! rules that read and change it name these types from here. This module holds the fight-wide
+//! state of the timing models.
 
+pub mod combat;
+pub mod combatant;
+pub mod command;
 pub mod ctb;
 pub mod damage;
+pub mod death_saves;
+pub mod event;
+pub mod ids;
+pub mod movement;
+pub mod reactions;
+pub mod readied;
+pub mod repertoire;
+pub mod resources;
+pub mod roster;
+pub mod sheet;
+pub mod step;
 pub mod tdgs;
 pub mod ticks;
+pub mod violation;
 
 use serde::{Deserialize, Serialize};
 
-use crate::combatant::CombatantId;
+use crate::state::ids::CombatantId;
 
 /// Fight-wide state a timing model keeps besides `Combat.order`, `turn` and `round`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]

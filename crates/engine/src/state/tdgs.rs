@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::reactions::{InterruptUses, Limit};
+use crate::state::repertoire::ReactionKind;
 
 /// A combatant's TDGS sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -39,4 +39,61 @@ pub enum Instant {
     Premonition,
     /// Ranger, no Instant REF of its own (the ranger's REF): advantage on its next attack.
     SteadyAim,
+}
+
+/// How often an Interrupt has been used this round, this scene and today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterruptUses {
+    pub kind: ReactionKind,
+    pub round: u32,
+    pub scene: u32,
+    pub day: u32,
+}
+
+/// An Interrupt's limit (seed 001 "Interrupt limits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    PerRound(u32),
+    PerScene(u32),
+    PerDay(u32),
+}
+
+impl Limit {
+    /// Whether `uses` leave room for one more.
+    pub fn allows(self, counted: Option<&InterruptUses>) -> bool {
+        let (spent, max) = match self {
+            Limit::PerRound(n) => (counted.map_or(0, |u| u.round), n),
+            Limit::PerScene(n) => (counted.map_or(0, |u| u.scene), n),
+            Limit::PerDay(n) => (counted.map_or(0, |u| u.day), n),
+        };
+        spent < max
+    }
+}
+
+impl Limit {
+    /// Uses the limit allows in its period.
+    pub fn max(self) -> u32 {
+        match self {
+            Limit::PerRound(n) | Limit::PerScene(n) | Limit::PerDay(n) => n,
+        }
+    }
+
+    /// Uses left in the current period, given those `counted`.
+    pub fn left(self, counted: Option<&InterruptUses>) -> u32 {
+        let spent = counted.map_or(0, |u| match self {
+            Limit::PerRound(_) => u.round,
+            Limit::PerScene(_) => u.scene,
+            Limit::PerDay(_) => u.day,
+        });
+        self.max().saturating_sub(spent)
+    }
+
+    /// The period the limit resets with: "round", "scene" or "day".
+    pub fn period(self) -> &'static str {
+        match self {
+            Limit::PerRound(_) => "round",
+            Limit::PerScene(_) => "scene",
+            Limit::PerDay(_) => "day",
+        }
+    }
 }

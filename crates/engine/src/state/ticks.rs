@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::combatant::CombatantId;
-use crate::command::Command;
-use crate::reactions::ReactionKind;
+use crate::state::command::Command;
+use crate::state::ids::CombatantId;
+use crate::state::repertoire::ReactionKind;
 
 /// A phase of a PER cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

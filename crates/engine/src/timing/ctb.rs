@@ -34,16 +34,18 @@
 //! - A breath weapon is used with the action slot, outside the AP table: it ends the unit's
 //!   actions for the turn (the AI may still move).
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, MAX_ROUNDS};
-use crate::combatant::{Combatant, CombatantId};
-use crate::command::{BonusAction, Command};
 use crate::content::Spell;
-use crate::event::Placement;
-use crate::event::{ChargeEntry, Event, Outcome};
-use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::ctx::Ctx;
+use crate::state::combat::{Combat, MAX_ROUNDS};
+use crate::state::combatant::Combatant;
+use crate::state::command::{BonusAction, Command};
+use crate::state::event::Placement;
+use crate::state::event::{ChargeEntry, Event, Outcome};
+use crate::state::ids::CombatantId;
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::resources::Resource;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 pub use crate::state::ctb::{CtbSheet, StatusEffect, StatusKind};
 
@@ -137,14 +139,14 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
 }
 
 /// Who wins a race already run: the highest charge at or above 100, ties broken as documented.
-pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
+pub fn leader(combat: &crate::state::combat::Combat) -> Option<CombatantId> {
     combat
         .combatants
         .iter()
-        .filter(|c| !c.is_dead() && c.ctb.charge >= THRESHOLD)
+        .filter(|c| !c.is_dead() && c.ctb().charge >= THRESHOLD)
         .max_by_key(|c| {
             (
-                c.ctb.charge,
+                c.ctb().charge,
                 speed(c),
                 c.initiative,
                 c.abilities.dex,
@@ -156,12 +158,12 @@ pub fn leader(combat: &crate::combat::Combat) -> Option<CombatantId> {
 
 /// Every living unit as the race stands, for a display: the acting one first, then the fullest
 /// meter, the faster, the lower id.
-pub fn standings(combat: &crate::combat::Combat) -> Vec<&Combatant> {
+pub fn standings(combat: &crate::state::combat::Combat) -> Vec<&Combatant> {
     let mut units: Vec<&Combatant> = combat.combatants.iter().filter(|c| !c.is_dead()).collect();
     units.sort_by_key(|c| {
         (
             combat.current() != Some(c.id),
-            std::cmp::Reverse(c.ctb.charge),
+            std::cmp::Reverse(c.ctb().charge),
             std::cmp::Reverse(speed(c)),
             c.id,
         )
@@ -171,12 +173,12 @@ pub fn standings(combat: &crate::combat::Combat) -> Vec<&Combatant> {
 
 /// Ticks until someone reaches 100: each tick adds every living unit's speed to its meter.
 /// Returns how many ticks passed.
-pub fn run_ticks(combat: &mut crate::combat::Combat) -> u64 {
+pub fn run_ticks(combat: &mut crate::state::combat::Combat) -> u64 {
     let mut ticks = 0;
     while leader(combat).is_none() {
         ticks += 1;
         for c in combat.combatants.iter_mut().filter(|c| !c.is_dead()) {
-            c.ctb.charge += speed(c);
+            c.ctb_mut().charge += speed(c);
         }
     }
     combat.model.tick += ticks;
@@ -186,14 +188,14 @@ pub fn run_ticks(combat: &mut crate::combat::Combat) -> u64 {
 /// Who wins the next race, and after how many ticks: the unit acting now pays its 100 first (as
 /// its turn's end will), then the meters fill as in [`run_ticks`]. A forecast for the display —
 /// it assumes no speed changes meanwhile; the combat is not touched.
-pub fn next_to_act(combat: &crate::combat::Combat) -> Option<(CombatantId, u64)> {
+pub fn next_to_act(combat: &crate::state::combat::Combat) -> Option<(CombatantId, u64)> {
     if combat.outcome.is_some() || !combat.combatants.iter().any(|c| !c.is_dead()) {
         return None;
     }
     let mut race = combat.clone();
     if let Some(active) = race.current() {
         let c = race.get_mut(active);
-        c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
+        c.ctb_mut().charge = (c.ctb_mut().charge - THRESHOLD).max(0);
     }
     let ticks = run_ticks(&mut race);
     leader(&race).map(|id| (id, ticks))
@@ -222,7 +224,7 @@ fn race(ctx: &mut Ctx) {
         .filter(|c| !c.is_dead())
         .map(|c| ChargeEntry {
             id: c.id,
-            charge: c.ctb.charge,
+            charge: c.ctb().charge,
             speed: speed(c),
         })
         .collect();
@@ -249,7 +251,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let movement = crate::turn::refresh_for_turn(ctx, id);
     ctx.emit(Event::TurnStarted { id, round, movement });
     let ap = max_ap(speed(ctx.combat.get(id)));
-    let sheet = &mut ctx.combat.get_mut(id).ctb;
+    let sheet = ctx.combat.get_mut(id).ctb_mut();
     sheet.ap = ap;
     for turns in sheet.cooldowns.values_mut() {
         *turns = turns.saturating_sub(1);
@@ -272,8 +274,8 @@ pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
         return;
     }
     let c = ctx.combat.get_mut(id);
-    c.ctb.charge = (c.ctb.charge - THRESHOLD).max(0);
-    c.ctb.ap = 0;
+    c.ctb_mut().charge = (c.ctb_mut().charge - THRESHOLD).max(0);
+    c.ctb_mut().ap = 0;
     c.resources.movement_used = 0;
     c.conditions.attacked_this_turn = false;
     race(ctx);
@@ -292,7 +294,7 @@ pub fn within_budget(
         return perform(ctx);
     };
     let cooling = cooldown(actor, command);
-    let sheet = &actor.ctb;
+    let sheet = actor.ctb();
     if let Some((ability, _)) = &cooling
         && let Some(&turns) = sheet.cooldowns.get(ability)
     {
@@ -308,18 +310,22 @@ pub fn within_budget(
             left: sheet.ap,
         });
     }
-    ctx.combat.get_mut(id).ctb.paid = true;
+    ctx.combat.get_mut(id).ctb_mut().paid = true;
     let result = perform(ctx);
-    ctx.combat.get_mut(id).ctb.paid = false;
+    ctx.combat.get_mut(id).ctb_mut().paid = false;
     match result {
         Err(e) => Err(e),
         Ok(steps) => {
             let c = ctx.combat.get_mut(id);
-            c.ctb.ap -= cost;
-            let left = c.ctb.ap;
+            c.ctb_mut().ap -= cost;
+            let left = c.ctb().ap;
             ctx.emit(Event::ActionPointsSpent { id, cost, left });
             if let Some((ability, turns)) = cooling {
-                ctx.combat.get_mut(id).ctb.cooldowns.insert(ability.clone(), turns);
+                ctx.combat
+                    .get_mut(id)
+                    .ctb_mut()
+                    .cooldowns
+                    .insert(ability.clone(), turns);
                 ctx.emit(Event::CooldownStarted { id, ability, turns });
             }
             Ok(steps)
@@ -331,8 +337,8 @@ pub fn within_budget(
 fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
     super::roll_initiative(ctx, id);
     let c = ctx.combat.get_mut(id);
-    c.ctb.charge = 0;
-    c.ctb.ap = 0;
+    c.ctb_mut().charge = 0;
+    c.ctb_mut().ap = 0;
     ctx.combat.order.push(id);
     Placement::Charge { charge: 0 }
 }
@@ -369,9 +375,9 @@ impl super::TimingModel for Ctb {
 
     fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
         match slot {
-            Resource::Action | Resource::BonusAction if c.ctb.paid => true,
-            Resource::Action => c.ctb.ap >= ACTION_AP,
-            Resource::BonusAction => c.ctb.ap >= 1,
+            Resource::Action | Resource::BonusAction if c.ctb().paid => true,
+            Resource::Action => c.ctb().ap >= ACTION_AP,
+            Resource::BonusAction => c.ctb().ap >= 1,
             // One reaction between turns, as in GogoBee.
             Resource::Reaction | Resource::Movement => c.resources.has(slot),
         }
@@ -380,10 +386,10 @@ impl super::TimingModel for Ctb {
     fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
         match slot {
             // Paid in AP by `within_budget`.
-            Resource::Action | Resource::BonusAction if c.ctb.paid => {}
+            Resource::Action | Resource::BonusAction if c.ctb().paid => {}
             // An action outside the AP table (a breath weapon) ends the unit's actions: at most
             // the 1 AP of a move is left.
-            Resource::Action | Resource::BonusAction => c.ctb.ap = c.ctb.ap.min(1),
+            Resource::Action | Resource::BonusAction => c.ctb_mut().ap = c.ctb_mut().ap.min(1),
             Resource::Reaction | Resource::Movement => c.resources.spend(slot),
         }
     }

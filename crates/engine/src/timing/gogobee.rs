@@ -2,17 +2,18 @@
 //! reset at the start of the owner's turn, automatic death saves for the downed, victory and defeat.
 //! The turn's shared life cycle is `crate::turn`, the outcome `crate::outcome`.
 
-use crate::action_economy::Resource;
-use crate::combat::Combat;
-use crate::combat::MAX_ROUNDS;
-use crate::combatant::Combatant;
-use crate::combatant::{CombatantId, Side};
-use crate::command::Command;
-use crate::event::Placement;
-use crate::event::{Event, InitiativeEntry, Outcome};
-use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::ctx::Ctx;
+use crate::state::combat::Combat;
+use crate::state::combat::MAX_ROUNDS;
+use crate::state::combatant::Combatant;
+use crate::state::command::Command;
+use crate::state::event::Placement;
+use crate::state::event::{Event, InitiativeEntry, Outcome};
+use crate::state::ids::{CombatantId, Side};
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::resources::Resource;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 /// Rolls initiative (d20 + DEX modifier; ties: higher DEX score, then party first, then lower id)
 /// and starts round 1.

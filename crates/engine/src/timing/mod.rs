@@ -14,14 +14,17 @@ pub mod gogobee;
 pub mod tdgs;
 pub mod ticks;
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, Ruleset};
-use crate::combatant::{Combatant, CombatantId};
-use crate::command::Command;
-use crate::event::Placement;
-use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::ctx::Ctx;
+use crate::state::combat::Combat;
+use crate::state::combatant::Combatant;
+use crate::state::command::Command;
+use crate::state::event::Placement;
+use crate::state::ids::CombatantId;
+use crate::state::ids::Ruleset;
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::resources::Resource;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 pub use crate::state::ModelState;
 use crate::state::tdgs::Instant;
@@ -168,7 +171,7 @@ pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
 pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
     let from = ctx.events.len();
     model(ctx.combat.ruleset).end_turn(ctx, id);
-    let ended = ctx.events[from..].contains(&crate::event::Event::TurnEnded { id });
+    let ended = ctx.events[from..].contains(&crate::state::event::Event::TurnEnded { id });
     if ended {
         crate::legendary::after_turn(ctx, id);
     }
@@ -200,12 +203,12 @@ pub fn check_slot(combat: &Combat, id: CombatantId, slot: Resource) -> Result<()
 
 /// Rolls `id`'s initiative, d20 + DEX modifier, and keeps the total on the combatant (every
 /// model that rolls one: GogoBee's order, the tick timeline's, the charge race's tiebreak).
-pub fn roll_initiative(ctx: &mut Ctx, id: CombatantId) -> crate::event::InitiativeEntry {
+pub fn roll_initiative(ctx: &mut Ctx, id: CombatantId) -> crate::state::event::InitiativeEntry {
     let roll = ctx.dice.die(20);
     let c = ctx.combat.get_mut(id);
     let total = roll as i32 + c.modifier(crate::content::Ability::Dex);
     c.initiative = total;
-    crate::event::InitiativeEntry { id, roll, total }
+    crate::state::event::InitiativeEntry { id, roll, total }
 }
 
 /// Whether `id`'s budget has `slot`.

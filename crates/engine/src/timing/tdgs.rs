@@ -31,17 +31,20 @@
 //!   Instant phase, or before the scene starts (`/instant` before `/combat start`), for round 1's.
 //! - *Armor durability*: the shared content has none, so scene end only resets abilities.
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Controller};
-use crate::command::Command;
+use crate::state::combat::{Combat, MAX_ROUNDS};
+use crate::state::combatant::{Combatant, Controller};
+use crate::state::command::Command;
+use crate::state::ids::CombatantId;
+use crate::state::ids::Ruleset;
+use crate::state::resources::Resource;
 
+use crate::ctx::Ctx;
 use crate::dice::Dice;
-use crate::event::Placement;
-use crate::event::{Event, Outcome, StatInitiative};
-use crate::reactions::{ReactionKind, ReactionTrigger};
-use crate::resolve::{Ctx, Step};
-use crate::violation::RuleViolation;
+use crate::state::event::Placement;
+use crate::state::event::{Event, Outcome, StatInitiative};
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 pub use crate::state::tdgs::{Instant, InterruptUses, Limit, TdgsSheet};
 
@@ -64,7 +67,7 @@ pub fn interrupts(c: &Combatant) -> Vec<InterruptLeft> {
             Some(InterruptLeft {
                 kind,
                 limit,
-                left: limit.left(c.tdgs.uses.iter().find(|u| u.kind == kind)),
+                left: limit.left(c.tdgs().uses.iter().find(|u| u.kind == kind)),
             })
         })
         .collect()
@@ -80,7 +83,7 @@ pub fn upcoming_instants(combat: &Combat) -> Vec<(CombatantId, Instant, i32)> {
         .iter()
         .filter(|c| c.is_standing())
         .filter_map(|c| {
-            let instant = c.tdgs.declared.or_else(|| match c.controller {
+            let instant = c.tdgs().declared.or_else(|| match c.controller {
                 Controller::Ai(_) => Instant::ready(c),
                 Controller::Player(_) => None,
             })?;
@@ -116,7 +119,7 @@ pub fn may_interrupt(c: &Combatant, kind: ReactionKind) -> bool {
     if kind == ReactionKind::Readied {
         return true;
     }
-    interrupt_limit(c, kind).is_some_and(|limit| limit.allows(c.tdgs.uses.iter().find(|u| u.kind == kind)))
+    interrupt_limit(c, kind).is_some_and(|limit| limit.allows(c.tdgs().uses.iter().find(|u| u.kind == kind)))
 }
 
 /// Counts one use of the Interrupt `kind`.
@@ -124,7 +127,7 @@ pub fn spend_interrupt(c: &mut Combatant, kind: ReactionKind) {
     if kind == ReactionKind::Readied {
         return;
     }
-    let uses = &mut c.tdgs.uses;
+    let uses = &mut c.tdgs_mut().uses;
     if let Some(u) = uses.iter_mut().find(|u| u.kind == kind) {
         u.round += 1;
         u.scene += 1;
@@ -141,13 +144,13 @@ pub fn spend_interrupt(c: &mut Combatant, kind: ReactionKind) {
 
 /// A long rest: per-day Interrupts come back.
 pub fn long_rest(c: &mut Combatant) {
-    c.tdgs.uses.clear();
+    c.tdgs_mut().uses.clear();
 }
 
 /// The Interrupt uses `c` has spent today (per-day limits): what the service keeps with the
 /// character between the day's fights (round and scene counts are not carried).
 pub fn day_uses(c: &Combatant) -> Vec<InterruptUses> {
-    c.tdgs
+    c.tdgs()
         .uses
         .iter()
         .filter(|u| u.day > 0)
@@ -162,9 +165,9 @@ pub fn day_uses(c: &Combatant) -> Vec<InterruptUses> {
 /// Gives a combatant entering the day's next fight the uses it spent earlier today.
 pub fn carry_day_uses(c: &mut Combatant, today: &[InterruptUses]) {
     for carried in today.iter().filter(|u| u.day > 0) {
-        match c.tdgs.uses.iter_mut().find(|u| u.kind == carried.kind) {
+        match c.tdgs_mut().uses.iter_mut().find(|u| u.kind == carried.kind) {
             Some(u) => u.day = u.day.max(carried.day),
-            None => c.tdgs.uses.push(InterruptUses {
+            None => c.tdgs_mut().uses.push(InterruptUses {
                 round: 0,
                 scene: 0,
                 ..*carried
@@ -230,7 +233,7 @@ impl Instant {
     /// The Instant `c`'s class grants, while it is unused this scene: every Instant is once a
     /// scene, for every side alike (the seed leaves the limit to each ability).
     pub fn ready(c: &Combatant) -> Option<Instant> {
-        Instant::granted(c).filter(|i| !c.tdgs.instants_used.contains(i))
+        Instant::granted(c).filter(|i| !c.tdgs().instants_used.contains(i))
     }
 }
 
@@ -333,8 +336,8 @@ fn fix_order(ctx: &mut Ctx) {
 pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     crate::turn::can_begin(ctx)?;
     for c in &mut ctx.combat.combatants {
-        c.tdgs.stepped = false;
-        c.tdgs.extra_moves = 0;
+        c.tdgs_mut().stepped = false;
+        c.tdgs_mut().extra_moves = 0;
     }
     fix_order(ctx);
     ctx.combat.started = true;
@@ -460,7 +463,7 @@ impl super::TimingModel for Tdgs {
 
     fn has_slot(&self, c: &Combatant, slot: Resource) -> bool {
         match slot {
-            Resource::Action => !c.tdgs.action_used,
+            Resource::Action => !c.tdgs().action_used,
             // Free actions are unlimited (each once a turn, checked by `within_budget`); a
             // readied action is an Interrupt of its own, not a reaction slot.
             Resource::BonusAction | Resource::Reaction => true,
@@ -470,7 +473,7 @@ impl super::TimingModel for Tdgs {
 
     fn spend_slot(&self, c: &mut Combatant, slot: Resource) {
         match slot {
-            Resource::Action => c.tdgs.action_used = true,
+            Resource::Action => c.tdgs_mut().action_used = true,
             Resource::Movement => c.resources.spend(Resource::Movement),
             Resource::BonusAction | Resource::Reaction => {}
         }
@@ -511,7 +514,7 @@ impl super::TimingModel for Tdgs {
 /// if a REF or LUK changed), then the Instant phase.
 fn round_start(ctx: &mut Ctx) {
     for c in &mut ctx.combat.combatants {
-        for u in &mut c.tdgs.uses {
+        for u in &mut c.tdgs_mut().uses {
             u.round = 0;
         }
     }
@@ -533,14 +536,14 @@ fn instant_phase(ctx: &mut Ctx) {
     for i in 0..ctx.combat.combatants.len() {
         let c = &mut ctx.combat.combatants[i];
         if !c.is_standing() {
-            c.tdgs.declared = None;
+            c.tdgs_mut().declared = None;
             continue;
         }
-        if matches!(c.controller, Controller::Ai(_)) && c.tdgs.declared.is_none() {
-            c.tdgs.declared = Instant::ready(c);
+        if matches!(c.controller, Controller::Ai(_)) && c.tdgs().declared.is_none() {
+            c.tdgs_mut().declared = Instant::ready(c);
         }
-        if let Some(instant) = c.tdgs.declared.take() {
-            c.tdgs.instants_used.push(instant);
+        if let Some(instant) = c.tdgs_mut().declared.take() {
+            c.tdgs_mut().instants_used.push(instant);
             declared.push((c.id, instant));
         }
     }
@@ -584,7 +587,7 @@ fn first_turn(ctx: &mut Ctx) {
 pub fn start_turn(ctx: &mut Ctx, id: CombatantId) {
     let round = ctx.combat.round;
     let movement = crate::turn::refresh_for_turn(ctx, id);
-    let sheet = &mut ctx.combat.get_mut(id).tdgs;
+    let sheet = ctx.combat.get_mut(id).tdgs_mut();
     sheet.action_used = false;
     sheet.free_used.clear();
     sheet.stepped = false;
@@ -636,32 +639,32 @@ pub fn within_budget(
 ) -> Result<Vec<Step>, RuleViolation> {
     match command {
         Command::Move(_) | Command::Crawl(_) => {
-            let sheet = &ctx.combat.get(id).tdgs;
+            let sheet = ctx.combat.get(id).tdgs();
             if sheet.stepped && sheet.extra_moves == 0 {
                 return Err(RuleViolation::StepSpent);
             }
             let steps = perform(ctx)?;
             let c = ctx.combat.get_mut(id);
-            if c.tdgs.stepped {
-                c.tdgs.extra_moves -= 1;
+            if c.tdgs().stepped {
+                c.tdgs_mut().extra_moves -= 1;
             } else {
-                c.tdgs.stepped = true;
+                c.tdgs_mut().stepped = true;
             }
             c.resources.movement_used = c.resources.movement_total;
             Ok(steps)
         }
         Command::Dash => {
             let steps = perform(ctx)?;
-            ctx.combat.get_mut(id).tdgs.extra_moves += 1;
+            ctx.combat.get_mut(id).tdgs_mut().extra_moves += 1;
             Ok(steps)
         }
         _ if is_free_action(ctx.combat.get(id), command) => {
             let name = super::ctb::describe(command);
-            if ctx.combat.get(id).tdgs.free_used.contains(&name) {
+            if ctx.combat.get(id).tdgs().free_used.contains(&name) {
                 return Err(RuleViolation::OncePerTurn { action: name });
             }
             let steps = perform(ctx)?;
-            ctx.combat.get_mut(id).tdgs.free_used.push(name);
+            ctx.combat.get_mut(id).tdgs_mut().free_used.push(name);
             Ok(steps)
         }
         _ => perform(ctx),
@@ -689,7 +692,7 @@ pub fn delay(ctx: &mut Ctx, id: CombatantId, after: Option<CombatantId>) -> Resu
         });
     }
     let me = ctx.combat.get(id);
-    if me.tdgs.action_used || !me.tdgs.free_used.is_empty() || me.tdgs.stepped {
+    if me.tdgs().action_used || !me.tdgs().free_used.is_empty() || me.tdgs().stepped {
         return Err(RuleViolation::CannotDelay {
             reason: "You can only delay when your turn comes, before you act or step.".into(),
         });
@@ -756,12 +759,12 @@ pub fn declare_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Resu
             .into(),
         });
     }
-    if c.tdgs.instants_used.contains(&instant) {
+    if c.tdgs().instants_used.contains(&instant) {
         return Err(RuleViolation::SpentThisScene {
             ability: instant.name().into(),
         });
     }
-    ctx.combat.get_mut(id).tdgs.declared = Some(instant);
+    ctx.combat.get_mut(id).tdgs_mut().declared = Some(instant);
     let round = if ctx.combat.started { ctx.combat.round + 1 } else { 1 };
     ctx.emit(Event::InstantDeclared { id, instant, round });
     Ok(())
@@ -770,11 +773,11 @@ pub fn declare_instant(ctx: &mut Ctx, id: CombatantId, instant: Instant) -> Resu
 /// Scene end: per-scene (and per-round) Interrupt uses reset; per-day ones remain.
 pub fn scene_end(combat: &mut Combat) {
     for c in &mut combat.combatants {
-        for u in &mut c.tdgs.uses {
+        for u in &mut c.tdgs_mut().uses {
             u.round = 0;
             u.scene = 0;
         }
-        c.tdgs.declared = None;
-        c.tdgs.instants_used.clear();
+        c.tdgs_mut().declared = None;
+        c.tdgs_mut().instants_used.clear();
     }
 }

@@ -36,16 +36,20 @@
 
 use crate::content::data::SpellDef;
 
-use crate::action_economy::Resource;
-use crate::combat::{Combat, MAX_ROUNDS, Ruleset};
-use crate::combatant::{Combatant, CombatantId, Controller};
-use crate::command::Command;
 use crate::content::Skill;
-use crate::event::Placement;
-use crate::event::{Event, InitiativeEntry, Outcome};
-use crate::reactions::{self, ReactionKind, ReactionTrigger, ReactionWindow};
-use crate::resolve::{Ctx, Step, Swing};
-use crate::violation::RuleViolation;
+use crate::ctx::Ctx;
+use crate::reactions;
+use crate::state::combat::{Combat, MAX_ROUNDS};
+use crate::state::combatant::{Combatant, Controller};
+use crate::state::command::Command;
+use crate::state::event::Placement;
+use crate::state::event::{Event, InitiativeEntry, Outcome};
+use crate::state::ids::CombatantId;
+use crate::state::ids::Ruleset;
+use crate::state::reactions::{ReactionKind, ReactionTrigger, ReactionWindow};
+use crate::state::resources::Resource;
+use crate::state::step::{Step, Swing};
+use crate::state::violation::RuleViolation;
 use crate::{behaviour, multiattack};
 
 pub use crate::state::ticks::{Activity, Cycle, Interruptibility, Observation, Phase, TicksSheet, TimelineState};
@@ -160,7 +164,7 @@ pub fn begin(ctx: &mut Ctx) -> Result<(), RuleViolation> {
     for i in 0..ctx.combat.combatants.len() {
         let id = ctx.combat.combatants[i].id;
         entries.push(super::roll_initiative(ctx, id));
-        ctx.combat.get_mut(id).ticks = TicksSheet::default();
+        *ctx.combat.get_mut(id).ticks_mut() = TicksSheet::default();
     }
     let coin = ctx.dice.coin();
     let order = initiative_order(ctx.combat, coin);
@@ -202,7 +206,7 @@ pub fn pump(ctx: &mut Ctx) -> bool {
     };
     ctx.combat.turn = cursor;
     if ctx.combat.get(id).is_dead() {
-        let sheet = &mut ctx.combat.get_mut(id).ticks;
+        let sheet = ctx.combat.get_mut(id).ticks_mut();
         sheet.current = None;
         sheet.paused.clear();
         ctx.combat.model.timeline.cursor += 1;
@@ -212,7 +216,7 @@ pub fn pump(ctx: &mut Ctx) -> bool {
     let busy = ctx
         .combat
         .get(id)
-        .ticks
+        .ticks()
         .current
         .as_ref()
         .is_some_and(|c| !downed || c.activity == Activity::Downed);
@@ -247,11 +251,11 @@ fn next_tick(ctx: &mut Ctx) {
 fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
     let c = ctx.combat.get(id);
     if !c.is_standing() {
-        let sheet = &mut ctx.combat.get_mut(id).ticks;
+        let sheet = ctx.combat.get_mut(id).ticks_mut();
         sheet.current = None;
         sheet.paused.clear();
         let cycle = cycle_for(ctx, id, &Activity::Downed);
-        ctx.combat.get_mut(id).ticks.current = Some(cycle);
+        ctx.combat.get_mut(id).ticks_mut().current = Some(cycle);
         return true;
     }
     if ctx.combat.model.timeline.awaiting == Some(id) {
@@ -260,7 +264,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
     crate::turn::refresh_for_turn(ctx, id);
     // A Dash doubles the move it precedes: the player and the AI plan that move with it.
     let c = ctx.combat.get_mut(id);
-    if c.ticks.dashed {
+    if c.ticks().dashed {
         c.resources.movement_total *= 2;
     }
     // A new cycle is this model's turn for status effects: they tick, and a stun spends the
@@ -271,9 +275,9 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
     }
     if lost || !ctx.combat.get(id).is_standing() {
         let activity = if lost { Activity::Stunned } else { Activity::Downed };
-        ctx.combat.get_mut(id).ticks.paused.clear();
+        ctx.combat.get_mut(id).ticks_mut().paused.clear();
         let cycle = cycle_for(ctx, id, &activity);
-        ctx.combat.get_mut(id).ticks.current = Some(cycle);
+        ctx.combat.get_mut(id).ticks_mut().current = Some(cycle);
         return true;
     }
     if let Controller::Player(_) = ctx.combat.get(id).controller {
@@ -282,7 +286,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
         ctx.emit(Event::AwaitingCommand { id, tick });
         return false;
     }
-    crate::abilities::recharge(ctx, id);
+    crate::turn::upkeep_hooks(ctx, id);
     let activity = match behaviour::decide(ctx.combat, id) {
         behaviour::Choice::Ability(i) => Activity::Ability {
             index: u8::try_from(i).unwrap_or(0),
@@ -303,7 +307,7 @@ fn select(ctx: &mut Ctx, id: CombatantId) -> bool {
         }
     };
     let cycle = cycle_for(ctx, id, &activity);
-    ctx.combat.get_mut(id).ticks.current = Some(cycle);
+    ctx.combat.get_mut(id).ticks_mut().current = Some(cycle);
     true
 }
 
@@ -362,7 +366,7 @@ pub fn within_budget(
 fn commit(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
     ctx.combat.model.timeline.awaiting = None;
     let cycle = cycle_for(ctx, id, activity);
-    ctx.combat.get_mut(id).ticks.current = Some(cycle);
+    ctx.combat.get_mut(id).ticks_mut().current = Some(cycle);
 }
 
 /// `EndTurn` on the timeline: the awaited player waits a tick.
@@ -376,7 +380,7 @@ pub fn end_turn(ctx: &mut Ctx, id: CombatantId) {
 /// cycle ends when its ticks are used up (a paused action resumes).
 fn process_tick(ctx: &mut Ctx, id: CombatantId) {
     let tick = ctx.combat.model.tick;
-    let Some(mut cycle) = ctx.combat.get(id).ticks.current.clone() else {
+    let Some(mut cycle) = ctx.combat.get(id).ticks().current.clone() else {
         return;
     };
     if cycle.processed_at == Some(tick) {
@@ -394,7 +398,7 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
     let done = cycle.elapsed >= cycle.total();
     let activity = cycle.activity.clone();
     let lengths = [cycle.prep, cycle.exec, cycle.recover];
-    ctx.combat.get_mut(id).ticks.current = Some(cycle);
+    ctx.combat.get_mut(id).ticks_mut().current = Some(cycle);
     for phase in entering {
         let ticks = lengths[phase as usize];
         let shown = activity != Activity::Wait;
@@ -416,7 +420,7 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
         }
     }
     if done {
-        let sheet = &mut ctx.combat.get_mut(id).ticks;
+        let sheet = ctx.combat.get_mut(id).ticks_mut();
         if let Some(ended) = sheet.current.take_if(|c| c.processed_at == Some(tick)) {
             if ended.recover > 0 {
                 sheet.recovered_at = Some(tick);
@@ -424,7 +428,7 @@ fn process_tick(ctx: &mut Ctx, id: CombatantId) {
             sheet.current = sheet.paused.pop();
             // A cycle of its own is this model's turn: it ends here (a reaction's is not).
             if !matches!(ended.activity, Activity::Reaction { .. } | Activity::Downed) {
-                crate::statuses::at_turn_end(ctx, id);
+                crate::turn::end_hooks(ctx, id);
                 if ended.activity != Activity::Wait {
                     crate::legendary::after_turn(ctx, id);
                 }
@@ -439,7 +443,7 @@ fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
         Activity::Command(command) => {
             let speed = ctx.combat.get(id).speed();
             let c = ctx.combat.get_mut(id);
-            let feet = if std::mem::take(&mut c.ticks.dashed) {
+            let feet = if std::mem::take(&mut c.ticks_mut().dashed) {
                 speed * 2
             } else {
                 speed
@@ -452,7 +456,7 @@ fn execute(ctx: &mut Ctx, id: CombatantId, activity: &Activity) {
             match result {
                 Ok(steps) => {
                     if *command == Command::Dash {
-                        ctx.combat.get_mut(id).ticks.dashed = true;
+                        ctx.combat.get_mut(id).ticks_mut().dashed = true;
                     }
                     ctx.push_front(steps);
                 }
@@ -515,7 +519,7 @@ pub fn reaction_for(combat: &Combat, observer: CombatantId, actor: CombatantId, 
 }
 
 fn in_exec(c: &Combatant) -> bool {
-    c.ticks.current.as_ref().is_some_and(|cy| cy.phase() == Phase::Exec)
+    c.ticks().current.as_ref().is_some_and(|cy| cy.phase() == Phase::Exec)
 }
 
 /// Reaction collection after an actor's processing: every other actor that saw it enter `phase`.
@@ -602,7 +606,7 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
                 let casting = ctx
                     .combat
                     .get(o.actor)
-                    .ticks
+                    .ticks()
                     .current
                     .as_ref()
                     .is_some_and(|cy| matches!(cy.activity, Activity::Command(Command::Cast { .. })));
@@ -627,7 +631,7 @@ fn reaction_pass(ctx: &mut Ctx) -> bool {
 /// (for recover) its cycle ended this tick in recover and nothing has started since — a
 /// one-tick recover lasts the whole tick, so the reaction pass can still exploit it.
 fn still_in(actor: &Combatant, phase: Phase, tick: u64) -> bool {
-    let sheet = &actor.ticks;
+    let sheet = actor.ticks();
     match &sheet.current {
         Some(c) if c.processed_at == Some(tick) => c.phase() == phase,
         current => {
@@ -643,7 +647,7 @@ fn still_in(actor: &Combatant, phase: Phase, tick: u64) -> bool {
 pub fn begin_reaction_cycle(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, target: CombatantId) {
     let tick = ctx.combat.model.tick;
     let mut cycle = cycle_for(ctx, reactor, &Activity::Reaction { kind, target });
-    let sheet = &mut ctx.combat.get_mut(reactor).ticks;
+    let sheet = ctx.combat.get_mut(reactor).ticks_mut();
     if let Some(current) = sheet.current.take() {
         match current.interruptible {
             Interruptibility::Pause => sheet.paused.push(current),
@@ -674,10 +678,10 @@ pub fn begin_reaction_cycle(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionK
         tick,
     });
     if cycle.elapsed >= cycle.total() {
-        let sheet = &mut ctx.combat.get_mut(reactor).ticks;
+        let sheet = ctx.combat.get_mut(reactor).ticks_mut();
         sheet.current = sheet.paused.pop();
     } else {
-        ctx.combat.get_mut(reactor).ticks.current = Some(cycle);
+        ctx.combat.get_mut(reactor).ticks_mut().current = Some(cycle);
     }
 }
 
@@ -694,7 +698,7 @@ pub fn reactive_strike(ctx: &mut Ctx, reactor: CombatantId, kind: ReactionKind, 
         attacker: reactor,
         target,
         strike,
-        kind: crate::event::AttackKind::Opportunity,
+        kind: crate::state::event::AttackKind::Opportunity,
         swing: 1,
         of: 1,
         declared: true,
@@ -710,7 +714,7 @@ pub fn break_windup(ctx: &mut Ctx, reactor: CombatantId, target: CombatantId) {
     if ctx.combat.model.timeline.last_swing != Some((reactor, target, true)) {
         return;
     }
-    let sheet = &mut ctx.combat.get_mut(target).ticks;
+    let sheet = ctx.combat.get_mut(target).ticks_mut();
     if let Some(current) = sheet.current.take_if(|c| c.phase() == Phase::Prep) {
         sheet.current = sheet.paused.pop();
         ctx.emit(Event::ActionCancelled {
@@ -726,7 +730,7 @@ pub fn break_windup(ctx: &mut Ctx, reactor: CombatantId, target: CombatantId) {
 /// cursor has not passed it, else from the next.
 fn place_newcomer(ctx: &mut Ctx, id: CombatantId) -> Placement {
     let InitiativeEntry { roll, total, .. } = super::roll_initiative(ctx, id);
-    ctx.combat.get_mut(id).ticks = TicksSheet::default();
+    *ctx.combat.get_mut(id).ticks_mut() = TicksSheet::default();
     let coin = ctx.combat.model.timeline.coin;
     let cursor = ctx.combat.model.timeline.cursor;
     let at_cursor = ctx.combat.order.get(cursor).copied();
@@ -826,7 +830,7 @@ impl super::TimingModel for Ticks {
 /// reaction's cycle (the reaction's own PER is the throttle: no reacting to reactions mid-cycle).
 pub fn may_react(c: &Combatant) -> bool {
     let in_reaction = c
-        .ticks
+        .ticks()
         .current
         .as_ref()
         .is_some_and(|cy| matches!(cy.activity, Activity::Reaction { .. }));

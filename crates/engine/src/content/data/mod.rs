@@ -5,7 +5,7 @@
 //! reports each problem with its file and line.
 //!
 //! The rules read only these definitions, through the copy each combatant takes when it joins
-//! a fight ([`crate::sheet::Sheet`]); code and tests name entries by id
+//! a fight ([`crate::state::sheet::Sheet`]); code and tests name entries by id
 //! ([`crate::content::names`]: `Class::FIGHTER`, `Monster::GOBLIN`), and `def()` finds a
 //! built-in one in [`builtin`].
 

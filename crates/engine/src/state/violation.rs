@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::action_economy::Resource;
+use crate::state::resources::Resource;
 
 /// Why the rules refused a command.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]

@@ -1,11 +1,13 @@
 //! Commands: what a player (or the game, as the Director) asks the rules to do.
 
+pub use crate::state::movement::ShoveMode;
 use serde::{Deserialize, Serialize};
 
-use crate::combatant::{CombatantId, CunningStrike};
 use crate::content::{Item, Spell};
-use crate::movement::MoveIntent;
-use crate::reactions::ReactionKind;
+use crate::state::combatant::CunningStrike;
+use crate::state::ids::CombatantId;
+use crate::state::movement::MoveIntent;
+use crate::state::repertoire::ReactionKind;
 
 /// Who issues a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,8 +28,8 @@ pub enum Command {
     /// an empty charge meter; seed 004: initiative rolled once).
     Join {
         /// Logged with its sheet inline; a log written before sheets names its content instead.
-        #[serde(deserialize_with = "crate::sheet::legacy::deserialize")]
-        combatant: Box<crate::combatant::Combatant>,
+        #[serde(deserialize_with = "crate::state::roster::legacy::deserialize")]
+        combatant: Box<crate::state::combatant::Combatant>,
     },
     /// The Attack action: the whole multi-attack sequence (§2.1, §6).
     Attack { target: Option<CombatantId> },
@@ -79,13 +81,6 @@ pub enum Command {
     AdjustHp { target: CombatantId, delta: i32 },
     /// GM tool: end the fight now, no winner (Director).
     EndCombat,
-}
-
-/// What a successful shove does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ShoveMode {
-    Prone,
-    Push,
 }
 
 /// The bonus actions of §2.2.

@@ -4,7 +4,7 @@
 //! one [`Arc`]. The rules read a combatant's numbers only from here, so a content change never
 //! alters a stored fight or its replay.
 //!
-//! A fight stores each distinct sheet once ([`roster`]): its combatants refer to their sheet
+//! A fight stores each distinct sheet once ([`crate::state::roster`]): its combatants refer to their sheet
 //! by index, so a band of goblins or a party of the same class costs one copy.
 
 use std::cell::RefCell;
@@ -13,12 +13,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::combat::Ruleset;
 use crate::content::data::{
     self, ArmorDef, ClassLevel, Feature, FeatureGrant, ItemDef, MonsterDef, RaceDef, RaceTrait, ShieldDef, SpellDef,
     WeaponDef,
 };
 use crate::content::{Ability, Armor, Class, Item, Monster, Race, Skill, Weapon};
+use crate::state::ids::Ruleset;
 
 /// A player character's race, class and level, as the content defined them when it joined.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,18 +207,18 @@ pub fn builtin_items(items: &BTreeMap<Item, u32>) -> Box<[Arc<ItemDef>]> {
 }
 
 thread_local! {
-    /// While a [`roster`] is read on this thread: the fight's distinct sheets.
+    /// While a [`crate::state::roster`] is read on this thread: the fight's distinct sheets.
     static ROSTER: RefCell<Option<Vec<Arc<Sheet>>>> = const { RefCell::new(None) };
-    /// While a [`roster`] is written on this thread: each combatant's sheet (by address) and
+    /// While a [`crate::state::roster`] is written on this thread: each combatant's sheet (by address) and
     /// the index of its distinct sheet, found once by the roster.
-    static WRITING: RefCell<Option<Vec<(*const Sheet, u32)>>> = const { RefCell::new(None) };
+    pub(crate) static WRITING: RefCell<Option<Vec<(*const Sheet, u32)>>> = const { RefCell::new(None) };
 }
 
 /// Restores the previous roster scope when dropped (also on a panic or an error).
-struct Scope(Option<Vec<Arc<Sheet>>>);
+pub(crate) struct Scope(Option<Vec<Arc<Sheet>>>);
 
 impl Scope {
-    fn enter(sheets: Vec<Arc<Sheet>>) -> Self {
+    pub(crate) fn enter(sheets: Vec<Arc<Sheet>>) -> Self {
         Scope(ROSTER.with(|r| r.replace(Some(sheets))))
     }
 }
@@ -230,7 +230,7 @@ impl Drop for Scope {
     }
 }
 
-/// A combatant's `sheet` field: inside a [`roster`], the index of its sheet in the fight's
+/// A combatant's `sheet` field: inside a [`crate::state::roster`], the index of its sheet in the fight's
 /// list; anywhere else (a joining combatant in the command log), the sheet itself.
 pub mod slot {
     use super::{Arc, Deserialize, Monster, ROSTER, Serialize, Sheet, WRITING};
@@ -264,7 +264,7 @@ pub mod slot {
         }
     }
 
-    /// The placeholder a combatant stored without a sheet gets, until [`super::legacy`]
+    /// The placeholder a combatant stored without a sheet gets, until [`crate::state::roster::legacy`]
     /// rebuilds it from the content names it was stored with.
     pub fn unset() -> Arc<Sheet> {
         thread_local! {
@@ -274,169 +274,12 @@ pub mod slot {
     }
 }
 
-/// A fight's combatants, each distinct sheet stored once: `{"sheets": [...], "list": [...]}`.
-/// A fight stored before sheets existed (a plain list naming its content) still loads, its
-/// sheets rebuilt from today's built-in content under the names it was stored with.
-pub mod roster {
-    use std::fmt;
-
-    use serde::de::{self, MapAccess, SeqAccess, Visitor};
-    use serde::ser::SerializeStruct;
-    use serde::{Deserializer, Serializer};
-
-    use super::{Arc, Scope, Sheet, WRITING, legacy};
-    use crate::combatant::Combatant;
-
-    pub fn serialize<S: Serializer>(list: &[Combatant], s: S) -> Result<S::Ok, S::Error> {
-        let mut sheets: Vec<&Arc<Sheet>> = Vec::new();
-        let mut of = Vec::with_capacity(list.len());
-        for c in list {
-            let index = sheets
-                .iter()
-                .position(|x| Arc::ptr_eq(x, &c.sheet) || ***x == *c.sheet)
-                .unwrap_or_else(|| {
-                    sheets.push(&c.sheet);
-                    sheets.len() - 1
-                });
-            of.push((Arc::as_ptr(&c.sheet), index as u32));
-        }
-        let mut m = s.serialize_struct("Roster", 2)?;
-        m.serialize_field("sheets", &sheets)?;
-        let previous = WRITING.with(|w| w.replace(Some(of)));
-        let written = m.serialize_field("list", list);
-        WRITING.with(|w| w.replace(previous));
-        written?;
-        m.end()
-    }
-
-    /// Reads a fight's combatants, each with its repertoire worked out from its sheet (it is not
-    /// stored: see [`crate::reactions::Repertoire`]).
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Combatant>, D::Error> {
-        let mut list = d.deserialize_any(RosterVisitor)?;
-        for c in &mut list {
-            c.adopt_stored();
-            c.recount_repertoire();
-        }
-        Ok(list)
-    }
-
-    struct RosterVisitor;
-
-    impl<'de> Visitor<'de> for RosterVisitor {
-        type Value = Vec<Combatant>;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a roster {sheets, list} or a list of combatants")
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut scope: Option<Scope> = None;
-            let mut list = None;
-            // A store that reorders keys (PostgreSQL's jsonb puts `list` first) gets the list
-            // buffered until the sheets are known.
-            let mut early: Option<serde_json::Value> = None;
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
-                    "sheets" => {
-                        let sheets: Vec<Sheet> = map.next_value()?;
-                        scope = Some(Scope::enter(sheets.into_iter().map(Arc::new).collect()));
-                    }
-                    "list" if scope.is_some() => list = Some(map.next_value::<Vec<Combatant>>()?),
-                    "list" => early = Some(map.next_value()?),
-                    _ => {
-                        map.next_value::<de::IgnoredAny>()?;
-                    }
-                }
-            }
-            if let (Some(value), Some(_)) = (early, &scope) {
-                list = Some(serde_json::from_value(value).map_err(de::Error::custom)?);
-            }
-            drop(scope);
-            list.ok_or_else(|| de::Error::missing_field("list"))
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut list = Vec::new();
-            while let Some(c) = seq.next_element::<legacy::Stored>()? {
-                list.push(c.into_combatant());
-            }
-            Ok(list)
-        }
-    }
-}
-
-/// A combatant as fights stored it before sheets: its content named by the built-in enums.
-pub mod legacy {
-    use serde::Deserializer;
-
-    use super::{Arc, Armor, Class, Deserialize, Monster, Race, Sheet, Weapon, builtin_items, data};
-    use crate::combatant::Combatant;
-
-    #[derive(Deserialize)]
-    enum LegacyKind {
-        Character { race: Race, class: Class, level: u32 },
-        Monster(Monster),
-    }
-
-    /// A combatant in either form: with its sheet, or with the names it was stored with.
-    #[derive(Deserialize)]
-    pub(super) struct Stored {
-        #[serde(default)]
-        kind: Option<LegacyKind>,
-        #[serde(default)]
-        weapon: Option<Weapon>,
-        #[serde(default)]
-        off_hand: Option<Weapon>,
-        #[serde(default)]
-        armor: Option<Armor>,
-        #[serde(default)]
-        shield: Option<bool>,
-        #[serde(flatten)]
-        combatant: Combatant,
-    }
-
-    impl Stored {
-        pub(super) fn into_combatant(self) -> Combatant {
-            let mut c = self.combatant;
-            let Some(kind) = self.kind else {
-                return c;
-            };
-            let mut sheet = match kind {
-                LegacyKind::Character { race, class, level } => Sheet::character(race, class, level),
-                LegacyKind::Monster(m) => Sheet::monster(m),
-            };
-            if let Some(w) = self.weapon {
-                sheet.weapon = Arc::clone(w.def());
-            }
-            sheet.off_hand = self.off_hand.map(|w| Arc::clone(w.def()));
-            if let Some(a) = self.armor {
-                sheet.armor = Arc::clone(a.def());
-            }
-            if let Some(shield) = self.shield {
-                sheet.shield = shield.then_some(data::builtin().shield);
-            }
-            sheet.items = builtin_items(&c.items);
-            c.sheet = Arc::new(sheet);
-            c
-        }
-    }
-
-    /// A single combatant (a `Join` in the command log) in either form, with its repertoire
-    /// worked out from its sheet.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<Combatant>, D::Error> {
-        let mut c = Stored::deserialize(d)?.into_combatant();
-        c.adopt_stored();
-        c.recount_repertoire();
-        Ok(Box::new(c))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::combatant::{Combatant, Controller};
+    use crate::state::combatant::{Combatant, Controller};
     use crate::{Combat, Terrain};
 
     fn party_and_goblins() -> Combat {
@@ -451,8 +294,8 @@ mod tests {
 
     #[test]
     fn commands_events_and_inventories_stored_with_the_old_enum_names_load_as_ids() {
-        use crate::combatant::CombatantId;
         use crate::content::Spell;
+        use crate::state::ids::CombatantId;
         use crate::{Command, Event};
         let cast: Command = serde_json::from_str(r#"{"Cast":{"spell":"HuntersMark","target":1}}"#).unwrap();
         assert_eq!(
@@ -590,7 +433,7 @@ mod tests {
         assert_eq!(*combatant, combat.combatants[1]);
         // Their repertoires (never stored) are worked out from the rebuilt sheets.
         let exact = |c: &Combatant| {
-            let of = crate::reactions::Repertoire::of(&c.sheet);
+            let of = crate::reactions::repertoire_of(&c.sheet);
             c.repertoire.covers(of) && of.covers(c.repertoire)
         };
         assert!(back.combatants.iter().all(exact));

@@ -4,62 +4,17 @@
 
 use std::collections::VecDeque;
 
+pub use crate::state::ids::Ruleset;
 use serde::{Deserialize, Serialize};
 
-use crate::combatant::{Combatant, CombatantId, Side};
 use crate::content::Zone;
-use crate::event::Outcome;
-use crate::movement::Band;
-use crate::reactions::ReactionWindow;
-use crate::resolve::Step;
-use crate::violation::RuleViolation;
-
-/// The timing model a fight runs under (DESIGN "Timing models"). The serialised names are the
-/// variant names and never change; [`Ruleset::name`] and [`Ruleset::parse`] use the lower-case
-/// names players type (`/campaign rules ruleset:ctb`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub enum Ruleset {
-    /// GogoBee's own (seed 000): d20 + DEX initiative, action / bonus / reaction / movement.
-    #[default]
-    Gogobee,
-    /// TDGS (seed 001): REF → LUK → d2 order, Instant phase, Interrupts with limits, Delay, Step.
-    Tdgs,
-    /// The charge-meter race (seed 003): speed fills a meter, AP budgets, cooldowns, statuses.
-    Ctb,
-    /// The tick timeline (seed 004): prep / exec / recover cycles, phase-gated reactions.
-    Ticks,
-}
-
-impl Ruleset {
-    pub const ALL: [Ruleset; 4] = [Ruleset::Gogobee, Ruleset::Tdgs, Ruleset::Ctb, Ruleset::Ticks];
-
-    /// Every ruleset's name, in [`Ruleset::ALL`]'s order: the choices `/campaign rules` offers.
-    pub const NAMES: [&'static str; 4] = {
-        let mut names = [""; 4];
-        let mut i = 0;
-        while i < names.len() {
-            names[i] = Self::ALL[i].name();
-            i += 1;
-        }
-        names
-    };
-
-    /// The name players type and campaigns store.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Ruleset::Gogobee => "gogobee",
-            Ruleset::Tdgs => "tdgs",
-            Ruleset::Ctb => "ctb",
-            Ruleset::Ticks => "ticks",
-        }
-    }
-
-    /// Parses `gogobee`, `tdgs`, `ctb` or `ticks` (case and surrounding spaces ignored).
-    pub fn parse(text: &str) -> Option<Ruleset> {
-        let wanted = text.trim().to_ascii_lowercase();
-        Self::ALL.into_iter().find(|r| r.name() == wanted)
-    }
-}
+use crate::state::combatant::Combatant;
+use crate::state::event::Outcome;
+use crate::state::ids::{CombatantId, Side};
+use crate::state::movement::Band;
+use crate::state::reactions::ReactionWindow;
+use crate::state::step::Step;
+use crate::state::violation::RuleViolation;
 
 /// Where the fight takes place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -103,8 +58,8 @@ pub const MAX_ROUNDS: u32 = 100;
 pub struct Combat {
     pub ruleset: Ruleset,
     pub terrain: Terrain,
-    /// Everyone in the fight; each distinct sheet is stored once (`crate::sheet::roster`).
-    #[serde(with = "crate::sheet::roster")]
+    /// Everyone in the fight; each distinct sheet is stored once (`crate::state::roster`).
+    #[serde(with = "crate::state::roster")]
     pub combatants: Vec<Combatant>,
     /// Pairwise bands between opponents (allies' positions are not tracked).
     pub bands: Vec<BandEntry>,
@@ -135,7 +90,7 @@ pub struct Combat {
     /// in a `Vec` of its own: `dispatch` runs it at once, `resolve::perform` puts it in front of
     /// the steps. `None` outside `apply`; never stored.
     #[serde(skip)]
-    pub(crate) first_swing: Option<crate::resolve::Swing>,
+    pub(crate) first_swing: Option<crate::state::step::Swing>,
 }
 
 /// A fight-wide hint beside the combatants' `readied` fields: `false` only when no one holds a
@@ -461,8 +416,8 @@ impl Combat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combatant::Controller;
     use crate::content::{Class, Monster, Race};
+    use crate::state::combatant::Controller;
 
     /// Two fighters against four goblins: goblin 1 in melee with Ana, goblin 2 with both, goblin 3
     /// dead in melee with Ana, goblin 4 far; and a stray second entry for Ana and goblin 4.

@@ -4,14 +4,15 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::combatant::{CombatantId, CunningStrike};
-use crate::command::ShoveMode;
 use crate::content::{Ability, Condition, DamageType, Item, Skill, Spell};
-use crate::death_saves::{DeathSaveOutcome, DeathSaveResult};
 use crate::dice::D20;
-use crate::movement::Band;
-use crate::reactions::{ReactionKind, ReactionTrigger};
+use crate::state::combatant::CunningStrike;
 use crate::state::damage::{Defence, ExtraParts};
+use crate::state::death_saves::{DeathSaveOutcome, DeathSaveResult};
+use crate::state::ids::CombatantId;
+use crate::state::movement::Band;
+use crate::state::movement::ShoveMode;
+use crate::state::reactions::{ReactionKind, ReactionTrigger};
 
 /// How an attack came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,7 +117,7 @@ pub enum Event {
         difficult_terrain: bool,
         /// What the move came to (closed in, left a reach, …), for the narration.
         #[serde(default)]
-        outcome: crate::movement::MoveOutcome,
+        outcome: crate::state::movement::MoveOutcome,
         /// Crawled while prone, at half speed.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         crawl: bool,
@@ -417,7 +418,7 @@ pub enum Event {
         /// What set it off (a move, a spell, an ability, an attack); `None` in fights logged
         /// before it was kept.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        observed: Option<crate::readied::Observed>,
+        observed: Option<crate::state::readied::Observed>,
     },
     ReactionOffered {
         reactor: CombatantId,
