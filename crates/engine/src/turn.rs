@@ -152,11 +152,11 @@ pub fn close_turn(ctx: &mut Ctx, id: CombatantId) -> bool {
         return false;
     }
     end_hooks(ctx, id);
-    {
-        let c = ctx.combat.get_mut(id);
+    // A Disengage lasts the turn it was taken on, the actor's own or (held) another's.
+    for c in &mut ctx.combat.combatants {
         c.conditions.disengaged = false;
-        c.conditions.cunning_strike = None;
     }
+    ctx.combat.get_mut(id).conditions.cunning_strike = None;
     // Web / Entangled lasts until freed (§3.2): `escape` ends it, not the turn.
     ctx.emit(Event::TurnEnded { id });
     crate::outcome::check_outcome(ctx);

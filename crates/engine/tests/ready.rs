@@ -298,6 +298,28 @@ fn ready_disengage_slips_out_of_reach_without_provoking_when_the_goblin_moves_in
     assert_eq!(offered_to(&events, goblin), None, "a Disengage provokes nothing");
 }
 
+/// A Disengage lasts the turn it is taken on: a held one, fired on the goblin's turn, is over
+/// when that turn ends, and Bo's own next retreat provokes.
+#[test]
+fn a_held_disengage_ends_with_the_turn_it_fired_on() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    ready(&mut f, bo, "disengage when the goblin moves into melee range");
+    f.act(bo, Command::EndTurn);
+    f.act(vex, Command::EndTurn);
+    f.act(goblin, Command::Move(MoveIntent::Melee(bo)));
+    f.act(bo, Command::React(ReactionKind::Readied));
+    assert!(f.get(bo).conditions.disengaged, "for the rest of the goblin's turn");
+    f.act(goblin, Command::EndTurn);
+    assert!(!f.get(bo).conditions.disengaged, "over with the goblin's turn");
+    f.melee(bo, goblin);
+    let events = f.act(bo, Command::Move(MoveIntent::Ranged));
+    assert_eq!(
+        offered_to(&events, goblin),
+        Some(vec![ReactionKind::OpportunityAttack]),
+        "Bo's own retreat provokes"
+    );
+}
+
 #[test]
 fn ready_dash_gets_away_a_band_when_the_goblin_moves() {
     let (mut f, bo, vex, goblin) = party_and_goblin();
