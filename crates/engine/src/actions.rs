@@ -748,6 +748,29 @@ pub fn arrive(ctx: &mut Ctx, mover: CombatantId, plan: &movement::MovePlan) {
         ctx.emit(Event::MoveAborted { id: mover });
         return;
     }
+    // Whoever moved since the move was planned (a held Dash or Disengage away) is not where
+    // the mover was headed: the band to them stays as they left it.
+    let moved_since = |combat: &crate::state::combat::Combat, other: CombatantId| {
+        plan.from
+            .iter()
+            .find(|(id, _)| *id == other)
+            .is_some_and(|&(_, before)| combat.band(mover, other) != before)
+    };
+    let stayed: Vec<CombatantId> = plan
+        .changes
+        .iter()
+        .map(|&(other, _)| other)
+        .filter(|&other| !moved_since(ctx.combat, other))
+        .collect();
+    let mut plan = plan.clone();
+    plan.changes.retain(|(other, _)| stayed.contains(other));
+    plan.entering.retain(|other| stayed.contains(other));
+    if let movement::MoveOutcome::ClosedIn(gone) = plan.outcome
+        && !stayed.contains(&gone)
+    {
+        plan.outcome = movement::MoveOutcome::Advanced(gone);
+    }
+    let plan = &plan;
     for &(other, band) in &plan.changes {
         ctx.combat.set_band(mover, other, band);
         if band != Band::Melee && ctx.combat.get(other).conditions.grappled_by == Some(mover) {

@@ -85,6 +85,10 @@ pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) 
         .map(|(id, _)| *id)
         .collect();
     let outcome = outcome(bands, &changes, &leaving, &entering);
+    let from = changes
+        .iter()
+        .filter_map(|(id, _)| bands.iter().find(|(b, _)| b == id).copied())
+        .collect();
     Ok(MovePlan {
         changes,
         feet: terrain_cost(feet, difficult),
@@ -93,6 +97,7 @@ pub fn plan(intent: MoveIntent, bands: &[(CombatantId, Band)], difficult: bool) 
         teleport: false,
         outcome,
         crawl: false,
+        from,
     })
 }
 

@@ -320,6 +320,32 @@ fn a_held_disengage_ends_with_the_turn_it_fired_on() {
     );
 }
 
+/// A held Dash set off by the goblin's move runs before the goblin arrives: the goblin's move,
+/// planned toward where Bo stood, does not land in melee with him.
+#[test]
+fn a_held_dash_outruns_the_move_that_set_it_off() {
+    let (mut f, bo, vex, goblin) = party_and_goblin();
+    ready(&mut f, bo, "dash when the goblin moves");
+    f.act(bo, Command::EndTurn);
+    f.act(vex, Command::EndTurn);
+    let events = f.act(goblin, Command::Move(MoveIntent::Melee(bo)));
+    assert_eq!(offered_to(&events, bo), Some(vec![ReactionKind::Readied]));
+    let events = f.act(bo, Command::React(ReactionKind::Readied));
+    assert!(any(&events, |e| matches!(e, Event::Dashed { id, .. } if *id == bo)));
+    assert_ne!(
+        f.band(bo, goblin),
+        Band::Melee,
+        "Bo is gone before the goblin gets there"
+    );
+    assert!(
+        !any(
+            &events,
+            |e| matches!(e, Event::Moved { id, to, .. } if *id == goblin && to.contains(&(bo, Band::Melee)))
+        ),
+        "the goblin's move says it did not close in"
+    );
+}
+
 #[test]
 fn ready_dash_gets_away_a_band_when_the_goblin_moves() {
     let (mut f, bo, vex, goblin) = party_and_goblin();

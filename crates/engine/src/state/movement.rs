@@ -141,6 +141,10 @@ pub struct MovePlan {
     /// Crawled while prone (each foot cost two).
     #[serde(default)]
     pub crawl: bool,
+    /// The band to each of `changes` when the move was planned: one that has moved since (a
+    /// held Dash away from the mover) is no longer where the move was headed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<(CombatantId, Band)>,
 }
 
 /// What a successful shove does.
