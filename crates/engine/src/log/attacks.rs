@@ -1,7 +1,7 @@
 //! Attacks: each swing of a sequence rolled against AC, a swing left without a target, and
 //! Sneak Attack's extra dice.
 
-use super::{Say, Told, d20, d20_note, name, not_in_family, num, text, who};
+use super::{Say, Told, d20_shown, name, natural, not_in_family, num, text, who};
 use crate::combat::Combat;
 use crate::event::{AttackKind, Event};
 
@@ -23,6 +23,7 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             let (result, say) = match (hit, critical) {
                 (true, true) => ("CRITICAL HIT", Say::AttackCritical),
                 (true, false) => ("hit", Say::AttackHit),
+                _ if roll.natural != 1 && armor_class - total <= 2 => ("miss", Say::AttackMissClose),
                 _ => ("miss", Say::AttackMiss),
             };
             // The narration numbers the swings of an action's sequence only.
@@ -31,11 +32,12 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             } else {
                 String::new()
             };
+            let shown = d20_shown(roll, *total);
             Told::plain(format!(
-                "{} attacks {} with {weapon} [{swing}/{of}]: {} → {total} vs AC {armor_class} — {result}",
+                "{} attacks {} with {weapon} [{swing}/{of}]: {shown} vs AC {armor_class}{} — {result}",
                 name(c, *attacker),
                 name(c, *target),
-                d20(roll)
+                natural(roll),
             ))
             .say(
                 say,
@@ -47,7 +49,7 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
                     ("of", num(of)),
                 ],
             )
-            .check(format!("{sequence}{total} vs AC {armor_class}{}", d20_note(roll)))
+            .check(format!("{sequence}{shown} vs AC {armor_class}{}", natural(roll)))
         }
         Event::SwingLost { attacker, swing } => {
             Told::plain(format!("{}'s swing {swing} finds no target", name(c, *attacker)))

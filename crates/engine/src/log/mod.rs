@@ -186,6 +186,8 @@ says! {
     /// One swing of a sequence (§6: each hit and miss narrated).
     AttackHit => ["name", "target", "weapon", "swing", "of"],
     AttackMiss => ["name", "target", "weapon", "swing", "of"],
+    /// A miss by 1 or 2 (not a natural 1).
+    AttackMissClose => ["name", "target", "weapon", "swing", "of"],
     AttackCritical => ["name", "target", "weapon", "swing", "of"],
     SwingLost => ["name"],
     SneakAttack => ["name", "dice"],
@@ -358,13 +360,29 @@ fn d20(roll: &D20) -> String {
     }
 }
 
-/// What the narration adds after a d20's total: `, nat 20`, `, advantage`.
-fn d20_note(roll: &D20) -> &'static str {
-    match (roll.natural, roll.mode) {
-        (20, _) => ", nat 20",
-        (1, _) => ", nat 1",
-        (_, RollMode::Advantage) => ", advantage",
-        (_, RollMode::Disadvantage) => ", disadvantage",
+/// A d20 roll as players read it, the same in the log and after a narrated line: the dice, the
+/// modifiers, the total — `1d20 (14) + 5 = 19`; with advantage both dice, the higher kept
+/// (`2d20kh1 (14, 7) + 5 = 19`).
+fn d20_shown(roll: &D20, total: i32) -> String {
+    let dice = match (roll.mode, roll.other) {
+        (RollMode::Advantage, Some(other)) => format!("2d20kh1 ({}, {other})", roll.natural),
+        (RollMode::Disadvantage, Some(other)) => format!("2d20kl1 ({}, {other})", roll.natural),
+        _ => format!("1d20 ({})", roll.natural),
+    };
+    let modifier = total - i32::try_from(roll.natural).unwrap_or(0);
+    let modifier = match modifier {
+        0 => String::new(),
+        m if m > 0 => format!(" + {m}"),
+        m => format!(" - {}", -m),
+    };
+    format!("{dice}{modifier} = {total}")
+}
+
+/// What follows a d20 roll's target when its die came up 20 or 1: `, nat 20`.
+fn natural(roll: &D20) -> &'static str {
+    match roll.natural {
+        20 => ", nat 20",
+        1 => ", nat 1",
         _ => "",
     }
 }

@@ -1,7 +1,7 @@
 //! Spells and saves: a spell cast, countered or not, concentration lost, saving throws, a
 //! helpless creature's failed save and Legendary Resistance.
 
-use super::{Say, Told, d20, d20_note, name, not_in_family, num, spell_name, text, who, word};
+use super::{Say, Told, d20_shown, name, natural, not_in_family, num, spell_name, text, who, word};
 use crate::combat::Combat;
 use crate::combatant::CombatantId;
 use crate::event::Event;
@@ -67,9 +67,10 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             dc,
             success,
         } => Told::plain(format!(
-            "{} {ability:?} save: {} → {total} vs DC {dc} — {}",
+            "{} {ability:?} save: {} vs DC {dc}{} — {}",
             n(*id),
-            d20(roll),
+            d20_shown(roll, *total),
+            natural(roll),
             if *success { "success" } else { "failure" }
         ))
         .say(
@@ -79,7 +80,7 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
                 ("ability", word(format!("{ability:?}").to_uppercase())),
             ],
         )
-        .check(format!("{total} vs DC {dc}{}", d20_note(roll))),
+        .check(format!("{} vs DC {dc}{}", d20_shown(roll, *total), natural(roll))),
         Event::SaveFailedHelpless { id, ability, dc } => Told::plain(format!(
             "{} fails the {ability:?} save against DC {dc} outright: helpless",
             n(*id)
