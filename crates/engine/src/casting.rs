@@ -205,6 +205,14 @@ pub fn cast(
     if effect == SpellEffect::MistyStep {
         misty_step_plan(ctx, id, target)?;
     }
+    if let (SpellEffect::Heal { .. }, Some(t)) = (effect, target) {
+        let t = ctx.combat.get(t);
+        if t.hp >= t.max_hp {
+            return Err(RuleViolation::Pointless {
+                reason: format!("{} is at full hit points — the spell would be wasted.", t.name),
+            });
+        }
+    }
     crate::timing::spend_slot(ctx.combat, id, resource);
     let slot = pay(ctx.combat.get_mut(id), spell).and_then(Paid::slot);
     Ok(begin(

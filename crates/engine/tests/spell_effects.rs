@@ -172,6 +172,20 @@ fn a_buff_is_refused_on_an_enemy_and_the_refusal_changes_nothing() {
     f.refused_for(party[0], cast("Bless", foes[0]));
 }
 
+/// A healing spell on a creature at full hit points is refused, and the slot is kept; once the
+/// ally is hurt it is cast.
+#[test]
+fn healing_a_creature_at_full_hit_points_is_refused_and_keeps_the_slot() {
+    let (mut f, party, _) = party();
+    let (cleo, aria) = (party[0], party[1]);
+    f.turn_of(cleo);
+    let why = f.refused_for(cleo, cast("Cure Wounds", aria));
+    assert!(format!("{why}").contains("full hit points"), "{why}");
+    f.get_mut(aria).hp -= 5;
+    let events = f.act(cleo, cast("Cure Wounds", aria));
+    assert!(!common::healed(&events, aria).is_empty(), "cast once she is hurt");
+}
+
 #[test]
 fn bless_adds_1d4_to_each_attack_roll() {
     let content = content();

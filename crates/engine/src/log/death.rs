@@ -10,7 +10,10 @@ use crate::event::Event;
 pub(super) fn tell(c: &Combat, event: &Event) -> Told {
     let n = |id: CombatantId| name(c, id);
     match event {
-        Event::Downed { id } => Told::plain(format!("{} is downed", n(*id))).say(Say::Downed, [("name", who(*id))]),
+        Event::Downed { id } => {
+            let say = if c.duel { Say::DownedInDuel } else { Say::Downed };
+            Told::plain(format!("{} is downed", n(*id))).say(say, [("name", who(*id))])
+        }
         Event::DamagedWhileDowned { id, marks, failures } => Told::plain(format!(
             "{} takes {marks} failure mark(s) while downed ({failures}/3)",
             n(*id)

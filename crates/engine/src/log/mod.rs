@@ -263,6 +263,8 @@ says! {
     ConditionApplied => ["name", "condition"],
     ConditionEnded => ["name", "condition"],
     Downed => ["name"],
+    /// Knocked out in an arena duel (no death saves follow).
+    DownedInDuel => ["name"],
     /// §7.3, narrated with gravity.
     DamageWhileDowned => ["name", "failures"],
     DamageWhileDownedCritical => ["name", "failures"],
