@@ -157,7 +157,7 @@ impl Table {
                         .as_deref()
                         .map(|key| format!(" ✎ {}", key.split(':').next().unwrap_or(key)))
                         .unwrap_or_default();
-                    let text = style::for_terminal(&text::to_text(&reply.payload), self.styles, self.width);
+                    let text = style::for_terminal(&text::to_text(&reply.payload, self.now()), self.styles, self.width);
                     writeln!(out, "── TwinBee{to}{private}{running}")?;
                     writeln!(out, "{text}")?;
                     if !self.scripted {
