@@ -26,7 +26,7 @@ fn plain_markup(line: &str, now: chrono::DateTime<chrono::Utc>) -> String {
         out.push_str(&rest[..at]);
         let tag = &rest[at + 3..];
         let digits = tag.len() - tag.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let style_len = match tag[digits..].as_bytes() {
+        let style_len = match &tag.as_bytes()[digits..] {
             [b':', _, b'>', ..] => 3,
             [b'>', ..] => 1,
             _ => 0,
