@@ -817,13 +817,22 @@ pub fn adjust_hp(ctx: &mut Ctx, target: CombatantId, delta: i32) -> Result<(), R
             reason: "A change of 0 HP changes nothing.".into(),
         });
     }
-    if delta < 0 {
+    if delta > 0 && t.hp >= t.max_hp {
+        return Err(RuleViolation::Pointless {
+            reason: format!("{} is at full hit points ({}).", t.name, t.max_hp),
+        });
+    }
+    let before = t.hp;
+    let delta = if delta < 0 {
         // The GM's word is exact: no defence changes it.
         let pending = PendingDamage::single(None, target, delta.saturating_neg(), crate::content::DamageType::Force);
         attack::land_exact(ctx, pending);
+        delta
     } else {
         attack::heal(ctx, target, target, delta);
-    }
+        // A heal is said as what it restored, up to the maximum.
+        ctx.combat.get(target).hp - before
+    };
     let hp = ctx.combat.get(target).hp;
     ctx.emit(Event::HpAdjusted { id: target, delta, hp });
     Ok(())

@@ -173,6 +173,27 @@ fn gm_tools_are_the_directors_alone() {
     assert_eq!(f.refused_for(vex, Command::Dodge), RuleViolation::CombatOver);
 }
 
+/// The GM's heal is said as what it restored, up to the maximum, and one on a creature at full
+/// hit points is refused, changing nothing.
+#[test]
+fn a_gm_heal_says_what_it_restored_and_is_refused_at_full_hit_points() {
+    let (mut f, vex, _) = rogue_and_ogre();
+    f.refused(Actor::Director, Command::AdjustHp { target: vex, delta: 5 });
+    let max = f.get(vex).max_hp;
+    f.direct(Command::AdjustHp { target: vex, delta: -4 });
+    let events = f.direct(Command::AdjustHp {
+        target: vex,
+        delta: 1000,
+    });
+    assert!(
+        any(
+            &events,
+            |e| matches!(e, Event::HpAdjusted { id, delta: 4, hp } if *id == vex && *hp == max)
+        ),
+        "{events:?}"
+    );
+}
+
 #[test]
 fn an_err_never_changes_the_combat_or_the_dice() {
     let (mut f, vex, ogre) = rogue_and_ogre();
