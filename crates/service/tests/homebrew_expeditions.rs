@@ -48,7 +48,12 @@ fn enemies(fight: &CombatUpdate) -> Vec<(String, i32, i32, Vec<String>)> {
 
 /// The GM ends an encounter: the player back to full, every enemy down.
 async fn win(svc: &Service, camp: i64, name: &str, mut fight: CombatUpdate) -> Result<(), ServiceError> {
-    if let HpAdjusted::InCombat(u) = svc.gm_adjust_hp(camp, CHANNEL, name, 100, now()).await? {
+    let hurt = fight
+        .combat
+        .combatants
+        .iter()
+        .any(|c| c.name == name && c.hp < c.max_hp);
+    if hurt && let HpAdjusted::InCombat(u) = svc.gm_adjust_hp(camp, CHANNEL, name, 100, now()).await? {
         fight = u;
     }
     while fight.combat.outcome.is_none() {

@@ -44,7 +44,12 @@ async fn moss(svc: &Service, camp: i64) -> Result<u32, ServiceError> {
 
 /// The GM ends an encounter: Aria back to full, every enemy down.
 async fn win(svc: &Service, camp: i64, mut fight: CombatUpdate, now: DateTimeUtc) -> Result<(), ServiceError> {
-    if let HpAdjusted::InCombat(u) = svc.gm_adjust_hp(camp, CHANNEL, "Aria", 100, now).await? {
+    let hurt = fight
+        .combat
+        .combatants
+        .iter()
+        .any(|c| c.name == "Aria" && c.hp < c.max_hp);
+    if hurt && let HpAdjusted::InCombat(u) = svc.gm_adjust_hp(camp, CHANNEL, "Aria", 100, now).await? {
         fight = u;
     }
     while fight.combat.outcome.is_none() {
