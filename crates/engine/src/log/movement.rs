@@ -31,11 +31,25 @@ pub(super) fn tell(c: &Combat, event: &Event) -> Told {
             } else {
                 ""
             };
-            let told = Told::plain(format!("{} moves {feet} ft{terrain} → {}", n(*id), bands(c, to)));
-            let with = |say: Say, other: CombatantId| {
-                Told::default().say(say, [("name", who(*id)), ("target", who(other)), ("feet", num(feet))])
+            // The ground covered: difficult terrain and crawling each make a foot cost two.
+            let distance = feet / (if *difficult_terrain { 2 } else { 1 } * if *crawl { 2 } else { 1 });
+            let spent = if distance == *feet {
+                String::new()
+            } else {
+                format!(" ({feet} ft of movement)")
             };
-            let shift = || Told::default().say(Say::MoveShift, [("name", who(*id)), ("feet", num(feet))]);
+            let told = Told::plain(format!(
+                "{} moves {distance} ft{terrain}{spent} → {}",
+                n(*id),
+                bands(c, to)
+            ));
+            let with = |say: Say, other: CombatantId| {
+                Told::default().say(
+                    say,
+                    [("name", who(*id)), ("target", who(other)), ("feet", num(distance))],
+                )
+            };
+            let shift = || Told::default().say(Say::MoveShift, [("name", who(*id)), ("feet", num(distance))]);
             let line = match *outcome {
                 MoveOutcome::ClosedIn(other) => with(Say::MoveIntoMelee, other),
                 MoveOutcome::LeftReach(other) => with(Say::MoveOutOfReach, other),
