@@ -970,36 +970,6 @@ async fn campaign_map_every_turn_attaches_the_picture_to_each_turn_passing_messa
     assert_all_valid(&fake);
 }
 
-/// The names autocomplete offers `user` for `option` of `/command path…`, typing nothing.
-async fn offered(
-    fake: &FakeDiscord,
-    table: &Table,
-    user: &str,
-    command: &str,
-    path: &[&str],
-    option: &str,
-) -> Vec<String> {
-    let typing = fake
-        .autocomplete(
-            table.user(user),
-            table.guild,
-            table.channel,
-            command,
-            path,
-            &json!({ option: "" }),
-            option,
-        )
-        .unwrap();
-    let choices = table.answered(typing).await;
-    assert_eq!(choices.body["type"], 8, "{}", choices.body);
-    choices.body["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|c| c["name"].as_str().map(str::to_owned))
-        .collect()
-}
-
 /// Autocomplete offers what the character can do now, for each of a party of two: their own
 /// bonus actions, the spells they can cast, whom they could attack or close with (never
 /// themselves), and their allies to help.
@@ -1010,7 +980,7 @@ async fn autocomplete_offers_each_player_only_what_their_character_can_do() {
     let bo = json!({"name": "Bo", "race": "dwarf", "class": "cleric"});
     table.slash("bob", "character", &["create"], bo).await;
     // Outside a fight: every bonus action (the command then says there is no fight).
-    assert_eq!(offered(&fake, &table, "alice", "bonus", &[], "ability").await.len(), 8);
+    assert_eq!(table.offered("alice", "bonus", &[], "ability", "").await.len(), 8);
 
     table
         .slash("owner", "gm", &["spawn"], json!({"monster": "goblin", "count": 2}))
@@ -1019,28 +989,28 @@ async fn autocomplete_offers_each_player_only_what_their_character_can_do() {
     table.slash("bob", "combat", &["join"], json!({})).await;
 
     assert_eq!(
-        offered(&fake, &table, "alice", "bonus", &[], "ability").await,
+        table.offered("alice", "bonus", &[], "ability", "").await,
         ["second wind"]
     );
     assert_eq!(
-        offered(&fake, &table, "bob", "bonus", &[], "ability").await,
+        table.offered("bob", "bonus", &[], "ability", "").await,
         ["healing word"]
     );
     assert_eq!(
-        offered(&fake, &table, "bob", "cast", &[], "spell").await,
+        table.offered("bob", "cast", &[], "spell", "").await,
         ["Sacred Flame", "Cure Wounds", "Healing Word"]
     );
     assert!(
-        offered(&fake, &table, "alice", "cast", &[], "spell").await.is_empty(),
+        table.offered("alice", "cast", &[], "spell", "").await.is_empty(),
         "a fighter has no spells"
     );
     for (command, path) in [("attack", &[][..]), ("move", &["melee"][..])] {
-        let targets = offered(&fake, &table, "alice", command, path, "target").await;
+        let targets = table.offered("alice", command, path, "target", "").await;
         assert!(!targets.contains(&"Aria".to_owned()), "/{command}: {targets:?}");
         assert!(targets.contains(&"Goblin 1".to_owned()), "/{command}: {targets:?}");
     }
-    assert_eq!(offered(&fake, &table, "alice", "help", &[], "ally").await, ["Bo"]);
-    assert_eq!(offered(&fake, &table, "bob", "help", &[], "ally").await, ["Aria"]);
+    assert_eq!(table.offered("alice", "help", &[], "ally", "").await, ["Bo"]);
+    assert_eq!(table.offered("bob", "help", &[], "ally", "").await, ["Aria"]);
     assert_all_valid(&fake);
     drop(bot);
 }

@@ -151,36 +151,6 @@ async fn an_attachment_is_checked_before_any_byte_of_it_is_downloaded() {
     drop(bot);
 }
 
-/// The names autocomplete offers `user` for `option` of `/command`, typing `partial`.
-async fn offered(
-    fake: &FakeDiscord,
-    table: &Table,
-    user: &str,
-    command: &str,
-    option: &str,
-    partial: &str,
-) -> Vec<String> {
-    let typing = fake
-        .autocomplete(
-            table.user(user),
-            table.guild,
-            table.channel,
-            command,
-            &[],
-            &json!({ option: partial }),
-            option,
-        )
-        .unwrap();
-    let choices = table.answered(typing).await;
-    assert_eq!(choices.body["type"], 8, "{}", choices.body);
-    choices.body["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|c| c["name"].as_str().map(str::to_owned))
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn homebrew_items_and_spells_are_offered_and_granted_in_their_guild_only() {
     let fake = Arc::new(FakeDiscord::start().await);
@@ -200,13 +170,10 @@ async fn homebrew_items_and_spells_are_offered_and_granted_in_their_guild_only()
     assert!(answer(&a, &imported).contains("Swamp Tonic"), "{}", bot.logs());
 
     // With no character, autocomplete offers the server's content: guild A's homebrew, only there.
-    assert_eq!(offered(&fake, &a, "bob", "use", "item", "swamp").await, ["Swamp Tonic"]);
-    assert_eq!(
-        offered(&fake, &a, "bob", "cast", "spell", "marsh").await,
-        ["Marsh Bolt"]
-    );
-    assert!(offered(&fake, &b, "bob", "use", "item", "swamp").await.is_empty());
-    assert!(offered(&fake, &b, "bob", "cast", "spell", "marsh").await.is_empty());
+    assert_eq!(a.offered("bob", "use", &[], "item", "swamp").await, ["Swamp Tonic"]);
+    assert_eq!(a.offered("bob", "cast", &[], "spell", "marsh").await, ["Marsh Bolt"]);
+    assert!(b.offered("bob", "use", &[], "item", "swamp").await.is_empty());
+    assert!(b.offered("bob", "cast", &[], "spell", "marsh").await.is_empty());
 
     for table in [&a, &b] {
         let created = table
@@ -230,11 +197,11 @@ async fn homebrew_items_and_spells_are_offered_and_granted_in_their_guild_only()
         .await;
     assert!(answer(&a, &granted).contains("Swamp Tonic × 2"), "{}", granted.body);
     assert_eq!(
-        offered(&fake, &a, "alice", "use", "item", "").await,
+        a.offered("alice", "use", &[], "item", "").await,
         ["Potion of Healing", "Swamp Tonic"]
     );
     assert!(
-        offered(&fake, &a, "alice", "cast", "spell", "")
+        a.offered("alice", "cast", &[], "spell", "")
             .await
             .contains(&"Marsh Bolt".to_owned())
     );
@@ -254,11 +221,8 @@ async fn homebrew_items_and_spells_are_offered_and_granted_in_their_guild_only()
         said.contains("Swamp Tonic") && said.matches("Swamp Tonic").count() == 1,
         "{said}"
     );
-    assert_eq!(
-        offered(&fake, &b, "alice", "use", "item", "").await,
-        ["Potion of Healing"]
-    );
-    let spells = offered(&fake, &b, "alice", "cast", "spell", "").await;
+    assert_eq!(b.offered("alice", "use", &[], "item", "").await, ["Potion of Healing"]);
+    let spells = b.offered("alice", "cast", &[], "spell", "").await;
     assert!(
         spells.contains(&"Fire Bolt".to_owned()) && !spells.contains(&"Marsh Bolt".to_owned()),
         "{spells:?}"

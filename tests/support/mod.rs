@@ -188,6 +188,30 @@ impl Table {
         callback
     }
 
+    /// The names autocomplete offers `user` for `option` of `/command path…`, typing `partial`.
+    pub async fn offered(&self, user: &str, command: &str, path: &[&str], option: &str, partial: &str) -> Vec<String> {
+        let typing = self
+            .fake
+            .autocomplete(
+                self.user(user),
+                self.guild,
+                self.channel,
+                command,
+                path,
+                &json!({ option: partial }),
+                option,
+            )
+            .unwrap();
+        let choices = self.answered(typing).await;
+        assert_eq!(choices.body["type"], 8, "{}", choices.body);
+        choices.body["data"]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["name"].as_str().map(str::to_owned))
+            .collect()
+    }
+
     /// `alice` makes Aria, a human fighter, and the GM sets her level; the create's answer.
     pub async fn aria_the_fighter(&self, level: u32) -> Callback {
         let aria = serde_json::json!({"name": "Aria", "race": "human", "class": "fighter"});
