@@ -459,7 +459,7 @@ impl Flavor {
                 }
             }
         }
-        out
+        english(&out)
     }
 
     /// Every line of a key with its placeholders left in place (for tests and review).
@@ -525,6 +525,51 @@ fn check_key(file: FlavorFile, key: Key, value: &toml::Value) -> Result<Vec<Vec<
 }
 
 /// FNV-1a: a stable hash of a key's name (std's hasher may change between releases).
+/// Nouns a filled line counts, said singular after a count of one (`1 coin`, `1 tick`).
+const COUNTED: &[&str] = &[
+    "coins",
+    "ticks",
+    "turns",
+    "rounds",
+    "times",
+    "charges",
+    "attacks",
+    "failures",
+    "successes",
+    "wins",
+    "points",
+    "levels",
+];
+
+/// A filled line's English put right where a value meets the words around it: `a` before a
+/// vowel becomes `an` (`an Orc`, `an **Ogre**`), and a counted noun after `1` is singular
+/// (`1 coin`).
+pub fn english(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        let next = words.get(i + 1).map(|w| w.trim_start_matches(['*', '_', '"']));
+        let vowel = next
+            .and_then(|w| w.chars().next())
+            .is_some_and(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o'));
+        let one = i > 0
+            && matches!(
+                words[i - 1].trim_start_matches(['(', '*']).trim_end_matches('*'),
+                "1" | "-1"
+            );
+        let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        match *word {
+            "a" if vowel => out.push("an".to_owned()),
+            "A" if vowel => out.push("An".to_owned()),
+            _ if one && COUNTED.contains(&bare) => {
+                out.push(format!("{}{}", &bare[..bare.len() - 1], &word[bare.len()..]));
+            }
+            _ => out.push((*word).to_owned()),
+        }
+    }
+    out.join(" ")
+}
+
 fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -543,6 +588,21 @@ pub(crate) fn mix(seed: u64, salt: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_filled_line_says_an_before_a_vowel_and_one_coin() {
+        assert_eq!(
+            english("Kira hurls a Oil flask at a **Orc**."),
+            "Kira hurls an Oil flask at an **Orc**."
+        );
+        assert_eq!(english("A Ogre and a Goblin"), "An Ogre and a Goblin");
+        assert_eq!(
+            english("Thom pays 1 coins. (1 coins left.)"),
+            "Thom pays 1 coin. (1 coin left.)"
+        );
+        assert_eq!(english("11 coins, 21 ticks, 2 turns"), "11 coins, 21 ticks, 2 turns");
+        assert_eq!(english("for 1 ticks."), "for 1 tick.");
+    }
 
     #[test]
     fn lines_split_into_text_and_placeholders() {

@@ -36,6 +36,7 @@ fn expected(r: &Renderer, c: &Combat, said: &Said) -> Vec<String> {
             for (slot, pieces) in &said.slots {
                 line = line.replace(&format!("{{{slot}}}"), &rich(c, pieces));
             }
+            let line = render::flavor::english(&line);
             match &said.check {
                 Some(check) => format!("{line} `{check}`"),
                 None => line,
