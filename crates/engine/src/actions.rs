@@ -750,27 +750,26 @@ pub fn arrive(ctx: &mut Ctx, mover: CombatantId, plan: &movement::MovePlan) {
     }
     // Whoever moved since the move was planned (a held Dash or Disengage away) is not where
     // the mover was headed: the band to them stays as they left it.
-    let moved_since = |combat: &crate::state::combat::Combat, other: CombatantId| {
-        plan.from
-            .iter()
-            .find(|(id, _)| *id == other)
-            .is_some_and(|&(_, before)| combat.band(mover, other) != before)
-    };
-    let stayed: Vec<CombatantId> = plan
-        .changes
+    let gone: Vec<CombatantId> = plan
+        .from
         .iter()
+        .filter(|&&(other, before)| ctx.combat.band(mover, other) != before)
         .map(|&(other, _)| other)
-        .filter(|&other| !moved_since(ctx.combat, other))
         .collect();
-    let mut plan = plan.clone();
-    plan.changes.retain(|(other, _)| stayed.contains(other));
-    plan.entering.retain(|other| stayed.contains(other));
-    if let movement::MoveOutcome::ClosedIn(gone) = plan.outcome
-        && !stayed.contains(&gone)
-    {
-        plan.outcome = movement::MoveOutcome::Advanced(gone);
-    }
-    let plan = &plan;
+    let plan = if gone.is_empty() {
+        std::borrow::Cow::Borrowed(plan)
+    } else {
+        let mut rerouted = plan.clone();
+        rerouted.changes.retain(|(other, _)| !gone.contains(other));
+        rerouted.entering.retain(|other| !gone.contains(other));
+        if let movement::MoveOutcome::ClosedIn(other) = rerouted.outcome
+            && gone.contains(&other)
+        {
+            rerouted.outcome = movement::MoveOutcome::Advanced(other);
+        }
+        std::borrow::Cow::Owned(rerouted)
+    };
+    let plan = plan.as_ref();
     for &(other, band) in &plan.changes {
         ctx.combat.set_band(mover, other, band);
         if band != Band::Melee && ctx.combat.get(other).conditions.grappled_by == Some(mover) {
